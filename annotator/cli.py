@@ -1,0 +1,178 @@
+"""The `annotator` command: workspace, database, bundles and statistics."""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from annotator import __version__
+from annotator.services.bundle import export_bundle, import_bundle
+from annotator.services.bundle_manifest import BundleError
+from annotator.services.stats import dataset_stats
+from annotator.storage.blobs import BlobError
+from annotator.storage.database import MigrationError, SchemaTooNewError
+from annotator.storage.workspace import DATA_DIR_ENV, DB_URL_ENV, Workspace, default_data_dir, resolve_db_url
+
+USER_ERRORS = (BundleError, BlobError, SchemaTooNewError, MigrationError, FileExistsError, LookupError)
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--data-dir", type=click.Path(file_okay=False, path_type=Path), envvar=DATA_DIR_ENV, default=None,
+    help=f"Folder for the database and blobs (env {DATA_DIR_ENV}; default: the user data folder).",
+)  # fmt: skip
+@click.option("--db", "db_url", envvar=DB_URL_ENV, default=None, help=f"Database URL (env {DB_URL_ENV}).")
+@click.version_option(__version__, prog_name="annotator")
+@click.pass_context
+def cli(context: click.Context, data_dir: Path | None, db_url: str | None) -> None:
+    """Turn Android phone sessions into GUI-agent training data (Mobile-R1 style)."""
+    context.obj = {"data_dir": data_dir or default_data_dir(), "db_url": db_url}
+    if context.invoked_subcommand is None:
+        click.echo(context.get_help())
+
+
+@contextmanager
+def opened_workspace(context: click.Context, *, migrate: bool = True):  # type: ignore[no-untyped-def]
+    try:
+        workspace = Workspace.open(context.obj["data_dir"], context.obj["db_url"], migrate=migrate)
+    except (SchemaTooNewError, MigrationError) as error:
+        raise click.ClickException(str(error)) from None
+    try:
+        yield workspace
+    except USER_ERRORS as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        workspace.close()
+
+
+def progress_printer(label: str):  # type: ignore[no-untyped-def]
+    """A progress callback that draws a bar on stderr only when someone is watching."""
+    bar: dict[str, Any] = {}
+
+    def report(done: int, total: int) -> None:
+        if "bar" not in bar:
+            bar["bar"] = click.progressbar(length=total, label=label, file=click.get_text_stream("stderr"))
+            bar["bar"].__enter__()
+        bar["bar"].update(done - bar["bar"].pos)
+        if done >= total:
+            bar["bar"].__exit__(None, None, None)
+
+    return report
+
+
+@cli.group()
+def db() -> None:
+    """Database information and upgrades."""
+
+
+@db.command("info")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def db_info(context: click.Context, as_json: bool) -> None:
+    """Show where the data is, the schema version and counts."""
+    with opened_workspace(context, migrate=False) as workspace:
+        schema = workspace.database.schema
+        info: dict[str, Any] = {
+            "data_dir": str(workspace.data_dir),
+            "database": resolve_db_url(workspace.data_dir, context.obj["db_url"]),
+            "blobs": str(workspace.blobs.root),
+            "schema_version": schema.current,
+            "schema_head": schema.head,
+            "upgrade_needed": schema.current != schema.head,
+        }
+        if not info["upgrade_needed"]:
+            stats = dataset_stats(workspace.database)
+            info.update({k: stats[k] for k in ("apps", "instructions", "trajectories", "steps")})
+    if as_json:
+        click.echo(json.dumps(info, ensure_ascii=False))
+        return
+    for key, value in info.items():
+        click.echo(f"{key:>15}: {value}")
+    if info["upgrade_needed"]:
+        click.echo("Run `annotator db upgrade` (any other command also upgrades, after a backup).")
+
+
+@db.command("upgrade")
+@click.pass_context
+def db_upgrade(context: click.Context) -> None:
+    """Back up the database and upgrade its schema to this version (also done on every open)."""
+    with opened_workspace(context, migrate=False) as workspace:
+        before = workspace.database.schema.current
+    with opened_workspace(context) as workspace:
+        schema = workspace.database.schema
+        if before == schema.current:
+            click.echo(f"The schema is up to date ({schema.current}).")
+        else:
+            click.echo(f"Upgraded the schema from {before or 'empty'} to {schema.current}.")
+            if schema.backup:
+                click.echo(f"Backup of the old database: {schema.backup}")
+
+
+@cli.group("import")
+def import_group() -> None:
+    """Bring data in."""
+
+
+@import_group.command("bundle")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.pass_context
+def import_bundle_command(context: click.Context, path: Path) -> None:
+    """Import a bundle (folder or .zip) in one transaction; importing it again adds nothing."""
+    with opened_workspace(context) as workspace:
+        result = import_bundle(workspace, path, progress=progress_printer("Copying blobs"))
+    click.echo(
+        f"Imported {result.trajectories_added} trajectories ({result.steps_added} steps, "
+        f"{result.blobs_added} new blobs); {result.trajectories_skipped} were already here."
+    )
+
+
+@cli.group("export")
+def export_group() -> None:
+    """Write data out."""
+
+
+@export_group.command("bundle")
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option("--app", default=None, help="Only trajectories of this app.")
+@click.option(
+    "--status", default=None,
+    help="Only trajectories with this collection status (collecting, interrupted, complete) "
+    "or review status (unlabelled, in_progress, annotated, accepted, rejected).",
+)  # fmt: skip
+@click.pass_context
+def export_bundle_command(context: click.Context, out: Path, app: str | None, status: str | None) -> None:
+    """Write a bundle to OUT: a folder, or a zip file when OUT ends in .zip."""
+    with opened_workspace(context) as workspace:
+        result = export_bundle(workspace, out, app=app, status=status, progress=progress_printer("Copying blobs"))
+    click.echo(
+        f"Wrote {result.trajectories} trajectories ({result.steps} steps, {result.blobs} blobs, "
+        f"{result.bytes / 1e6:.1f} MB) to {result.path}"
+    )
+
+
+@cli.command("stats")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def stats_command(context: click.Context, as_json: bool) -> None:
+    """Counts of apps, instructions, trajectories and steps, per action and per app."""
+    with opened_workspace(context) as workspace:
+        stats = dataset_stats(workspace.database)
+    if as_json:
+        click.echo(json.dumps(stats, ensure_ascii=False))
+        return
+    for key in ("apps", "instructions", "trajectories", "steps"):
+        click.echo(f"{key:>13}: {stats[key]}")
+    click.echo("\nSteps per action:")
+    for name, count in stats["steps_per_action"].items():
+        click.echo(f"  {name:<15} {count:>8}")
+    click.echo("\nPer app:            instructions  trajectories     steps")
+    for name, row in stats["per_app"].items():
+        click.echo(f"  {name:<18} {row['instructions']:>12} {row['trajectories']:>13} {row['steps']:>9}")
+
+
+def main() -> None:
+    cli(prog_name="annotator")

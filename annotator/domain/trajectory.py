@@ -1,0 +1,118 @@
+"""Trajectory and step types used across the code.
+
+A step has an immutable raw part (what was collected) and an editable labelled
+part (what annotators made of it). Storage maps these to tables; the export,
+the judge and the GUI read them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from annotator.domain.geometry import Box, ScreenSize
+
+
+class Verdict(StrEnum):
+    CORRECT = "correct"
+    WRONG = "wrong"
+    REDUNDANT = "redundant"
+
+
+class ReviewStatus(StrEnum):
+    UNLABELLED = "unlabelled"
+    IN_PROGRESS = "in_progress"
+    ANNOTATED = "annotated"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+
+
+class TrajectoryStatus(StrEnum):
+    COLLECTING = "collecting"
+    INTERRUPTED = "interrupted"
+    COMPLETE = "complete"
+
+
+class Outcome(StrEnum):
+    SUCCESS = "success"
+    FAILURE = "failure"
+
+
+class CollectorKind(StrEnum):
+    HUMAN = "human"
+    AGENT = "agent"
+
+
+class InstructionSource(StrEnum):
+    MANUAL = "manual"
+    GENERATED = "generated"
+    IMPORTED = "imported"
+
+
+class InstructionStatus(StrEnum):
+    ACTIVE = "active"
+    ARCHIVED = "archived"
+
+
+class Role(StrEnum):
+    ANNOTATOR = "annotator"
+    REVIEWER = "reviewer"
+    ADMIN = "admin"
+
+
+# The editable fields of a step's labelled part; every change to one of them
+# writes a revision (who, when, field, old, new).
+LABEL_FIELDS: tuple[str, ...] = ("think", "action_text", "tool_call", "target_box", "verdict")
+
+
+@dataclass(frozen=True, slots=True)
+class RawStep:
+    """What was collected at one step. Never changed after it is recorded."""
+
+    index: int
+    screenshot_sha256: str
+    screen: ScreenSize
+    tool_call: dict[str, Any] | None
+    hierarchy_sha256: str | None = None
+    package: str | None = None
+    activity: str | None = None
+    rotation: int = 0
+    model_reply: str | None = None
+    observed_at: datetime | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class StepLabel:
+    """The annotators' version of a step (the three Mobile-R1 stages and a verdict)."""
+
+    think: str | None = None
+    action_text: str | None = None
+    tool_call: dict[str, Any] | None = None
+    target_box: Box | None = None
+    verdict: Verdict | None = None
+
+    def is_empty(self) -> bool:
+        return all(getattr(self, name) is None for name in LABEL_FIELDS)
+
+
+@dataclass(slots=True)
+class Step:
+    raw: RawStep
+    label: StepLabel = field(default_factory=StepLabel)
+    id: int | None = None
+
+
+@dataclass(slots=True)
+class Trajectory:
+    instruction: str
+    app: str
+    steps: list[Step] = field(default_factory=list)
+    collector: CollectorKind = CollectorKind.HUMAN
+    status: TrajectoryStatus = TrajectoryStatus.COLLECTING
+    outcome: Outcome | None = None
+    review: ReviewStatus = ReviewStatus.UNLABELLED
+    id: int | None = None
+    uid: str | None = None

@@ -1,0 +1,184 @@
+"""The bundle manifest: what a bundle holds, as JSON, and its validation.
+
+Format version 1:
+  {"format": "mobile-annotator-bundle", "format_version": 1, "created_at", "created_by",
+   "people": [...], "apps": [...], "devices": [...], "instructions": [...],
+   "blobs": [{"sha256", "size", "media_type", "width", "height"}],
+   "trajectories": [{..., "reviews": [...], "steps": [{..., "label": {...}, "revisions": [...]}]}]}
+Blob bytes live beside it as blobs/<sha256>.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from annotator.storage import models
+from annotator.storage.blobs import BlobError, check_sha256
+
+FORMAT_NAME = "mobile-annotator-bundle"
+FORMAT_VERSION = 1
+MANIFEST_NAME = "manifest.json"
+BLOB_FOLDER = "blobs"
+
+LABEL_COLUMNS = ("think", "action_text", "tool_call", "target_box", "verdict")
+RAW_COLUMNS = (
+    "index", "screenshot_sha256", "hierarchy_sha256", "hierarchy_error", "package", "activity",
+    "screen_width", "screen_height", "rotation", "raw_tool_call", "model_reply", "timings_ms",
+)  # fmt: skip
+
+
+class BundleError(RuntimeError):
+    """A bundle that cannot be read; the message says what and where."""
+
+
+def iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def parse_time(value: Any, where: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise BundleError(f"{where}: {value!r} is not an ISO date-time") from None
+
+
+def step_entry(step: models.Step) -> dict[str, Any]:
+    entry: dict[str, Any] = {name: getattr(step, name) for name in RAW_COLUMNS}
+    entry["observed_at"] = iso(step.observed_at)
+    entry["label"] = {name: getattr(step, name) for name in LABEL_COLUMNS}
+    entry["label"]["updated_at"] = iso(step.label_updated_at)
+    entry["revisions"] = [
+        {
+            "field": revision.field,
+            "old": revision.old_value,
+            "new": revision.new_value,
+            "person": revision.person.name if revision.person else None,
+            "created_at": iso(revision.created_at),
+        }
+        for revision in step.revisions
+    ]
+    return entry
+
+
+def trajectory_entry(trajectory: models.Trajectory) -> dict[str, Any]:
+    return {
+        "uid": trajectory.uid,
+        "instruction_uid": trajectory.instruction.uid,
+        "device_serial": trajectory.device.serial if trajectory.device else None,
+        "collector_kind": trajectory.collector_kind,
+        "collector_person": trajectory.collector_person.name if trajectory.collector_person else None,
+        "agent_model": trajectory.agent_model,
+        "agent_endpoint": trajectory.agent_endpoint,
+        "run_number": trajectory.run_number,
+        "status": trajectory.status,
+        "outcome": trajectory.outcome,
+        "review_status": trajectory.review_status,
+        "started_at": iso(trajectory.started_at),
+        "ended_at": iso(trajectory.ended_at),
+        "reviews": [
+            {
+                "status": review.status,
+                "reviewer": review.reviewer.name if review.reviewer else None,
+                "comment": review.comment,
+                "created_at": iso(review.created_at),
+            }
+            for review in trajectory.reviews
+        ],
+        "steps": [step_entry(step) for step in trajectory.steps],
+    }
+
+
+def blob_entry(blob: models.Blob) -> dict[str, Any]:
+    return {
+        "sha256": blob.sha256,
+        "size": blob.size,
+        "media_type": blob.media_type,
+        "width": blob.width,
+        "height": blob.height,
+    }
+
+
+def _require(container: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in container:
+        raise BundleError(f"{where}: missing {key!r}")
+    value = container[key]
+    if not isinstance(value, kind):
+        raise BundleError(f"{where}.{key}: expected {getattr(kind, '__name__', kind)}, got {type(value).__name__}")
+    return value
+
+
+def validate_manifest(manifest: Any) -> dict[str, dict[str, Any]]:
+    """Check structure and references; return the blob entries by hash."""
+    if not isinstance(manifest, dict):
+        raise BundleError("manifest.json: expected a JSON object")
+    if manifest.get("format") != FORMAT_NAME:
+        raise BundleError(f"manifest.json: not a {FORMAT_NAME} (format is {manifest.get('format')!r})")
+    version = manifest.get("format_version")
+    if version != FORMAT_VERSION:
+        raise BundleError(
+            f"manifest.json: unknown format version {version!r}; this annotator reads version {FORMAT_VERSION}"
+        )
+    for key in ("people", "apps", "devices", "instructions", "blobs", "trajectories"):
+        _require(manifest, key, list, "manifest")
+    blobs = _validate_blobs(manifest["blobs"])
+    apps = {_require(app, "name", str, f"apps[{i}]") for i, app in enumerate(manifest["apps"])}
+    instruction_uids = set()
+    for i, instruction in enumerate(manifest["instructions"]):
+        where = f"instructions[{i}]"
+        instruction_uids.add(_require(instruction, "uid", str, where))
+        _require(instruction, "text", str, where)
+        if _require(instruction, "app", str, where) not in apps:
+            raise BundleError(f"{where}: app {instruction['app']!r} is not in the bundle's apps")
+    for i, trajectory in enumerate(manifest["trajectories"]):
+        _validate_trajectory(trajectory, f"trajectories[{i}]", instruction_uids, blobs)
+    return blobs
+
+
+def _validate_blobs(entries: list[Any]) -> dict[str, dict[str, Any]]:
+    blobs = {}
+    for i, entry in enumerate(entries):
+        where = f"blobs[{i}]"
+        sha256 = _require(entry, "sha256", str, where)
+        try:
+            check_sha256(sha256)
+        except BlobError as error:
+            raise BundleError(f"{where}: {error}") from None
+        size = _require(entry, "size", int, where)
+        if size < 0:
+            raise BundleError(f"{where}.size: negative")
+        _require(entry, "media_type", str, where)
+        blobs[sha256] = entry
+    return blobs
+
+
+def _validate_trajectory(
+    trajectory: Any, where: str, instruction_uids: set[str], blobs: dict[str, dict[str, Any]]
+) -> None:
+    if not isinstance(trajectory, dict):
+        raise BundleError(f"{where}: expected an object")
+    _require(trajectory, "uid", str, where)
+    if _require(trajectory, "instruction_uid", str, where) not in instruction_uids:
+        raise BundleError(f"{where}: instruction {trajectory['instruction_uid']!r} is not in the bundle")
+    for key in ("collector_kind", "status", "review_status"):
+        _require(trajectory, key, str, where)
+    _require(trajectory, "reviews", list, where)
+    indexes = set()
+    for j, step in enumerate(_require(trajectory, "steps", list, where)):
+        step_where = f"{where}.steps[{j}]"
+        index = _require(step, "index", int, step_where)
+        if index in indexes:
+            raise BundleError(f"{step_where}: step index {index} appears twice")
+        indexes.add(index)
+        for key in ("screenshot_sha256", "hierarchy_sha256"):
+            sha256 = step.get(key)
+            if sha256 is None and key == "hierarchy_sha256":
+                continue
+            if sha256 not in blobs:
+                raise BundleError(f"{step_where}.{key}: blob {sha256!r} is not listed in the bundle's blobs")
+        _require(step, "screen_width", int, step_where)
+        _require(step, "screen_height", int, step_where)
+        _require(step, "label", dict, step_where)
+        _require(step, "revisions", list, step_where)

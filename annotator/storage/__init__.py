@@ -1,0 +1,1 @@
+"""SQLAlchemy models, database opening and migrations, the blob store and the write paths."""

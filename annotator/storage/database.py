@@ -1,0 +1,163 @@
+"""Open a database: connect, check the schema version, back up, migrate.
+
+Every open runs the packaged Alembic migrations up to head. A SQLite file that
+holds data is copied (with SQLite's online backup) before any upgrade; a schema
+newer than this program is refused, never touched.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from annotator.storage import guards  # noqa: F401  (registers the raw-step guard)
+
+MIGRATIONS = "annotator.storage:migrations"
+
+
+class SchemaTooNewError(RuntimeError):
+    """The database was written by a newer version of the program."""
+
+
+class MigrationError(RuntimeError):
+    """An upgrade failed; the backup named in the message holds the data as it was."""
+
+
+@dataclass(frozen=True)
+class SchemaState:
+    current: str | None
+    head: str
+    backup: Path | None = None
+
+
+def alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", MIGRATIONS)
+    return config
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None, "packaged migrations have no head"
+    return head
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+def create_db_engine(url: str) -> Engine:
+    """An engine with SQLite set up for a desktop app: WAL, foreign keys, a busy timeout."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, connect_args={"timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        if parsed.database not in (None, "", ":memory:"):
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    return engine
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def known_revisions() -> set[str]:
+    script = ScriptDirectory.from_config(alembic_config())
+    return {rev.revision for rev in script.walk_revisions()}
+
+
+def check_not_newer(current: str | None) -> None:
+    if current is not None and current not in known_revisions():
+        raise SchemaTooNewError(
+            f"the database schema is at revision {current!r}, which this version of annotator does not "
+            f"know (it knows up to {head_revision()!r}); it was written by a newer version. "
+            "Upgrade annotator to open it; the database was not changed."
+        )
+
+
+def backup_sqlite(engine: Engine, revision: str | None) -> Path | None:
+    """Copy a SQLite database that holds data next to itself; None for other backends or empty files."""
+    database = engine.url.database
+    if engine.url.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return None
+    source_path = Path(database)
+    if not source_path.exists() or not inspect(engine).get_table_names():
+        return None
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    backup_path = source_path.with_name(f"{source_path.stem}.backup-{revision or 'none'}-{stamp}.sqlite")
+    with sqlite3.connect(source_path) as source, sqlite3.connect(backup_path) as target:
+        source.backup(target)
+    source.close()
+    target.close()
+    return backup_path
+
+
+def upgrade(engine: Engine, target: str = "head") -> SchemaState:
+    """Bring the schema to `target`, backing up first when there is data to lose."""
+    current = current_revision(engine)
+    check_not_newer(current)
+    head = head_revision()
+    if current == head and target == "head":
+        return SchemaState(current=current, head=head)
+    backup = backup_sqlite(engine, current)
+    config = alembic_config()
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, target)
+    except Exception as error:
+        where = f"; the data before the upgrade is in {backup}" if backup else ""
+        raise MigrationError(f"upgrading the database from {current} to {target} failed: {error}{where}") from error
+    return SchemaState(current=current_revision(engine), head=head, backup=backup)
+
+
+@dataclass
+class Database:
+    """An open, up-to-date database and its session factory."""
+
+    url: str
+    engine: Engine
+    sessions: sessionmaker[Session]
+    schema: SchemaState
+
+    def session(self) -> Session:
+        return self.sessions()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def open_database(url: str, *, migrate: bool = True) -> Database:
+    """Open `url`, refusing newer schemas and upgrading older ones (unless migrate=False)."""
+    engine = create_db_engine(url)
+    try:
+        if migrate:
+            schema = upgrade(engine)
+        else:
+            current = current_revision(engine)
+            check_not_newer(current)
+            schema = SchemaState(current=current, head=head_revision())
+    except Exception:
+        engine.dispose()
+        raise
+    sessions = sessionmaker(bind=engine, expire_on_commit=False)
+    return Database(url=url, engine=engine, sessions=sessions, schema=schema)

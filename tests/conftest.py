@@ -1,0 +1,26 @@
+"""Shared fixtures: a fresh workspace per test and a small labelled dataset."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from annotator.storage.workspace import Workspace
+from tests.factories import add_trajectory
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Iterator[Workspace]:
+    opened = Workspace.open(tmp_path / "data")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def populated(workspace: Workspace) -> Workspace:
+    add_trajectory(workspace, "淘宝", "打开淘宝，搜索 iPhone 16 Pro Max 并加入购物车", 3, seed=1)
+    add_trajectory(workspace, "抖音", "打开抖音，关注第一个视频的作者", 2, seed=2)
+    add_trajectory(workspace, "淘宝", "打开淘宝，查看我关注的店铺", 2, seed=3, label=False)
+    return workspace

@@ -1,0 +1,79 @@
+"""Test data built through the real write paths: real PNG screenshots, trajectories, labels."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image, ImageDraw
+from sqlalchemy import inspect, select
+
+from annotator.domain.trajectory import CollectorKind, Outcome, ReviewStatus, TrajectoryStatus
+from annotator.storage import collection, labels, models
+from annotator.storage.workspace import Workspace
+
+
+def make_png(width: int = 1080, height: int = 2400, seed: int = 0) -> bytes:
+    """A small-but-real screenshot: distinct per seed, so blobs do not collapse into one."""
+    image = Image.new("RGB", (width, height), (245, 245, 245))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle([0, 0, width, 80], fill=(seed * 37 % 256, 90, 160))
+    for row in range(6):
+        top = 120 + row * 200
+        draw.rectangle([40, top, width - 40, top + 160], outline=(200, 200, 200), width=3)
+        draw.text((60, top + 60), f"item {seed}-{row}", fill=(20, 20, 20))
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def click(x: int, y: int) -> dict:
+    return {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [x, y]}}
+
+
+HIERARCHY = (
+    '<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0"><node index="0" text="搜索" '
+    'resource-id="com.demo:id/search" class="android.widget.EditText" bounds="[40,120][1040,280]"/></hierarchy>'
+).encode()
+
+
+def add_trajectory(
+    workspace: Workspace, app: str, instruction: str, n_steps: int, *, seed: int = 0, label: bool = True
+) -> int:
+    db = workspace.database
+    instruction_id = collection.add_instruction(db, app, instruction)
+    trajectory_id = collection.start_trajectory(
+        db, instruction_id, collection.Collector(CollectorKind.AGENT, agent_model="qwen2.5-vl-3b"),
+        device_serial="emulator-5554",
+    )  # fmt: skip
+    for index in range(n_steps):
+        tool_call = click(100 + index, 200) if index < n_steps - 1 else {
+            "name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}  # fmt: skip
+        step_id = collection.record_step(
+            db, workspace.blobs, trajectory_id,
+            collection.Observation(make_png(seed=seed * 100 + index), tool_call, hierarchy_xml=HIERARCHY,
+                                   package="com.demo", model_reply=f"<think>步骤 {index}</think>"),
+        )  # fmt: skip
+        if label:
+            labels.update_label(
+                db, step_id, {"think": f"当前在第 {index} 步", "action_text": "点击搜索框",
+                              "tool_call": tool_call, "verdict": "correct"}, person="小王",
+            )  # fmt: skip
+    collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, Outcome.SUCCESS)
+    if label:
+        labels.set_review(db, trajectory_id, ReviewStatus.ACCEPTED, reviewer="李审核", comment="好")
+    return trajectory_id
+
+
+def database_snapshot(workspace: Workspace) -> dict[str, list[tuple]]:
+    """Every row of every table, to prove that a failed operation changed nothing."""
+    snapshot = {}
+    with workspace.database.engine.connect() as connection:
+        for table in sorted(inspect(connection).get_table_names()):
+            rows = connection.exec_driver_sql(f'SELECT * FROM "{table}"').fetchall()
+            snapshot[table] = sorted(rows, key=repr)
+    return snapshot
+
+
+def step_ids(workspace: Workspace) -> list[int]:
+    with workspace.database.session() as session:
+        return list(session.scalars(select(models.Step.id).order_by(models.Step.id)))

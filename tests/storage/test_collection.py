@@ -1,0 +1,43 @@
+import pytest
+from sqlalchemy import select
+
+from annotator.domain.trajectory import CollectorKind
+from annotator.storage import collection, models
+from annotator.storage.workspace import Workspace
+from tests.factories import click, database_snapshot, make_png
+
+
+def test_steps_are_stored_as_they_happen_with_their_blobs(workspace: Workspace) -> None:
+    db = workspace.database
+    instruction_id = collection.add_instruction(db, "设置", "打开设置，开启深色模式", package="com.android.settings")
+    trajectory_id = collection.start_trajectory(db, instruction_id, collection.Collector(CollectorKind.HUMAN, "小王"))
+    png = make_png(720, 1600, seed=4)
+    collection.record_step(db, workspace.blobs, trajectory_id, collection.Observation(png, click(10, 20)))
+    # a second session sees the step at once: nothing waits for the end of the trajectory
+    with db.session() as session:
+        step = session.scalars(select(models.Step)).one()
+        blob = session.get(models.Blob, step.screenshot_sha256)
+        assert (step.screen_width, step.screen_height, step.raw_action) == (720, 1600, "click")
+        assert (blob.width, blob.height, blob.size, blob.media_type) == (720, 1600, len(png), "image/png")
+    assert workspace.blobs.read_bytes(step.screenshot_sha256) == png
+
+
+def test_runs_of_one_instruction_are_numbered(workspace: Workspace) -> None:
+    db = workspace.database
+    instruction_id = collection.add_instruction(db, "淘宝", "打开淘宝")
+    collector = collection.Collector(CollectorKind.AGENT, agent_model="qwen2.5-vl-3b")
+    ids = [collection.start_trajectory(db, instruction_id, collector) for _ in range(3)]
+    with db.session() as session:
+        assert [session.get(models.Trajectory, i).run_number for i in ids] == [1, 2, 3]
+
+
+def test_a_corrupt_screenshot_is_refused_and_nothing_is_recorded(workspace: Workspace) -> None:
+    db = workspace.database
+    trajectory_id = collection.start_trajectory(
+        db, collection.add_instruction(db, "淘宝", "打开淘宝"), collection.Collector(CollectorKind.HUMAN)
+    )
+    before = database_snapshot(workspace)
+    truncated = make_png(seed=5)[:200]
+    with pytest.raises(ValueError, match="not a readable image"):
+        collection.record_step(db, workspace.blobs, trajectory_id, collection.Observation(truncated, click(1, 1)))
+    assert database_snapshot(workspace) == before

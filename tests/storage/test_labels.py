@@ -1,0 +1,87 @@
+import pytest
+from sqlalchemy import select
+
+from annotator.domain.trajectory import ReviewStatus
+from annotator.storage import labels, models
+from annotator.storage.guards import RawStepChangedError
+from annotator.storage.labels import LabelError
+from annotator.storage.workspace import Workspace
+from tests.factories import add_trajectory, click, database_snapshot, step_ids
+
+
+def revisions(workspace: Workspace, step_id: int) -> list[tuple]:
+    with workspace.database.session() as session:
+        rows = session.scalars(
+            select(models.LabelRevision).where(models.LabelRevision.step_id == step_id).order_by(models.LabelRevision.id)
+        )
+        return [(r.field, r.old_value, r.new_value, r.person.name if r.person else None) for r in rows]
+
+
+def test_every_label_change_writes_a_revision(workspace: Workspace) -> None:
+    add_trajectory(workspace, "淘宝", "打开淘宝", 1, label=False)
+    (step_id,) = step_ids(workspace)
+    written = labels.update_label(
+        workspace.database, step_id, {"think": "当前在首页", "tool_call": click(5, 6), "target_box": [0, 0, 10, 10]},
+        person="小王",
+    )  # fmt: skip
+    assert written == 3
+    labels.update_label(workspace.database, step_id, {"think": "当前在首页，下一步点击搜索"}, person="小李")
+    assert revisions(workspace, step_id) == [
+        ("think", None, "当前在首页", "小王"),
+        ("tool_call", None, click(5, 6), "小王"),
+        ("target_box", None, [0.0, 0.0, 10.0, 10.0], "小王"),
+        ("think", "当前在首页", "当前在首页，下一步点击搜索", "小李"),
+    ]
+    with workspace.database.session() as session:
+        step = session.get(models.Step, step_id)
+        assert step.label_action == "click"
+        assert step.label_updated_at is not None
+
+
+def test_an_unchanged_value_writes_no_revision(workspace: Workspace) -> None:
+    add_trajectory(workspace, "淘宝", "打开淘宝", 1, label=False)
+    (step_id,) = step_ids(workspace)
+    labels.update_label(workspace.database, step_id, {"verdict": "wrong"})
+    assert labels.update_label(workspace.database, step_id, {"verdict": "wrong"}) == 0
+    assert len(revisions(workspace, step_id)) == 1
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"verdict": "maybe"}, "verdict: 'maybe' is not one of correct, wrong, redundant"),
+        ({"target_box": [10, 10, 0, 0]}, "target_box: box corners out of order"),
+        ({"target_box": [1, 2, 3]}, "target_box: a box needs 4 numbers"),
+        ({"tool_call": "click(1,2)"}, "tool_call: expected a JSON object"),
+        ({"screenshot_sha256": "x"}, "'screenshot_sha256' is not a label field"),
+    ],
+)
+def test_a_bad_label_is_refused_and_nothing_is_written(workspace: Workspace, changes: dict, message: str) -> None:
+    add_trajectory(workspace, "淘宝", "打开淘宝", 1, label=False)
+    (step_id,) = step_ids(workspace)
+    before = database_snapshot(workspace)
+    with pytest.raises(LabelError, match=message.replace("[", r"\[").replace("(", r"\(")):
+        labels.update_label(workspace.database, step_id, {"think": "先写了这个", **changes}, person="小王")
+    assert database_snapshot(workspace) == before
+
+
+def test_the_collected_part_of_a_step_cannot_be_changed(workspace: Workspace) -> None:
+    add_trajectory(workspace, "淘宝", "打开淘宝", 1, label=False)
+    (step_id,) = step_ids(workspace)
+    with workspace.database.session() as session, pytest.raises(RawStepChangedError, match="raw_tool_call"):
+        step = session.get(models.Step, step_id)
+        step.raw_tool_call = click(1, 1)
+        session.flush()
+    with workspace.database.session() as session, pytest.raises(RawStepChangedError, match="never deleted"):
+        session.delete(session.get(models.Step, step_id))
+        session.flush()
+
+
+def test_review_history_is_kept_and_the_latest_is_current(workspace: Workspace) -> None:
+    trajectory_id = add_trajectory(workspace, "淘宝", "打开淘宝", 1, label=False)
+    labels.set_review(workspace.database, trajectory_id, ReviewStatus.REJECTED, reviewer="李", comment="点错了")
+    labels.set_review(workspace.database, trajectory_id, ReviewStatus.ACCEPTED, reviewer="李", comment="已修正")
+    with workspace.database.session() as session:
+        trajectory = session.get(models.Trajectory, trajectory_id)
+        assert trajectory.review_status == "accepted"
+        assert [(r.status, r.comment) for r in trajectory.reviews] == [("rejected", "点错了"), ("accepted", "已修正")]

@@ -1,0 +1,89 @@
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import text
+
+from annotator.storage.database import (
+    SchemaTooNewError,
+    backup_sqlite,
+    create_db_engine,
+    head_revision,
+    open_database,
+    sqlite_url,
+    upgrade,
+)
+from annotator.storage.models import Base
+from annotator.storage.workspace import Workspace
+from tests.factories import add_trajectory, database_snapshot
+
+FIRST_REVISION = "0001"
+
+
+def test_empty_database_is_created_at_head(tmp_path: Path) -> None:
+    database = open_database(sqlite_url(tmp_path / "new.sqlite"))
+    assert database.schema.current == head_revision()
+    assert database.schema.backup is None  # nothing to back up in a new file
+    with database.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    database.dispose()
+
+
+def test_migrations_build_exactly_the_models(tmp_path: Path) -> None:
+    database = open_database(sqlite_url(tmp_path / "db.sqlite"))
+    with database.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    database.dispose()
+    assert differences == []
+
+
+def test_first_schema_with_data_upgrades_to_head_keeping_rows(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    engine = create_db_engine(sqlite_url(path))
+    upgrade(engine, FIRST_REVISION)
+    with engine.begin() as connection:
+        connection.execute(text("INSERT INTO apps (id, name, created_at) VALUES (1, '淘宝', '2025-01-01')"))
+        connection.execute(
+            text(
+                "INSERT INTO instructions (id, uid, app_id, text, source, status, created_at) "
+                "VALUES (1, 'u-1', 1, '打开淘宝', 'manual', 'active', '2025-01-01')"
+            )
+        )
+    engine.dispose()
+    database = open_database(sqlite_url(path))
+    assert database.schema.current == head_revision()
+    with database.engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT text FROM instructions").scalar() == "打开淘宝"
+    database.dispose()
+
+
+def test_backup_copies_a_database_that_holds_data(tmp_path: Path) -> None:
+    with Workspace.open(tmp_path / "data") as workspace:
+        add_trajectory(workspace, "淘宝", "打开淘宝", 2)
+        engine = workspace.database.engine
+        backup = backup_sqlite(engine, head_revision())
+        assert backup is not None and backup.exists()
+        backup_engine = create_db_engine(sqlite_url(backup))
+        with backup_engine.connect() as connection:
+            assert connection.exec_driver_sql("SELECT count(*) FROM steps").scalar() == 2
+        backup_engine.dispose()
+
+
+def test_newer_schema_is_refused_and_left_untouched(tmp_path: Path) -> None:
+    with Workspace.open(tmp_path / "data") as workspace:
+        add_trajectory(workspace, "淘宝", "打开淘宝", 1)
+        with workspace.database.engine.begin() as connection:
+            connection.exec_driver_sql("UPDATE alembic_version SET version_num = '9999_from_the_future'")
+        before = database_snapshot(workspace)
+    with pytest.raises(SchemaTooNewError, match="9999_from_the_future.*newer version"):
+        Workspace.open(tmp_path / "data")
+    with pytest.raises(SchemaTooNewError):
+        Workspace.open(tmp_path / "data", migrate=False)
+    engine = create_db_engine(sqlite_url(tmp_path / "data" / "annotator.sqlite"))
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "9999_from_the_future"
+        assert connection.exec_driver_sql("SELECT count(*) FROM steps").scalar() == len(before["steps"])
+    engine.dispose()
+    assert not list((tmp_path / "data").glob("*.backup-*"))

@@ -1,0 +1,62 @@
+"""The `trainer-bridge` command."""
+
+from __future__ import annotations
+
+import json
+from importlib import import_module
+from importlib.metadata import PackageNotFoundError, version
+
+import click
+
+from annotator import __version__
+
+TRAIN_PACKAGES = ("torch", "torchvision", "transformers", "trl", "peft", "accelerate", "datasets")
+
+
+def installed_version(package: str) -> str | None:
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return None
+
+
+def accelerator_summary() -> dict[str, object]:
+    """What torch can see; imported lazily because torch takes seconds to load."""
+    if installed_version("torch") is None:
+        return {"torch": False}
+    torch = import_module("torch")
+    count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    return {
+        "torch": True,
+        "cuda_devices": count,
+        "cuda_names": [torch.cuda.get_device_name(i) for i in range(count)],
+    }
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="trainer-bridge")
+def cli() -> None:
+    """Export training data and run SFT / GRPO training on Qwen2.5-VL style models."""
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def doctor(as_json: bool) -> None:
+    """Say whether the `train` extra is installed and which accelerators torch sees."""
+    packages = {name: installed_version(name) for name in TRAIN_PACKAGES}
+    report = {"packages": packages, "train_extra": all(packages.values()), **accelerator_summary()}
+    if as_json:
+        click.echo(json.dumps(report))
+        return
+    for name, found in packages.items():
+        click.echo(f"{name:>13}: {found or 'not installed'}")
+    if not report["train_extra"]:
+        click.echo("\nInstall the training packages with:  pip install 'mobile-annotator[train]'")
+    elif report.get("cuda_devices"):
+        click.echo(f"\nGPUs: {', '.join(report['cuda_names'])}")  # type: ignore[arg-type]
+    else:
+        click.echo("\nNo GPU visible to torch: training runs on the CPU (fine for smoke tests only).")
+
+
+def main() -> None:
+    cli(prog_name="trainer-bridge")
