@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,7 @@ def progress_printer(label: str):  # type: ignore[no-untyped-def]
 
     def report(done: int, total: int) -> None:
         if "bar" not in bar:
-            bar["bar"] = click.progressbar(length=total, label=label, file=click.get_text_stream("stderr"))
+            bar["bar"] = click.progressbar(length=total, label=label, file=sys.stderr)
             bar["bar"].__enter__()
         bar["bar"].update(done - bar["bar"].pos)
         if done >= total:

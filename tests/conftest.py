@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,6 +10,9 @@ import pytest
 
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
+
+# Qt tests run without a display; a developer may override this to watch them.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 @pytest.fixture

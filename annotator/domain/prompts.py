@@ -11,4 +11,4 @@ def agent_system_prompt(instruction: str) -> str:
     """The system prompt with the user task filled in (the template holds JSON braces, so no str.format)."""
     if not instruction.strip():
         raise ValueError("instruction: empty; the agent needs a task")
-    return read_text(AGENT_PROMPT).replace("{instruction}", instruction.strip())
+    return read_text(AGENT_PROMPT).replace("{instruction}", instruction.strip()).rstrip()

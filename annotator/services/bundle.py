@@ -55,9 +55,9 @@ def select_trajectories(session: Session, app: str | None, status: str | None) -
     query = (
         select(models.Trajectory)
         .options(
-            selectinload(models.Trajectory.steps).selectinload(models.Step.revisions).selectinload(
-                models.LabelRevision.person
-            ),
+            selectinload(models.Trajectory.steps)
+            .selectinload(models.Step.revisions)
+            .selectinload(models.LabelRevision.person),
             selectinload(models.Trajectory.reviews).selectinload(models.Review.reviewer),
             selectinload(models.Trajectory.instruction).selectinload(models.Instruction.app),
             selectinload(models.Trajectory.device),
@@ -68,9 +68,7 @@ def select_trajectories(session: Session, app: str | None, status: str | None) -
     if app:
         query = query.join(models.Instruction).join(models.App).where(models.App.name == app)
     if status:
-        query = query.where(
-            (models.Trajectory.status == status) | (models.Trajectory.review_status == status)
-        )
+        query = query.where((models.Trajectory.status == status) | (models.Trajectory.review_status == status))
     return list(session.scalars(query))
 
 
@@ -89,16 +87,23 @@ def build_manifest(session: Session, trajectories: list[models.Trajectory]) -> d
         "people": [{"name": p.name, "role": p.role} for p in people.values()],
         "apps": [{"name": a.name, "package": a.package} for a in apps.values()],
         "devices": [
-            {k: getattr(d, k) for k in ("serial", "model", "android_version", "screen_width", "screen_height", "density")}
+            {
+                k: getattr(d, k)
+                for k in ("serial", "model", "android_version", "screen_width", "screen_height", "density")
+            }
             for d in devices.values()
         ],
         "instructions": [
             {
-                "uid": i.uid, "app": i.app.name, "text": i.text, "source": i.source, "status": i.status,
+                "uid": i.uid,
+                "app": i.app.name,
+                "text": i.text,
+                "source": i.source,
+                "status": i.status,
                 "created_at": fmt.iso(i.created_at),
             }
             for i in instructions.values()
-        ],  # fmt: skip
+        ],
         "blobs": [fmt.blob_entry(b) for b in sorted(blobs, key=lambda b: b.sha256)],
         "trajectories": [fmt.trajectory_entry(t) for t in trajectories],
     }
@@ -173,7 +178,9 @@ def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None
         with workspace.database.session() as session:
             existing = set(session.scalars(select(models.Trajectory.uid)))
         wanted = [t for t in manifest["trajectories"] if t["uid"] not in existing]
-        needed = {h for t in wanted for s in t["steps"] for h in (s["screenshot_sha256"], s.get("hierarchy_sha256")) if h}
+        needed = {
+            h for t in wanted for s in t["steps"] for h in (s["screenshot_sha256"], s.get("hierarchy_sha256")) if h
+        }
         result = ImportResult(
             trajectories_skipped=len(manifest["trajectories"]) - len(wanted),
             skipped_uids=[t["uid"] for t in manifest["trajectories"] if t["uid"] in existing],
@@ -189,7 +196,9 @@ def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None
     return result
 
 
-def _copy_blobs(workspace: Workspace, reader: BundleReader, entries: list[dict[str, Any]], progress: Progress | None) -> int:
+def _copy_blobs(
+    workspace: Workspace, reader: BundleReader, entries: list[dict[str, Any]], progress: Progress | None
+) -> int:
     """Copy (or, when the store has it already, only check) every blob the new trajectories need."""
     added = 0
     for done, entry in enumerate(entries, start=1):

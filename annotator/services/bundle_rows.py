@@ -135,4 +135,3 @@ def _step(session: Session, entry: dict[str, Any], refs: References, where: str)
             )
         )
     return step
-

@@ -78,7 +78,12 @@ def update_label(
 
 
 def set_review(
-    db: Database, trajectory_id: int, status: ReviewStatus, *, reviewer: str | None = None, comment: str | None = None
+    db: Database,
+    trajectory_id: int,
+    status: ReviewStatus,
+    *,
+    reviewer: str | None = None,
+    comment: str | None = None,
 ) -> None:
     with db.session() as session, session.begin():
         trajectory = session.get(models.Trajectory, trajectory_id)

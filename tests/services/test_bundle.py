@@ -132,7 +132,10 @@ BAD_BUNDLES = {
     "truncated zip": (truncate_zip, "not a readable zip|damaged"),
     "missing blob": (remove_a_blob, "missing from the bundle"),
     "hash mismatch": (damage_a_blob, "does not match its name"),
-    "unknown format version": (edit_manifest(lambda m: m.update(format_version=99)), "unknown format version 99"),
+    "unknown format version": (
+        edit_manifest(lambda m: m.update(format_version=99)),
+        "unknown format version 99",
+    ),
     "path escaping in zip": (escape_in_zip, "escapes it: '../outside.txt'"),
     "path escaping in manifest": (edit_manifest(point_blob_outside), "not a sha256"),
     "broken json": (break_json, "not valid JSON: Expecting value at line 1 column 12"),

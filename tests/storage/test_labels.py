@@ -12,7 +12,9 @@ from tests.factories import add_trajectory, click, database_snapshot, step_ids
 def revisions(workspace: Workspace, step_id: int) -> list[tuple]:
     with workspace.database.session() as session:
         rows = session.scalars(
-            select(models.LabelRevision).where(models.LabelRevision.step_id == step_id).order_by(models.LabelRevision.id)
+            select(models.LabelRevision)
+            .where(models.LabelRevision.step_id == step_id)
+            .order_by(models.LabelRevision.id)
         )
         return [(r.field, r.old_value, r.new_value, r.person.name if r.person else None) for r in rows]
 
@@ -84,4 +86,7 @@ def test_review_history_is_kept_and_the_latest_is_current(workspace: Workspace) 
     with workspace.database.session() as session:
         trajectory = session.get(models.Trajectory, trajectory_id)
         assert trajectory.review_status == "accepted"
-        assert [(r.status, r.comment) for r in trajectory.reviews] == [("rejected", "点错了"), ("accepted", "已修正")]
+        assert [(r.status, r.comment) for r in trajectory.reviews] == [
+            ("rejected", "点错了"),
+            ("accepted", "已修正"),
+        ]

@@ -77,7 +77,7 @@ def test_newer_schema_is_refused_and_left_untouched(tmp_path: Path) -> None:
         with workspace.database.engine.begin() as connection:
             connection.exec_driver_sql("UPDATE alembic_version SET version_num = '9999_from_the_future'")
         before = database_snapshot(workspace)
-    with pytest.raises(SchemaTooNewError, match="9999_from_the_future.*newer version"):
+    with pytest.raises(SchemaTooNewError, match=r"9999_from_the_future.*newer version"):
         Workspace.open(tmp_path / "data")
     with pytest.raises(SchemaTooNewError):
         Workspace.open(tmp_path / "data", migrate=False)

@@ -1,0 +1,24 @@
+"""The test command also lints: ruff over the code and the import-linter contracts of DESIGN.md section 2."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tool(name: str) -> str:
+    found = shutil.which(name, path=str(Path(sys.executable).parent))
+    assert found, f"{name} is not installed next to {sys.executable}; install the dev extra"
+    return found
+
+
+def test_ruff_finds_nothing() -> None:
+    result = subprocess.run([tool("ruff"), "check", "."], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_import_contracts_hold() -> None:
+    result = subprocess.run([tool("lint-imports")], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
