@@ -52,6 +52,8 @@ def opened_workspace(context: click.Context, *, migrate: bool = True):  # type: 
 
 def progress_printer(label: str):  # type: ignore[no-untyped-def]
     """A progress callback that draws a bar on stderr only when someone is watching."""
+    if not sys.stderr.isatty():
+        return None
     bar: dict[str, Any] = {}
 
     def report(done: int, total: int) -> None:

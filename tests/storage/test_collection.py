@@ -1,10 +1,11 @@
 import pytest
 from sqlalchemy import select
 
-from annotator.domain.trajectory import CollectorKind
+from annotator.domain.trajectory import CollectorKind, Outcome, ReviewStatus, TrajectoryStatus, Verdict
 from annotator.storage import collection, models
+from annotator.storage.reading import load_trajectory
 from annotator.storage.workspace import Workspace
-from tests.factories import click, database_snapshot, make_png
+from tests.factories import add_trajectory, click, database_snapshot, make_png
 
 
 def test_steps_are_stored_as_they_happen_with_their_blobs(workspace: Workspace) -> None:
@@ -41,3 +42,20 @@ def test_a_corrupt_screenshot_is_refused_and_nothing_is_recorded(workspace: Work
     with pytest.raises(ValueError, match="not a readable image"):
         collection.record_step(db, workspace.blobs, trajectory_id, collection.Observation(truncated, click(1, 1)))
     assert database_snapshot(workspace) == before
+
+
+def test_a_stored_trajectory_reads_back_as_domain_types(workspace: Workspace) -> None:
+    trajectory_id = add_trajectory(workspace, "抖音", "打开抖音，点赞第一个视频", 2, seed=6)
+    loaded = load_trajectory(workspace.database, trajectory_id)
+    assert (loaded.app, loaded.instruction) == ("抖音", "打开抖音，点赞第一个视频")
+    assert (loaded.status, loaded.outcome, loaded.review) == (
+        TrajectoryStatus.COMPLETE,
+        Outcome.SUCCESS,
+        ReviewStatus.ACCEPTED,
+    )
+    first, last = loaded.steps
+    assert first.raw.tool_call == click(100, 200) and first.raw.screen.width == 1080
+    assert first.label.think == "当前在第 0 步" and first.label.verdict is Verdict.CORRECT
+    assert last.raw.tool_call["arguments"]["action"] == "terminate"
+    with pytest.raises(LookupError):
+        load_trajectory(workspace.database, 999)
