@@ -19,6 +19,11 @@ def test_ruff_finds_nothing() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_code_is_formatted() -> None:
+    result = subprocess.run([tool("ruff"), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, "run `ruff format .`:\n" + result.stdout + result.stderr
+
+
 def test_import_contracts_hold() -> None:
     result = subprocess.run([tool("lint-imports")], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
