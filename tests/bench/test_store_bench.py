@@ -1,0 +1,26 @@
+"""The store benchmark runs end to end and prints the JSON object of DESIGN.md section 6 (no timing asserts)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "store.py"
+
+
+def test_store_bench_prints_figures_and_goals_as_its_last_line(tmp_path: Path) -> None:
+    command = [sys.executable, str(BENCH), "--quick", "--steps", "12", "--repeats", "1", "--no-zip"]
+    done = subprocess.run([*command, "--workdir", str(tmp_path)], capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "store"
+    assert {"platform", "python", "cpu_count"} <= result["machine"].keys()
+    figures = result["figures"]
+    assert figures["n_steps"] == 12
+    assert figures["n_blobs"] > 12  # a screenshot per step and most hierarchies
+    assert figures["import_s"] > 0 and figures["export_s"] > 0 and figures["copy_s"] > 0
+    assert [goal["name"] for goal in result["goals"]] == ["import_vs_copy", "export_vs_copy"]
+    for goal in result["goals"]:
+        assert goal["value"] > 0 and goal["target"] == 2.0 and goal["better"] == "lower"
+    assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep
