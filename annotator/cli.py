@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from annotator import __version__
+from annotator.cli_virtual import scripted_endpoint, virtual_phone
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.bundle_manifest import BundleError
 from annotator.services.stats import dataset_stats
@@ -175,6 +176,10 @@ def stats_command(context: click.Context, as_json: bool) -> None:
     click.echo("\nPer app:            instructions  trajectories     steps")
     for name, row in stats["per_app"].items():
         click.echo(f"  {name:<18} {row['instructions']:>12} {row['trajectories']:>13} {row['steps']:>9}")
+
+
+cli.add_command(virtual_phone)
+cli.add_command(scripted_endpoint)
 
 
 def main() -> None:

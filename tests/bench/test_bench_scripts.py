@@ -1,4 +1,4 @@
-"""The store benchmark runs end to end and prints the JSON object of DESIGN.md section 6 (no timing asserts)."""
+"""The benchmarks run end to end and print the JSON object of DESIGN.md section 6 (no timing asserts)."""
 
 from __future__ import annotations
 
@@ -24,3 +24,12 @@ def test_store_bench_prints_figures_and_goals_as_its_last_line(tmp_path: Path) -
     for goal in result["goals"]:
         assert goal["value"] > 0 and goal["target"] == 2.0 and goal["better"] == "lower"
     assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep
+
+
+def test_virtual_phone_bench_prints_its_goals() -> None:
+    script = BENCH.parent / "virtual_phone.py"
+    done = subprocess.run([sys.executable, str(script), "--repeats", "2"], capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "virtual_phone"
+    assert result["figures"]["png_bytes"] > 10_000 and result["figures"]["adb_screencap_ms"] > 0
+    assert [goal["name"] for goal in result["goals"]] == ["adb_screencap_vs_local", "endpoint_vs_local_reply"]

@@ -1,0 +1,1 @@
+"""The virtual phone's apps: launcher, shopping, video and settings."""
