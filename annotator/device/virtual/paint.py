@@ -114,6 +114,14 @@ def _gear(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, color: Colo
     draw.ellipse((cx - r * 0.3, cy - r * 0.3, cx + r * 0.3, cy + r * 0.3), fill="white")
 
 
+def _phone(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, color: Color) -> None:
+    """A handset: a thick arc with an ear and a mouth piece."""
+    draw.arc((cx - r * 0.9, cy - r * 0.9, cx + r * 0.9, cy + r * 0.9), 110, 250, fill=color, width=max(6, int(r / 3)))
+    for angle in (110, 250):
+        x, y = cx + math.cos(math.radians(angle)) * r * 0.75, cy + math.sin(math.radians(angle)) * r * 0.75
+        draw.ellipse((x - r * 0.28, y - r * 0.28, x + r * 0.28, y + r * 0.28), fill=color)
+
+
 def _play(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, color: Color) -> None:
     draw.polygon([(cx - r * 0.4, cy - r * 0.6), (cx + r * 0.6, cy), (cx - r * 0.4, cy + r * 0.6)], fill=color)
 
@@ -201,9 +209,17 @@ ICONS: dict[str, Painter] = {
     "search": _search, "back": _back, "chevron": _chevron, "heart": _heart, "heart_filled": _heart_filled,
     "comment": _comment, "share": _share, "cart": _cart, "home": _home, "user": _user, "plus": _plus,
     "minus": _minus, "check": _check, "close": _close, "more": _more, "gear": _gear, "play": _play, "bag": _bag,
+    "phone": _phone,
     "calendar": _calendar, "wifi": _wifi, "battery": _battery, "signal": _signal, "nav_back": _nav_back,
     "nav_home": _nav_home, "nav_recents": _nav_recents, "bell": _bell, "sun": _sun, "star": _star,
 }  # fmt: skip
+
+
+def register_icon(name: str, painter: Painter) -> None:
+    """Make an app's own drawing (a product, a chain link) usable as `Style(icon=name)`."""
+    if ICONS.get(name, painter) is not painter:
+        raise ValueError(f"icon {name!r} is already registered")
+    ICONS[name] = painter
 
 
 def paint_icon(draw: ImageDraw.ImageDraw, box: Rect, name: str, color: Color) -> None:

@@ -158,7 +158,9 @@ class VirtualPhone:
             root.add(system_ui.toast(self.width, self.content_frame()[3], app.toast))
         wifi = self.settings["global"].get("wifi_on") == "1"
         windows = [(root, app.package)]
-        windows.append((system_ui.status_bar(self.width, self.CLOCK, app.status_bar, wifi, 86), system_ui.SYSTEM_UI))
+        windows.append(
+            (system_ui.status_bar(self.width, self.CLOCK, app.status_bar_color(), wifi, 86), system_ui.SYSTEM_UI)
+        )
         windows.append((system_ui.navigation_bar(self.width, self.height, self._press), system_ui.SYSTEM_UI))
         if self.focus is not None:
             bottom = self.height - system_ui.NAV_HEIGHT

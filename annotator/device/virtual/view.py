@@ -133,7 +133,7 @@ def paint_node(image: Image.Image, node: Node, rect: Rect) -> None:
     target = canvas if canvas is not None else image
     dx, dy = (left, top) if clipped else (0, 0)
     local = replace(node, bounds=(left - dx, top - dy, right - dx, bottom - dy))
-    draw = ImageDraw.Draw(target)
+    draw = ImageDraw.Draw(target, "RGBA")  # RGBA colours blend (scrims, shadows over pictures)
     box = local.bounds
     style = node.style
     if style.background or style.border:

@@ -29,7 +29,7 @@ class App:
     color: ClassVar[Color]
     activities: ClassVar[dict[str, str]]  # page name -> activity class name
     home_page: ClassVar[str] = "home"
-    status_bar: ClassVar[Color] = (255, 255, 255)
+    status_bar: ClassVar[Color] = (255, 255, 255)  # the status bar's colour; see status_bar_color
 
     def __init__(self, phone: VirtualPhone) -> None:
         self.phone = phone
@@ -70,9 +70,17 @@ class App:
         return self.activities.get(self.page.name, next(iter(self.activities.values())))
 
     def page_key(self) -> str:
-        """What identifies the screen for an agent that tracks where it is (page and its parameters)."""
-        params = ",".join(f"{key}={value}" for key, value in sorted(self.page.params.items()))
+        """What identifies the screen for an agent that tracks where it is: the page and its parameters.
+
+        Parameters named with a leading underscore are choices made on the page (a colour chip, a
+        quantity): they change what the page shows, not which page it is.
+        """
+        params = ",".join(f"{key}={value}" for key, value in sorted(self.page.params.items()) if key[0] != "_")
         return f"{self.package}/{self.page.name}({params})"
+
+    def status_bar_color(self) -> Color:
+        """The status bar's colour on the current page (apps whose pages differ override this)."""
+        return self.status_bar
 
     def scroll_by(self, dy: int, content_height: int, viewport: int) -> None:
         self.page.scroll = max(0, min(self.page.scroll + dy, max(0, content_height - viewport)))

@@ -7,19 +7,37 @@ from functools import partial
 from typing import ClassVar
 
 from annotator.device.virtual.apps.base import App
-from annotator.device.virtual.apps.widgets import APP_BAR, ROW, app_bar, row, scrolled_list, switch_row, text_field
+from annotator.device.virtual.apps.widgets import APP_BAR, ROW, app_bar, row, scroll_column, switch_row, text_field
 from annotator.device.virtual.view import Node, Rect, Style, button, icon_button, text_node
 
 NETWORKS = ["Home-5G", "ChinaNet-8F2A", "CMCC-Guest", "TP-LINK_3B7C"]
 FONT_SIZES = {"小": "0.85", "标准": "1.0", "大": "1.15", "超大": "1.3"}
-MAIN_ITEMS = [  # (title, subtitle, page)
-    ("WLAN", "", "wlan"), ("蓝牙", "", "bluetooth"), ("移动网络", "中国移动", None),
-    ("显示和亮度", "深色模式、字体大小", "display"), ("声音和振动", "音量、勿扰", "sound"),
-    ("通知", "应用通知、锁屏通知", None), ("电池", "86%", "battery"), ("存储", "已使用 41.2 GB / 128 GB", None),
-    ("应用", "应用管理、默认应用", None), ("安全", "锁屏、指纹", None), ("隐私", "权限管理", None),
-    ("位置信息", "已开启", None), ("辅助功能", "无障碍", None), ("系统和更新", "语言、日期和时间", None),
-    ("关于手机", "", "about"),
+BLUE, GREEN, ORANGE, PURPLE, RED, TEAL, GREY_ICON = (
+    (25, 118, 210),
+    (67, 160, 71),
+    (245, 124, 0),
+    (126, 87, 194),
+    (229, 57, 53),
+    (0, 150, 136),
+    (120, 144, 156),
+)
+MAIN_ITEMS = [  # (title, subtitle, page, icon, icon colour); None marks a gap between groups
+    ("WLAN", "", "wlan", "wifi", BLUE), ("蓝牙", "", "bluetooth", "share", BLUE),
+    ("移动网络", "中国移动", None, "signal", GREEN), None,
+    ("显示和亮度", "深色模式、字体大小", "display", "sun", ORANGE),
+    ("声音和振动", "音量、勿扰", "sound", "bell", PURPLE),
+    ("通知", "应用通知、锁屏通知", None, "bell", RED), None,
+    ("电池", "86%", "battery", "battery", GREEN), ("存储", "已使用 41.2 GB / 128 GB", None, "more", TEAL),
+    ("应用", "应用管理、默认应用", None, "home", BLUE), None,
+    ("安全", "锁屏、指纹", None, "check", GREEN), ("隐私", "权限管理", None, "user", BLUE),
+    ("位置信息", "已开启", None, "star", ORANGE), ("辅助功能", "无障碍", None, "user", GREY_ICON), None,
+    ("系统和更新", "语言、日期和时间", None, "gear", GREY_ICON), ("关于手机", "", "about", "more", GREY_ICON),
 ]  # fmt: skip
+GAP = 30
+
+
+def gap(bounds: Rect) -> Node:
+    return Node(bounds)
 
 
 class SettingsApp(App):
@@ -88,13 +106,12 @@ class SettingsApp(App):
         return root.add(getattr(self, f"_{page}")(body))
 
     def _home(self, body: Rect) -> Node:
-        def make(title: str, subtitle: str, page: str | None):
-            return lambda bounds: row(
-                bounds, title, partial(self.push, page) if page else None, subtitle, self._summary(page)
-            )
+        def make(title: str, subtitle: str, page: str | None, icon: str, color: tuple[int, int, int]):
+            on_tap = partial(self.push, page) if page else None
+            return lambda bounds: row(bounds, title, on_tap, subtitle, self._summary(page), icon=(icon, color))
 
-        rows = [make(*item) for item in MAIN_ITEMS]
-        return scrolled_list(body, self, rows, ROW, rid="settings_list")
+        blocks = [(GAP, gap) if item is None else (ROW, make(*item)) for item in MAIN_ITEMS]
+        return scroll_column(body, self, blocks, rid="settings_list")
 
     def _summary(self, page: str | None) -> str:
         if page == "wlan":

@@ -125,16 +125,11 @@ class ShopApp(App):
 
     # How the app presents itself
 
-    @property
-    def status_bar(self) -> tuple[int, int, int]:  # type: ignore[override]
+    def status_bar_color(self) -> tuple[int, int, int]:
         return ORANGE_TOP if self.page.name in ("home", "mine") else WHITE
 
     def activity(self) -> str:
         return MAIN if len(self.stack) == 1 else self.activities[self.page.name]
-
-    def page_key(self) -> str:
-        params = ",".join(f"{key}={value}" for key, value in sorted(self.page.params.items()) if key[0] != "_")
-        return f"{self.package}/{self.page.name}({params})"
 
     def content(self, frame: Rect) -> Node:
         root = PAGES[self.page.name](self, frame)

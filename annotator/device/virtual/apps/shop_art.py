@@ -1,6 +1,6 @@
 """优选商城's product photos: flat drawings of each kind of product in the chosen colour, on a pale backdrop.
 
-The drawings are icon painters registered in `paint.ICONS` under "shop_<kind>", so a picture is one ImageView
+The drawings are icon painters registered with `paint.register_icon` under "shop_<kind>", so a picture is one ImageView
 node (nothing extra in the hierarchy). Each painter draws around (cx, cy) in units of r (a third of the box).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from PIL import ImageDraw
 
 from annotator.device.virtual.apps.shop_catalog import Product
-from annotator.device.virtual.paint import ICONS, Color
+from annotator.device.virtual.paint import Color, register_icon
 from annotator.device.virtual.view import WIDGET, Node, Rect, Style
 
 Draw = ImageDraw.ImageDraw
@@ -343,7 +343,8 @@ PAINTERS = {
     "lipstick": _lipstick, "balm": _balm, "gloss": _gloss, "jar": _jar, "tube": _tube, "pouch": _pouch,
     "coffee": _coffee, "gift": _gift, "tea": _tea, "milk": _milk,
 }  # fmt: skip
-ICONS.update({f"shop_{kind}": painter for kind, painter in PAINTERS.items()})
+for kind, painter in PAINTERS.items():
+    register_icon(f"shop_{kind}", painter)
 
 ART: dict[str, tuple[str, RGB]] = {  # product id -> (drawing, colour when the product has no colour choice)
     "earbuds": ("earbuds", (246, 246, 244)), "headphones": ("headphones", (52, 52, 56)),

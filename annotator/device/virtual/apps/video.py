@@ -76,8 +76,7 @@ class VideoApp(App):
             return video_feed.PAGES[self.page.name](self, frame)
         return video_pages.PAGES[self.page.name](self, frame)
 
-    @property
-    def status_bar(self) -> tuple[int, int, int]:  # the colour follows the page
+    def status_bar_color(self) -> tuple[int, int, int]:  # the colour follows the page
         return video_pages.status_colour(self)
 
     # Navigation

@@ -22,9 +22,8 @@ from annotator.device.virtual.apps.video_widgets import (
     bottom_tabs,
     caption_text,
     initial_avatar,
-    scroll_column,
 )
-from annotator.device.virtual.apps.widgets import text_field
+from annotator.device.virtual.apps.widgets import scroll_column, text_field
 from annotator.device.virtual.view import WIDGET, Node, Rect, Style, icon_button, text_node
 
 if TYPE_CHECKING:

@@ -16,16 +16,14 @@ from annotator.device.virtual.apps.video_widgets import (
     RED,
     TAB_BAR,
     WHITE,
-    Block,
     avatar,
     bottom_tabs,
     grid_rows,
     initial_avatar,
     pill_button,
-    scroll_column,
     video_card,
 )
-from annotator.device.virtual.apps.widgets import text_field
+from annotator.device.virtual.apps.widgets import Block, scroll_column, text_field
 from annotator.device.virtual.view import WIDGET, Node, Rect, Style, icon_button, text_node
 
 if TYPE_CHECKING:

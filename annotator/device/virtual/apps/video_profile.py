@@ -15,14 +15,13 @@ from annotator.device.virtual.apps.video_widgets import (
     INK,
     TAB_BAR,
     WHITE,
-    Block,
     avatar,
     bottom_tabs,
     grid_rows,
     pill_button,
-    scroll_column,
     video_cell,
 )
+from annotator.device.virtual.apps.widgets import Block, scroll_column
 from annotator.device.virtual.paint import paint_picture
 from annotator.device.virtual.view import WIDGET, Callback, Node, Rect, Style, icon_button, text_node
 

@@ -9,6 +9,7 @@ from PIL import ImageDraw
 
 from annotator.device.virtual import fonts, paint
 from annotator.device.virtual.apps.video_catalog import Video, author_of, format_count
+from annotator.device.virtual.apps.widgets import Block
 from annotator.device.virtual.view import WIDGET, Callback, Node, Rect, Style, text_node
 
 if TYPE_CHECKING:
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
 RED, WHITE, INK, GOLD = (254, 44, 85), (255, 255, 255), (22, 24, 35), (255, 196, 0)
 GREY, LIGHT_GREY, FAINT = (138, 139, 145), (200, 200, 205), (242, 242, 244)
 TAB_BAR = 150
-Block = tuple[int, Callable[[Rect], Node]]  # a height and what to draw in a rectangle of that height
 
 
 def _link(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, color: paint.Color) -> None:
@@ -34,8 +34,8 @@ def _music(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, color: pai
     draw.line((cx - r * 0.15, cy - r * 0.9, cx + r * 0.7, cy - r * 0.4), fill=color, width=max(3, int(r / 5)))
 
 
-paint.ICONS.setdefault("link", _link)
-paint.ICONS.setdefault("music", _music)
+paint.register_icon("link", _link)
+paint.register_icon("music", _music)
 
 
 def caption_text(video: Video, size: int, width: int) -> str:
@@ -66,30 +66,6 @@ def initial_avatar(bounds: Rect, name: str, color: tuple[int, int, int]) -> Node
         desc=f"{name}的头像",
         style=Style(background=color, radius=size // 2),
     ).add(text_node(bounds, name[0], size=size * 9 // 20, color=WHITE, align="center"))
-
-
-def scroll_column(frame: Rect, app: VideoApp, blocks: list[Block], rid: str, background=None) -> Node:
-    """A RecyclerView of blocks of any height, scrolled by the page's offset; swipes scroll it."""
-    left, top, right, bottom = frame
-    total = sum(height for height, _ in blocks)
-
-    def scroll(_dx: int, dy: int) -> None:
-        app.scroll_by(dy, total, bottom - top)
-
-    view = Node(
-        frame,
-        cls="androidx.recyclerview.widget.RecyclerView",
-        rid=rid,
-        scrollable=total > bottom - top,
-        on_scroll=scroll,
-        style=Style(background=background),
-    )
-    y = top - app.page.scroll
-    for height, make in blocks:
-        if y + height > top and y < bottom:
-            view.add(make((left, y, right, y + height)))
-        y += height
-    return view
 
 
 def grid_rows(videos: list[Video], columns: int, height: int, cell: Callable[[Rect, int], Node]) -> list[Block]:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from annotator.device.virtual import fonts
 from annotator.device.virtual.apps.base import App
 from annotator.device.virtual.view import WIDGET, Callback, Node, Rect, Style, icon_button, text_node
 
 APP_BAR = 160
 ROW = 170
 GREY, DARK, LINE = (117, 117, 117), (33, 33, 33), (235, 235, 235)
+Block = tuple[int, Callable[[Rect], Node]]  # a height and what to draw in a rectangle of that height
 
 
 def app_bar(frame: Rect, title: str, app: App, background: tuple[int, int, int] = (255, 255, 255)) -> Node:
@@ -26,11 +28,31 @@ def app_bar(frame: Rect, title: str, app: App, background: tuple[int, int, int] 
     return bar
 
 
-def row(bounds: Rect, title: str, on_tap: Callback | None, subtitle: str = "", value: str = "", rid: str = "") -> Node:
-    """A list row: title (and subtitle) on the left, a value and a chevron on the right."""
+def row(
+    bounds: Rect,
+    title: str,
+    on_tap: Callback | None,
+    subtitle: str = "",
+    value: str = "",
+    rid: str = "",
+    icon: tuple[str, fonts.Color] | None = None,
+) -> Node:
+    """A list row on a white card: an optional coloured icon, title (and subtitle), a value and a chevron."""
     left, top, right, bottom = bounds
-    item = Node(bounds, cls=WIDGET + "LinearLayout", rid=rid, clickable=on_tap is not None, on_tap=on_tap)
+    look = Style(background=(255, 255, 255))
+    item = Node(bounds, cls=WIDGET + "LinearLayout", rid=rid, clickable=on_tap is not None, on_tap=on_tap, style=look)
     middle = (top + bottom) // 2
+    if icon is not None:
+        glyph, color = icon
+        badge = (left + 50, middle - 42, left + 134, middle + 42)
+        item.add(
+            Node(
+                badge,
+                cls=WIDGET + "ImageView",
+                style=Style(background=color, radius=24, icon=glyph, color=(255, 255, 255)),
+            )
+        )
+        left += 110
     if subtitle:
         item.add(text_node((left + 60, top + 15, right - 300, middle + 5), title, size=46))
         item.add(text_node((left + 60, middle + 5, right - 300, bottom - 15), subtitle, size=36, color=GREY))
@@ -78,29 +100,31 @@ def text_field(bounds: Rect, key: str, hint: str, rid: str = "", **style: object
     return Node(bounds, cls=WIDGET + "EditText", hint=hint, rid=rid, clickable=True, field_key=key, style=look)
 
 
+def scroll_column(
+    frame: Rect, app: App, blocks: list[Block], rid: str = "list", background: fonts.Color | None = None
+) -> Node:
+    """A RecyclerView of blocks of any height, scrolled by the app page's offset; swipes scroll it."""
+    left, top, right, bottom = frame
+    total = sum(height for height, _ in blocks)
+
+    def scroll(_dx: int, dy: int) -> None:
+        app.scroll_by(dy, total, bottom - top)
+
+    view = Node(frame, cls="androidx.recyclerview.widget.RecyclerView", rid=rid, scrollable=total > bottom - top)
+    view.on_scroll, view.style = scroll, Style(background=background)
+    y = top - app.page.scroll
+    for height, make in blocks:
+        if y + height > top and y < bottom:  # only what is on screen exists, as a RecyclerView binds it
+            view.add(make((left, y, right, y + height)))
+        y += height
+    return view
+
+
 def scrolled_list(
     frame: Rect, app: App, rows: list[Callable[[Rect], Node]], row_height: int, rid: str = "list"
 ) -> Node:
-    """A RecyclerView of rows of one height, scrolled by the app page's offset; swipes scroll it."""
-    left, top, right, bottom = frame
-    content_height = row_height * len(rows)
-
-    def scroll(_dx: int, dy: int) -> None:
-        app.scroll_by(dy, content_height, bottom - top)
-
-    view = Node(
-        frame,
-        cls="androidx.recyclerview.widget.RecyclerView",
-        rid=rid,
-        scrollable=content_height > bottom - top,
-        on_scroll=scroll,
-    )
-    y = top - app.page.scroll
-    for make in rows:
-        if y + row_height > top and y < bottom:
-            view.add(make((left, y, right, y + row_height)))
-        y += row_height
-    return view
+    """A RecyclerView of rows of one height."""
+    return scroll_column(frame, app, [(row_height, make) for make in rows], rid)
 
 
 def tab_bar(frame: Rect, tabs: list[tuple[str, str, Callback]], current: str, accent: tuple[int, int, int]) -> Node:
