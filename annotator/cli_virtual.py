@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 import click
@@ -14,6 +15,15 @@ from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
 from annotator.device.virtual.solver import package_for, run_solution
 
 ADB_PORT_ENV = "ANDROID_ADB_SERVER_PORT"
+
+
+def _interrupt(_signal: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_on_sigterm() -> None:
+    """`kill` (SIGTERM) stops a foreground server as cleanly as Ctrl+C does."""
+    signal.signal(signal.SIGTERM, _interrupt)
 
 
 @click.group("virtual-phone")
@@ -35,6 +45,7 @@ def serve_phones(port: int, count: int) -> None:
     for phone in phones:
         click.echo(f"  {phone.serial}\t{phone.model}, Android {phone.android_version}, {phone.width}x{phone.height}")
     click.echo(f"Reach them with {ADB_PORT_ENV}={server.port} adb devices -l   (Ctrl+C stops)")
+    stop_on_sigterm()
     try:
         server.serve_forever()  # returns on Ctrl+C
     finally:
@@ -88,6 +99,7 @@ def serve_endpoint(port: int, seed: int, verbose: bool) -> None:
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}") from None
     click.echo(f"scripted OpenAI-compatible endpoint at {endpoint.base_url} (model 'scripted', any API key)")
     click.echo("Ctrl+C stops")
+    stop_on_sigterm()
     try:
         endpoint.serve_forever()
     except KeyboardInterrupt:

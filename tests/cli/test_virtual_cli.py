@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT (C
 
 
 @contextmanager
-def foreground(*args: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+def foreground(*args: str, stop: int = signal.SIGINT) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """Start `annotator ARGS` as a child, yield it with its first line of output, then press Ctrl+C."""
     command = [sys.executable, "-m", "annotator", *args]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -31,7 +31,7 @@ def foreground(*args: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
     try:
         yield process, process.stdout.readline()
     finally:
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop)
         process.wait(timeout=30)
 
 
@@ -53,6 +53,14 @@ def test_scripted_endpoint_serve_answers_the_openai_client_and_stops_on_ctrl_c()
         client = openai.OpenAI(base_url=base_url, api_key="x", timeout=10, max_retries=0)
         assert [model.id for model in client.models.list()] == ["scripted"]
     assert process.returncode == 0
+
+
+@pytest.mark.parametrize("command", [("virtual-phone", "serve"), ("scripted-endpoint", "serve")])
+def test_kill_stops_the_servers_as_cleanly_as_ctrl_c(command: tuple[str, str]) -> None:
+    with foreground(*command, stop=signal.SIGTERM) as (process, first):
+        assert "127.0.0.1:" in first
+    assert process.returncode == 0
+    assert process.stdout.read().rstrip().endswith("stopped")
 
 
 def test_busy_port_is_a_clear_error() -> None:
