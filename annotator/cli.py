@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 import json
-import sys
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 
 from annotator import __version__
+from annotator.cli_collect import collect, devices
+from annotator.cli_common import opened_workspace, progress_printer
+from annotator.cli_instructions import instructions
 from annotator.cli_virtual import scripted_endpoint, virtual_phone
 from annotator.services.bundle import export_bundle, import_bundle
-from annotator.services.bundle_manifest import BundleError
 from annotator.services.stats import dataset_stats
-from annotator.storage.blobs import BlobError
-from annotator.storage.database import MigrationError, SchemaTooNewError
-from annotator.storage.workspace import DATA_DIR_ENV, DB_URL_ENV, Workspace, default_data_dir, resolve_db_url
-
-USER_ERRORS = (BundleError, BlobError, SchemaTooNewError, MigrationError, FileExistsError, LookupError)
+from annotator.storage.workspace import DATA_DIR_ENV, DB_URL_ENV, default_data_dir, resolve_db_url
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -35,37 +31,6 @@ def cli(context: click.Context, data_dir: Path | None, db_url: str | None) -> No
     context.obj = {"data_dir": data_dir or default_data_dir(), "db_url": db_url}
     if context.invoked_subcommand is None:
         click.echo(context.get_help())
-
-
-@contextmanager
-def opened_workspace(context: click.Context, *, migrate: bool = True):  # type: ignore[no-untyped-def]
-    try:
-        workspace = Workspace.open(context.obj["data_dir"], context.obj["db_url"], migrate=migrate)
-    except (SchemaTooNewError, MigrationError) as error:
-        raise click.ClickException(str(error)) from None
-    try:
-        yield workspace
-    except USER_ERRORS as error:
-        raise click.ClickException(str(error)) from None
-    finally:
-        workspace.close()
-
-
-def progress_printer(label: str):  # type: ignore[no-untyped-def]
-    """A progress callback that draws a bar on stderr only when someone is watching."""
-    if not sys.stderr.isatty():
-        return None
-    bar: dict[str, Any] = {}
-
-    def report(done: int, total: int) -> None:
-        if "bar" not in bar:
-            bar["bar"] = click.progressbar(length=total, label=label, file=sys.stderr)
-            bar["bar"].__enter__()
-        bar["bar"].update(done - bar["bar"].pos)
-        if done >= total:
-            bar["bar"].__exit__(None, None, None)
-
-    return report
 
 
 @cli.group()
@@ -178,6 +143,9 @@ def stats_command(context: click.Context, as_json: bool) -> None:
         click.echo(f"  {name:<18} {row['instructions']:>12} {row['trajectories']:>13} {row['steps']:>9}")
 
 
+cli.add_command(instructions)
+cli.add_command(devices)
+cli.add_command(collect)
 cli.add_command(virtual_phone)
 cli.add_command(scripted_endpoint)
 

@@ -41,13 +41,16 @@ def serve_phones(port: int, count: int) -> None:
         server = VirtualAdbServer(phones, port=port)
     except OSError as error:
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}") from None
-    click.echo(f"adb server for {count} virtual phone(s) on 127.0.0.1:{server.port}")
-    for phone in phones:
-        click.echo(f"  {phone.serial}\t{phone.model}, Android {phone.android_version}, {phone.width}x{phone.height}")
-    click.echo(f"Reach them with {ADB_PORT_ENV}={server.port} adb devices -l   (Ctrl+C stops)")
     stop_on_sigterm()
-    try:
+    try:  # a stop may come as soon as the first line is out, before serving starts
+        click.echo(f"adb server for {count} virtual phone(s) on 127.0.0.1:{server.port}")
+        for phone in phones:
+            size = f"{phone.width}x{phone.height}"
+            click.echo(f"  {phone.serial}\t{phone.model}, Android {phone.android_version}, {size}")
+        click.echo(f"Reach them with {ADB_PORT_ENV}={server.port} adb devices -l   (Ctrl+C stops)")
         server.serve_forever()  # returns on Ctrl+C
+    except KeyboardInterrupt:
+        pass
     finally:
         server.close()
     click.echo("stopped")
@@ -97,12 +100,13 @@ def serve_endpoint(port: int, seed: int, verbose: bool) -> None:
         endpoint = ScriptedEndpoint(port=port, seed=seed, verbose=verbose)
     except OSError as error:
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}") from None
-    click.echo(f"scripted OpenAI-compatible endpoint at {endpoint.base_url} (model 'scripted', any API key)")
-    click.echo("Ctrl+C stops")
     stop_on_sigterm()
-    try:
+    try:  # a stop may come as soon as the first line is out, before serving starts
+        click.echo(f"scripted OpenAI-compatible endpoint at {endpoint.base_url} (model 'scripted', any API key)")
+        click.echo("Ctrl+C stops")
         endpoint.serve_forever()
     except KeyboardInterrupt:
-        click.echo("stopped")
+        pass
     finally:
         endpoint.close()
+    click.echo("stopped")

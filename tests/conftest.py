@@ -1,4 +1,4 @@
-"""Shared fixtures: a fresh workspace per test and a small labelled dataset."""
+"""Shared fixtures: a fresh workspace per test, a small labelled dataset, a virtual phone over real adb."""
 
 from __future__ import annotations
 
@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from annotator.device.adb import adb_client
+from annotator.device.android import AndroidDevice
+from annotator.device.virtual.adb_server import VirtualAdbServer
+from annotator.device.virtual.phone import VirtualPhone
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 
@@ -28,3 +32,21 @@ def populated(workspace: Workspace) -> Workspace:
     add_trajectory(workspace, "抖音", "打开抖音，关注第一个视频的作者", 2, seed=2)
     add_trajectory(workspace, "淘宝", "打开淘宝，查看我关注的店铺", 2, seed=3, label=False)
     return workspace
+
+
+@pytest.fixture
+def phone() -> VirtualPhone:
+    return VirtualPhone(serial="virtual-1")
+
+
+@pytest.fixture
+def server(phone: VirtualPhone) -> Iterator[VirtualAdbServer]:
+    """The phone on a loopback adb server of its own (a free port)."""
+    with VirtualAdbServer([phone]) as running:
+        yield running
+
+
+@pytest.fixture
+def device(server: VirtualAdbServer, phone: VirtualPhone) -> AndroidDevice:
+    """The device layer's view of the phone, through the real adbutils client."""
+    return AndroidDevice(adb_client(port=server.port, timeout_s=10), phone.serial)

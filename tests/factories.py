@@ -41,9 +41,10 @@ def add_trajectory(
 ) -> int:
     db = workspace.database
     instruction_id = collection.add_instruction(db, app, instruction)
+    collection.save_device(db, "emulator-5554", {"model": "Pixel 7"}, app_packages={app: "com.demo"})
     trajectory_id = collection.start_trajectory(
         db, instruction_id, collection.Collector(CollectorKind.AGENT, agent_model="qwen2.5-vl-3b"),
-        device_serial="emulator-5554",
+        device_serial="emulator-5554", settings={"max_steps": 25, "history_images": 2},
     )  # fmt: skip
     for index in range(n_steps):
         tool_call = click(100 + index, 200) if index < n_steps - 1 else {
@@ -51,14 +52,17 @@ def add_trajectory(
         step_id = collection.record_step(
             db, workspace.blobs, trajectory_id,
             collection.Observation(make_png(seed=seed * 100 + index), tool_call, hierarchy_xml=HIERARCHY,
-                                   package="com.demo", model_reply=f"<think>步骤 {index}</think>"),
+                                   package="com.demo", model_reply=f"<think>步骤 {index}</think>",
+                                   usage={"prompt_tokens": 900, "completion_tokens": 60, "total_tokens": 960},
+                                   attempts=None if index else [{"reply": "胡言乱语", "problems": ["no tool call"]}],
+                                   flags={"black_frame": False, "settled": True}),
         )  # fmt: skip
         if label:
             labels.update_label(
                 db, step_id, {"think": f"当前在第 {index} 步", "action_text": "点击搜索框",
                               "tool_call": tool_call, "verdict": "correct"}, person="小王",
             )  # fmt: skip
-    collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, Outcome.SUCCESS)
+    collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, Outcome.SUCCESS, stop_reason="terminate")
     if label:
         labels.set_review(db, trajectory_id, ReviewStatus.ACCEPTED, reviewer="李审核", comment="好")
     return trajectory_id

@@ -52,8 +52,16 @@ class InstructionSource(StrEnum):
 
 
 class InstructionStatus(StrEnum):
+    """Where an instruction stands; only ``active`` ones are offered for collection.
+
+    Generated instructions wait in ``generated`` until a person approves (``active``) or rejects them
+    (``rejected``), as Mobile-R1 section 3.1 reviews generated tasks and removes unreasonable ones.
+    """
+
     ACTIVE = "active"
     ARCHIVED = "archived"
+    GENERATED = "generated"
+    REJECTED = "rejected"
 
 
 class Role(StrEnum):

@@ -86,13 +86,7 @@ def build_manifest(session: Session, trajectories: list[models.Trajectory]) -> d
         "created_by": f"annotator {__version__}",
         "people": [{"name": p.name, "role": p.role} for p in people.values()],
         "apps": [{"name": a.name, "package": a.package} for a in apps.values()],
-        "devices": [
-            {
-                k: getattr(d, k)
-                for k in ("serial", "model", "android_version", "screen_width", "screen_height", "density")
-            }
-            for d in devices.values()
-        ],
+        "devices": [{k: getattr(d, k) for k in fmt.DEVICE_COLUMNS} for d in devices.values()],
         "instructions": [
             {
                 "uid": i.uid,

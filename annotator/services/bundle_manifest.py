@@ -25,7 +25,10 @@ LABEL_COLUMNS = ("think", "action_text", "tool_call", "target_box", "verdict")
 RAW_COLUMNS = (
     "index", "screenshot_sha256", "hierarchy_sha256", "hierarchy_error", "package", "activity",
     "screen_width", "screen_height", "rotation", "raw_tool_call", "model_reply", "timings_ms",
+    "usage", "attempts", "flags",
 )  # fmt: skip
+TRAJECTORY_EXTRA_COLUMNS = ("stop_reason", "settings")  # optional: bundles written before they existed lack them
+DEVICE_COLUMNS = ("serial", "model", "android_version", "screen_width", "screen_height", "density", "app_packages")
 
 
 class BundleError(RuntimeError):
@@ -78,6 +81,7 @@ def trajectory_entry(trajectory: models.Trajectory) -> dict[str, Any]:
         "review_status": trajectory.review_status,
         "started_at": iso(trajectory.started_at),
         "ended_at": iso(trajectory.ended_at),
+        **{name: getattr(trajectory, name) for name in TRAJECTORY_EXTRA_COLUMNS},
         "reviews": [
             {
                 "status": review.status,

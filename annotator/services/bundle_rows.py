@@ -8,7 +8,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from annotator.services.bundle_manifest import LABEL_COLUMNS, RAW_COLUMNS, parse_time
+from annotator.services.bundle_manifest import (
+    DEVICE_COLUMNS,
+    LABEL_COLUMNS,
+    RAW_COLUMNS,
+    TRAJECTORY_EXTRA_COLUMNS,
+    parse_time,
+)
 from annotator.storage import models
 from annotator.storage.collection import action_name, ensure_app, ensure_person
 
@@ -47,8 +53,7 @@ def upsert_reference_rows(
 def _ensure_device(session: Session, entry: dict[str, Any]) -> models.Device:
     device = session.scalar(select(models.Device).where(models.Device.serial == entry["serial"]))
     if device is None:
-        fields = ("serial", "model", "android_version", "screen_width", "screen_height", "density")
-        device = models.Device(**{k: entry.get(k) for k in fields})
+        device = models.Device(**{k: entry.get(k) for k in DEVICE_COLUMNS})
         session.add(device)
     return device
 
@@ -96,6 +101,7 @@ def insert_trajectory(session: Session, entry: dict[str, Any], refs: References)
         outcome=entry.get("outcome"),
         review_status=entry["review_status"],
         ended_at=parse_time(entry.get("ended_at"), where),
+        **{name: entry.get(name) for name in TRAJECTORY_EXTRA_COLUMNS},
         **_given(started_at=parse_time(entry.get("started_at"), where)),
     )
     for review in entry["reviews"]:

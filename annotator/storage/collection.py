@@ -103,7 +103,12 @@ class Collector:
 
 
 def start_trajectory(
-    db: Database, instruction_id: int, collector: Collector, *, device_serial: str | None = None
+    db: Database,
+    instruction_id: int,
+    collector: Collector,
+    *,
+    device_serial: str | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> int:
     with db.session() as session, session.begin():
         instruction = session.get(models.Instruction, instruction_id)
@@ -119,6 +124,7 @@ def start_trajectory(
             agent_model=collector.agent_model,
             agent_endpoint=collector.agent_endpoint,
             run_number=max(previous_runs, default=0) + 1,
+            settings=settings,
         )
         if collector.person:
             trajectory.collector_person = ensure_person(session, collector.person, "annotator")
@@ -144,6 +150,9 @@ class Observation:
     model_reply: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
     observed_at: datetime | None = None
+    usage: dict[str, Any] | None = None
+    attempts: list[dict[str, Any]] | None = None
+    flags: dict[str, Any] | None = None
 
 
 def action_name(tool_call: dict[str, Any] | None) -> str | None:
@@ -178,6 +187,9 @@ def record_step(db: Database, blobs: BlobStore, trajectory_id: int, observation:
             model_reply=observation.model_reply,
             timings_ms=observation.timings_ms or None,
             observed_at=observation.observed_at or utcnow(),
+            usage=observation.usage,
+            attempts=observation.attempts or None,
+            flags=observation.flags or None,
         )
         session.add(step)
         session.flush()
@@ -185,12 +197,66 @@ def record_step(db: Database, blobs: BlobStore, trajectory_id: int, observation:
 
 
 def finish_trajectory(
-    db: Database, trajectory_id: int, status: TrajectoryStatus, outcome: Outcome | None = None
+    db: Database,
+    trajectory_id: int,
+    status: TrajectoryStatus,
+    outcome: Outcome | None = None,
+    *,
+    stop_reason: str | None = None,
 ) -> None:
+    """Record how a run ended. An interrupted run keeps no end time: it can still be resumed or closed."""
     with db.session() as session, session.begin():
-        trajectory = session.get(models.Trajectory, trajectory_id)
-        if trajectory is None:
-            raise LookupError(f"no trajectory with id {trajectory_id}")
+        trajectory = _trajectory(session, trajectory_id)
         trajectory.status = str(status)
         trajectory.outcome = str(outcome) if outcome else None
+        trajectory.stop_reason = stop_reason
+        trajectory.ended_at = None if status == TrajectoryStatus.INTERRUPTED else utcnow()
+
+
+def _trajectory(session: Session, trajectory_id: int) -> models.Trajectory:
+    trajectory = session.get(models.Trajectory, trajectory_id)
+    if trajectory is None:
+        raise LookupError(f"no trajectory with id {trajectory_id}")
+    return trajectory
+
+
+def resume_trajectory(db: Database, trajectory_id: int) -> int:
+    """Mark an interrupted run as collecting again; returns how many steps it already has."""
+    with db.session() as session, session.begin():
+        trajectory = _trajectory(session, trajectory_id)
+        if trajectory.status != TrajectoryStatus.INTERRUPTED or trajectory.ended_at is not None:
+            raise ValueError(f"trajectory {trajectory_id} is {trajectory.status}; only an open interrupted run resumes")
+        trajectory.status = str(TrajectoryStatus.COLLECTING)
+        return len(trajectory.steps)
+
+
+def close_trajectory(db: Database, trajectory_id: int) -> None:
+    """Give up on resuming an interrupted run: it stays interrupted, with its steps, and gets an end time."""
+    with db.session() as session, session.begin():
+        trajectory = _trajectory(session, trajectory_id)
+        if trajectory.status != TrajectoryStatus.INTERRUPTED:
+            raise ValueError(f"trajectory {trajectory_id} is {trajectory.status}; only an interrupted run is closed")
         trajectory.ended_at = utcnow()
+        trajectory.stop_reason = f"{trajectory.stop_reason or 'interrupted'}; closed"
+
+
+def save_device(db: Database, serial: str, details: dict[str, Any], app_packages: dict[str, str] | None = None) -> None:
+    """Insert or update a phone's details (model, version, size, density) and, when given, its app table."""
+    with db.session() as session, session.begin():
+        device = session.scalar(select(models.Device).where(models.Device.serial == serial))
+        if device is None:
+            device = models.Device(serial=serial)
+            session.add(device)
+        for key in ("model", "android_version", "screen_width", "screen_height", "density"):
+            if details.get(key) is not None:
+                setattr(device, key, details[key])
+        if app_packages is not None:
+            device.app_packages = dict(app_packages)
+
+
+def device_app_packages(db: Database, serial: str) -> dict[str, str]:
+    """The phone's app name -> package table: the device's own entries over the apps' known packages."""
+    with db.session() as session:
+        known = {app.name: app.package for app in session.scalars(select(models.App)) if app.package}
+        device = session.scalar(select(models.Device).where(models.Device.serial == serial))
+        return known | dict((device.app_packages or {}) if device else {})

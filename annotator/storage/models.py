@@ -41,7 +41,9 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map: ClassVar[dict[Any, Any]] = {
         dict[str, Any]: JSON,
+        dict[str, str]: JSON,
         list[float]: JSON,
+        list[Any]: JSON,
         datetime: DateTime(timezone=True),
     }
 
@@ -88,6 +90,7 @@ class Device(Base):
     screen_width: Mapped[int | None]
     screen_height: Mapped[int | None]
     density: Mapped[int | None]
+    app_packages: Mapped[dict[str, str] | None]  # this phone's app name -> package table, editable
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -121,6 +124,8 @@ class Trajectory(Base):
     review_status: Mapped[str] = mapped_column(String(20), default="unlabelled", index=True)
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     ended_at: Mapped[datetime | None]
+    stop_reason: Mapped[str | None] = mapped_column(Text)  # terminate, step limit, stopped, phone gone, model failed
+    settings: Mapped[dict[str, Any] | None]  # how it was collected: max steps, history images, resize, ...
 
     instruction: Mapped[Instruction] = relationship()
     device: Mapped[Device | None] = relationship()
@@ -158,6 +163,9 @@ class Step(Base):
     raw_action: Mapped[str | None] = mapped_column(String(30))
     model_reply: Mapped[str | None] = mapped_column(Text)
     timings_ms: Mapped[dict[str, Any] | None]
+    usage: Mapped[dict[str, Any] | None]  # the model's token usage for this step's reply
+    attempts: Mapped[list[Any] | None]  # replies that could not be used before this step's, with their problems
+    flags: Mapped[dict[str, Any] | None]  # what the observation noticed: a black frame, a screen that never settled
     observed_at: Mapped[datetime] = mapped_column(default=utcnow)
     # labelled part (editable; every change writes a LabelRevision)
     think: Mapped[str | None] = mapped_column(Text)
@@ -177,7 +185,7 @@ class Step(Base):
 RAW_STEP_COLUMNS: tuple[str, ...] = (
     "trajectory_id", "index", "screenshot_sha256", "hierarchy_sha256", "hierarchy_error", "package",
     "activity", "screen_width", "screen_height", "rotation", "raw_tool_call", "raw_action",
-    "model_reply", "timings_ms", "observed_at",
+    "model_reply", "timings_ms", "observed_at", "usage", "attempts", "flags",
 )  # fmt: skip
 
 

@@ -33,3 +33,15 @@ def test_virtual_phone_bench_prints_its_goals() -> None:
     assert result["bench"] == "virtual_phone"
     assert result["figures"]["png_bytes"] > 10_000 and result["figures"]["adb_screencap_ms"] > 0
     assert [goal["name"] for goal in result["goals"]] == ["adb_screencap_vs_local", "endpoint_vs_local_reply"]
+
+
+def test_device_bench_prints_figures_and_goals() -> None:
+    script = BENCH.parent / "device.py"
+    done = subprocess.run([sys.executable, str(script), "--repeats", "1"], capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "device" and {"platform", "python"} <= result["machine"].keys()
+    figures = result["figures"]
+    assert figures["observe_ms"] > 0 and figures["observe_raw_calls_ms"] > 0 and figures["png_bytes"] > 10_000
+    assert figures["faster_screenshot_method"] in ("screencap -p bytes", "screenshot()+png")
+    assert [goal["name"] for goal in result["goals"]] == ["observe_vs_raw_calls", "screencap_bytes_vs_screenshot_png"]
+    assert all(goal["value"] > 0 and goal["better"] == "lower" for goal in result["goals"])

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from annotator.storage.database import head_revision
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -57,4 +59,4 @@ def test_installed_wheel_runs_from_outside_the_checkout(wheel: Path, tmp_path: P
         [sys.executable, "-m", "annotator", "db", "upgrade"],
         cwd=tmp_path, env=environment, capture_output=True, text=True, check=True, timeout=120,
     )  # fmt: skip
-    assert "Upgraded the schema from empty to 0001" in upgraded.stdout
+    assert f"Upgraded the schema from empty to {head_revision()}" in upgraded.stdout

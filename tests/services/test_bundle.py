@@ -52,6 +52,13 @@ def test_round_trip_is_bit_for_bit(populated: Workspace, target: Workspace, tmp_
     assert all(name == f"blobs/{digest}" for name, digest in blob_hashes.items())
     assert manifest_without_date(first_folder) == manifest_without_date(second.path)
     assert dataset_stats(target.database) == dataset_stats(populated.database)
+    carried = manifest_without_date(second.path)
+    first_step = carried["trajectories"][0]["steps"][0]
+    assert first_step["usage"]["total_tokens"] == 960 and first_step["attempts"][0]["reply"] == "胡言乱语"
+    assert first_step["flags"] == {"black_frame": False, "settled": True}
+    assert carried["trajectories"][0]["settings"]["history_images"] == 2
+    assert carried["trajectories"][0]["stop_reason"] == "terminate"
+    assert carried["devices"][0]["app_packages"]["淘宝"] == "com.demo"
 
 
 def test_importing_twice_adds_nothing(populated: Workspace, target: Workspace, tmp_path: Path) -> None:

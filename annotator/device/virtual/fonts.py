@@ -73,6 +73,7 @@ def draw_text(
 ) -> None:
     """Draw one line with its top-left at `xy`; CJK runs share the Latin baseline."""
     x, y = xy
+    text = "".join(" " if ord(char) < 0x20 else char for char in text)  # one line: a typed newline is a space
     ascent = _run_font(True, size, bold).getmetrics()[0]
     for latin, run in _runs(text):
         font = _run_font(latin, size, bold)

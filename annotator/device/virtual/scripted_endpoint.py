@@ -145,8 +145,16 @@ class _Server(ThreadingHTTPServer):
 class ScriptedEndpoint:
     """The server: `start()` in a background thread or `serve_forever()` in the foreground."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, seed: int = 0, verbose: bool = False) -> None:
-        self._server = _Server((host, port), ScriptedAgent(seed=seed), verbose)
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        seed: int = 0,
+        verbose: bool = False,
+        mistakes: dict[str, float] | None = None,
+    ) -> None:
+        """`mistakes` overrides how often the agent errs (`{}`: never), see scripted_agent.MISTAKES."""
+        self._server = _Server((host, port), ScriptedAgent(seed=seed, mistakes=mistakes), verbose)
         self._thread: threading.Thread | None = None
 
     @property

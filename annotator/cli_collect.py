@@ -1,0 +1,188 @@
+"""`annotator devices` and `annotator collect`: phones, and recording trajectories on them."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+
+import click
+
+from annotator.cli_common import opened_workspace
+from annotator.collect.session import RunResult, Settings, StepEvent, Task
+from annotator.collect.teleop import HELP, TeleopDecider, parse_command
+from annotator.device.adb import adb_client, connect_network, list_devices
+from annotator.device.errors import DeviceError
+from annotator.services import collecting
+from annotator.storage import collection
+
+
+@click.group("devices", invoke_without_command=True)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array.")
+@click.option("--connect", "address", metavar="HOST:PORT", help="First `adb connect` to a phone over the network.")
+@click.option(
+    "--port", type=int, envvar="ANDROID_ADB_SERVER_PORT", help="adb server port (env ANDROID_ADB_SERVER_PORT)."
+)
+@click.pass_context
+def devices(context: click.Context, as_json: bool, address: str | None, port: int | None) -> None:
+    """List connected phones: model, Android version, screen size, density, rotation."""
+    if context.invoked_subcommand is not None:
+        return
+    try:
+        client = adb_client(port=port)
+        if address:
+            click.echo(connect_network(client, address), err=True)
+        infos = list_devices(client)
+    except DeviceError as error:
+        raise click.ClickException(str(error)) from None
+    if as_json:
+        click.echo(json.dumps([asdict(info) for info in infos], ensure_ascii=False))
+        return
+    if not infos:
+        click.echo(
+            "No phones. Plug one in (USB debugging on), `--connect HOST:PORT`, or `annotator virtual-phone serve`."
+        )
+    for info in infos:
+        size = f"{info.width}x{info.height}" if info.width else "?"
+        model, version = info.model or "?", info.android_version or "?"
+        details = f"{size:<10} {info.density or '?'} dpi  rotation {info.rotation}"
+        click.echo(f"{info.serial:<24} {info.state:<12} {model:<20} Android {version:<6} {details}")
+
+
+@devices.command("apps")
+@click.argument("serial")
+@click.argument("entries", nargs=-1, metavar="[NAME=PACKAGE]...")
+@click.pass_context
+def device_apps(context: click.Context, serial: str, entries: tuple[str, ...]) -> None:
+    """Show or edit the phone's app name -> package table (what `open NAME` launches)."""
+    with opened_workspace(context.find_root()) as workspace:
+        table = collection.device_app_packages(workspace.database, serial)
+        for entry in entries:
+            name, sign, package = entry.partition("=")
+            if not sign or not name.strip() or not package.strip():
+                raise click.UsageError(f"{entry!r}: expected NAME=PACKAGE, e.g. 淘宝=com.taobao.taobao")
+            table[name.strip()] = package.strip()
+        if entries:
+            collection.save_device(workspace.database, serial, {}, app_packages=table)
+    for name, package in sorted(table.items()):
+        click.echo(f"{name}\t{package}")
+
+
+def print_step(event: StepEvent) -> None:
+    timings = event.timings_ms
+    parts = [
+        f"{name} {timings[name]:.0f} ms" for name in ("observe_total", "decide", "act", "record") if name in timings
+    ]
+    note = f"  ! {event.note}" if event.note else ""
+    click.echo(f"  step {event.index:>2}  {event.action:<40} ({', '.join(parts)}){note}")
+
+
+def print_run(task: Task, number: int, result: RunResult) -> None:
+    outcome = f", {result.outcome}" if result.outcome else ""
+    click.echo(f"run {number} of “{task.text}”: trajectory {result.trajectory_id}, {result.steps} steps, "
+               f"{result.status}{outcome} ({result.stop_reason})")  # fmt: skip
+
+
+@contextmanager
+def stop_on_ctrl_c(stop: threading.Event) -> Iterator[None]:
+    """The first Ctrl+C ends the run after the current step (kept, resumable); the second aborts."""
+
+    def handle(_signal: int, _frame: object) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        click.echo("\nstopping after this step (Ctrl+C again to abort)", err=True)
+
+    previous = signal.signal(signal.SIGINT, handle)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def read_commands(decider: TeleopDecider) -> None:
+    """Feed the person's typed commands to the run; the end of input stops it once they are done."""
+    click.echo(HELP, err=True)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            decider.submit(parse_command(line))
+        except ValueError as error:
+            click.echo(f"  ? {error}", err=True)
+    decider.submit(None)
+
+
+@click.command("collect")
+@click.option("--device", "serial", help="Phone serial (default: the only connected phone).")
+@click.option("--app", help="App name, as in the instruction list (e.g. 优选商城).")
+@click.option("--instruction", "text", help="A new instruction's text.")
+@click.option("--instruction-id", type=int, help="An instruction from `annotator instructions list`.")
+@click.option("--all-pending", is_flag=True, help="Every active instruction of the app with fewer than --runs runs.")
+@click.option("--agent-url", help="OpenAI-compatible base URL; without it you teleoperate (commands on stdin).")
+@click.option("--agent-model", help="Model name at the endpoint.")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="Env var holding the API key.")
+@click.option("--runs", type=click.IntRange(1, 100), default=1, show_default=True, help="Runs per instruction.")
+@click.option("--max-steps", type=click.IntRange(1, 200), default=25, show_default=True)
+@click.option(
+    "--history-images", type=click.IntRange(1, 25), default=2, show_default=True, help="Screenshots sent (W)."
+)
+@click.option("--person", help="Who teleoperates (recorded with the trajectory).")
+@click.option("--resume", "resume_id", type=int, help="Go on with an interrupted trajectory.")
+@click.option("--close", "close_id", type=int, help="Close an interrupted trajectory (no resume).")
+@click.option("--port", type=int, envvar="ANDROID_ADB_SERVER_PORT", help="adb server port.")
+@click.pass_context
+def collect(context: click.Context, **options: object) -> None:
+    """Record trajectories: a VLM agent (--agent-url) or you (teleoperation) drive the phone, step by step."""
+    with opened_workspace(context) as workspace:
+        try:
+            if options["close_id"] is not None:
+                collecting.close_run(workspace, int(options["close_id"]))  # type: ignore[arg-type]
+                click.echo(f"closed trajectory {options['close_id']}")
+                return
+            _collect(workspace, options)
+        except (collecting.CollectError, DeviceError) as error:
+            raise click.ClickException(str(error)) from None
+
+
+def _collect(workspace, options: dict) -> None:  # type: ignore[no-untyped-def]
+    if options["agent_url"] and not options["agent_model"]:
+        raise collecting.CollectError("--agent-url needs --agent-model")
+    device = collecting.choose_device(options["serial"], options["port"])
+    settings = Settings(max_steps=options["max_steps"], history_images=options["history_images"])
+    stop = threading.Event()
+    endpoint = None
+    if options["agent_url"]:
+        endpoint = collecting.AgentEndpoint(options["agent_url"], options["agent_model"], options["api_key_env"])
+        decider = collecting.agent_decider(endpoint, options["history_images"])
+    else:
+        decider = TeleopDecider(on_refused=lambda message: click.echo(f"  ? {message}", err=True))
+        threading.Thread(target=read_commands, args=(decider,), daemon=True).start()
+    click.echo(f"collecting on {device.serial}")
+    with stop_on_ctrl_c(stop):
+        _run(workspace, device, decider, options, settings, endpoint, stop)
+
+
+def _run(  # type: ignore[no-untyped-def]
+    workspace, device, decider, options: dict, settings: Settings, endpoint, stop: threading.Event
+) -> None:
+    if options["resume_id"] is not None:
+        result = collecting.resume_run(workspace, device, decider, options["resume_id"], settings=settings,
+                                       on_step=print_step, stop=stop)  # fmt: skip
+        click.echo(f"trajectory {result.trajectory_id}: {result.steps} steps, {result.status} ({result.stop_reason})")
+        return
+    if not options["app"]:
+        raise collecting.CollectError("--app is required (the app the instruction is for)")
+    tasks = collecting.tasks_for(
+        workspace, options["app"], text=options["text"], instruction_id=options["instruction_id"],
+        all_pending=options["all_pending"], runs=options["runs"],
+    )  # fmt: skip
+    click.echo(f"{len(tasks)} instruction(s) x {options['runs']} run(s), up to {settings.max_steps} steps each")
+    collecting.run_tasks(
+        workspace, device, decider, tasks, runs=options["runs"], settings=settings, person=options["person"],
+        endpoint=endpoint, on_step=print_step, on_run=print_run, stop=stop,
+    )  # fmt: skip

@@ -1,0 +1,47 @@
+"""What the `annotator` subcommands share: opening the workspace with clear errors, progress on a terminal."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from annotator.services.bundle_manifest import BundleError
+from annotator.storage.blobs import BlobError
+from annotator.storage.database import MigrationError, SchemaTooNewError
+from annotator.storage.workspace import Workspace
+
+USER_ERRORS = (BundleError, BlobError, SchemaTooNewError, MigrationError, FileExistsError, LookupError)
+
+
+@contextmanager
+def opened_workspace(context: click.Context, *, migrate: bool = True):  # type: ignore[no-untyped-def]
+    try:
+        workspace = Workspace.open(context.obj["data_dir"], context.obj["db_url"], migrate=migrate)
+    except (SchemaTooNewError, MigrationError) as error:
+        raise click.ClickException(str(error)) from None
+    try:
+        yield workspace
+    except USER_ERRORS as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        workspace.close()
+
+
+def progress_printer(label: str):  # type: ignore[no-untyped-def]
+    """A progress callback that draws a bar on stderr only when someone is watching."""
+    if not sys.stderr.isatty():
+        return None
+    bar: dict[str, Any] = {}
+
+    def report(done: int, total: int) -> None:
+        if "bar" not in bar:
+            bar["bar"] = click.progressbar(length=total, label=label, file=sys.stderr)
+            bar["bar"].__enter__()
+        bar["bar"].update(done - bar["bar"].pos)
+        if done >= total:
+            bar["bar"].__exit__(None, None, None)
+
+    return report

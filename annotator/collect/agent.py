@@ -1,0 +1,79 @@
+"""The agent decider: a VLM behind an OpenAI-compatible endpoint picks each action (Mobile-R1 section 3.1).
+
+It sends the instruction, the full text history and the last W screenshots at the smart_resize size,
+parses the reply strictly, and maps coordinates back to device pixels. A reply that cannot be used is
+kept (raw text and its problems) and asked again, up to a limit; then the run ends as failed.
+"""
+
+from __future__ import annotations
+
+import time
+
+from annotator.collect.decide import Decision, DecisionUnavailable, StepContext
+from annotator.domain.coords import DEFAULT_RESIZE, ResizeConfig
+from annotator.llm.agent import HistoryStep, build_agent_messages, parse_agent_reply
+from annotator.llm.client import LLMClient, LLMError
+
+
+class AgentDecider:
+    kind = "agent"
+
+    def __init__(
+        self,
+        client: LLMClient,
+        *,
+        history_images: int = 2,
+        resize: ResizeConfig = DEFAULT_RESIZE,
+        reply_retries: int = 2,
+    ) -> None:
+        self.client, self.history_images, self.resize, self.reply_retries = (
+            client,
+            history_images,
+            resize,
+            reply_retries,
+        )
+
+    def decide(self, context: StepContext) -> Decision:
+        started = time.perf_counter()
+        history = [HistoryStep(step.think, step.action_text, step.tool_call) for step in context.history]
+        screenshots = [step.screenshot_png for step in context.history] + [context.observation.png]
+        request = build_agent_messages(
+            context.instruction,
+            history,
+            screenshots[-self.history_images :],
+            context.screen,
+            history_images=self.history_images,
+            resize=self.resize,
+        )
+        attempts: list[dict] = []
+        model_ms = 0.0
+        for _ in range(self.reply_retries + 1):
+            try:
+                completion = self.client.complete(request.messages)
+            except LLMError as error:
+                raise DecisionUnavailable(str(error)) from error
+            model_ms += completion.latency_ms
+            reply = parse_agent_reply(completion.text, request.resized, context.screen)
+            if reply.action is not None and not reply.problems:
+                return Decision(
+                    reply.action,
+                    model_reply=completion.text,
+                    think=reply.parsed.think,
+                    action_text=reply.parsed.action,
+                    usage=completion.usage,
+                    attempts=attempts,
+                    decide_ms=(time.perf_counter() - started) * 1000,
+                    model_ms=model_ms,
+                )
+            attempts.append({"reply": completion.text, "problems": reply.problems, "usage": completion.usage})
+        last = attempts.pop()
+        failure = f"{len(attempts) + 1} replies could not be used; the last: {'; '.join(last['problems'])}"
+        return Decision(
+            None,
+            model_reply=last["reply"],
+            usage=last["usage"],
+            attempts=attempts,
+            failure=failure,
+            decide_ms=(time.perf_counter() - started) * 1000,
+            model_ms=model_ms,
+        )

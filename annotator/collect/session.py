@@ -1,0 +1,232 @@
+"""The collection loop: observe -> decide -> act -> record, one durable step at a time.
+
+Every step is in the database as soon as it has happened, so a phone unplugged at step 7 leaves steps
+0-6 and an `interrupted` trajectory that can be resumed (same trajectory, more steps) or closed.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from annotator.collect.decide import Decider, Decision, DecisionUnavailable, PastStep, StepContext
+from annotator.device.android import AndroidDevice
+from annotator.device.errors import ActionFailed, DeviceError, DeviceGone
+from annotator.device.observe import DeviceObservation
+from annotator.domain import actions as act
+from annotator.domain.response import parse_response
+from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
+from annotator.storage import collection
+from annotator.storage.reading import load_trajectory
+from annotator.storage.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Settings:
+    max_steps: int = 25
+    history_images: int = 2
+    settle_timeout_s: float = 3.0
+    restart_app: bool = True  # each run starts from the app's start page
+
+    def as_json(self) -> dict[str, Any]:
+        return {key: getattr(self, key) for key in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class Task:
+    instruction_id: int
+    text: str
+    app: str
+
+
+@dataclass
+class StepEvent:
+    """What the progress display shows after each recorded step."""
+
+    trajectory_id: int
+    index: int
+    action: str
+    timings_ms: dict[str, float]
+    note: str = ""
+
+
+@dataclass
+class RunResult:
+    trajectory_id: int
+    status: TrajectoryStatus
+    outcome: Outcome | None
+    steps: int
+    stop_reason: str
+    timings_ms: list[dict[str, float]] = field(default_factory=list)
+
+
+def _tool_call(action: act.Action | None) -> dict[str, Any] | None:
+    return action.to_tool_call() if action is not None else None
+
+
+def _summary(action: act.Action | None) -> str:
+    if action is None:
+        return "no action"
+    arguments = action.to_arguments()
+    return " ".join(str(value) for value in arguments.values())
+
+
+class CollectionRun:
+    """One trajectory on one phone. `stop` (a threading.Event) lets a GUI or Ctrl+C end it between steps."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        device: AndroidDevice,
+        decider: Decider,
+        *,
+        settings: Settings = Settings(),
+        packages: dict[str, str] | None = None,
+        on_step: Callable[[StepEvent], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self.workspace, self.device, self.decider, self.settings = workspace, device, decider, settings
+        self.packages = packages or {}
+        self.on_step = on_step or (lambda event: None)
+        self.stop = stop or threading.Event()
+        self.timings: list[dict[str, float]] = []
+
+    # Starting and resuming
+
+    def start(self, task: Task, collector: collection.Collector) -> RunResult:
+        db = self.workspace.database
+        settings = self.settings.as_json() | {"decider": self.decider.kind}
+        trajectory_id = collection.start_trajectory(
+            db, task.instruction_id, collector, device_serial=self.device.serial, settings=settings
+        )
+        return self._run(trajectory_id, task, [])
+
+    def resume(self, trajectory_id: int, task: Task) -> RunResult:
+        """Go on with an interrupted run from the phone's current screen, with its history intact."""
+        collection.resume_trajectory(self.workspace.database, trajectory_id)
+        return self._run(trajectory_id, task, self._history(trajectory_id), restart=False)
+
+    def _history(self, trajectory_id: int) -> list[PastStep]:
+        trajectory = load_trajectory(self.workspace.database, trajectory_id)
+        history = []
+        for step in trajectory.steps:
+            reply = parse_response(step.raw.model_reply, strict=False) if step.raw.model_reply else None
+            think, action_text = (reply.think, reply.action) if reply else (None, None)
+            screenshot = self.workspace.blobs.read_bytes(step.raw.screenshot_sha256)
+            history.append(PastStep(think, action_text, step.raw.tool_call, screenshot))
+        return history
+
+    # The loop
+
+    def _run(self, trajectory_id: int, task: Task, history: list[PastStep], restart: bool = True) -> RunResult:
+        try:
+            with self.device.session():
+                if restart and self.settings.restart_app and task.app in self.packages:
+                    self.device.stop_app(self.packages[task.app])
+                    self.device.start_app(self.packages[task.app])
+                return self._loop(trajectory_id, task, history)
+        except DeviceGone as error:
+            return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, f"phone gone: {error}", history)
+        except (DeviceError, ValueError) as error:  # e.g. a screenshot that is not an image: nothing is recorded
+            return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, f"phone error: {error}", history)
+
+    def _loop(self, trajectory_id: int, task: Task, history: list[PastStep]) -> RunResult:
+        while len(history) < self.settings.max_steps:
+            if self.stop.is_set():
+                return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, "stopped by the user", history)
+            started = time.perf_counter()
+            observation = self.device.observe(settle_timeout_s=self.settings.settle_timeout_s)
+            context = StepContext(task.text, task.app, len(history), observation, tuple(history))
+            try:
+                decision = self.decider.decide(context)
+            except DecisionUnavailable as error:
+                return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, f"decider: {error}", history)
+            act_ms, action_error = self._act(decision.action)
+            self._record(trajectory_id, observation, decision, act_ms, action_error, started)
+            history.append(PastStep(decision.think, decision.action_text, _tool_call(decision.action), observation.png))
+            if decision.action is None:
+                failure = decision.failure or "no action"
+                return self._finish(trajectory_id, TrajectoryStatus.COMPLETE, Outcome.FAILURE, failure, history)
+            if isinstance(decision.action, act.Terminate):
+                outcome = Outcome(decision.action.status)
+                return self._finish(trajectory_id, TrajectoryStatus.COMPLETE, outcome, "terminate", history)
+        limit = f"step limit {self.settings.max_steps} reached"
+        return self._finish(trajectory_id, TrajectoryStatus.COMPLETE, Outcome.FAILURE, limit, history)
+
+    def _act(self, action: act.Action | None) -> tuple[float, str | None]:
+        """Do the action; an action the phone refused is recorded on the step, and the run goes on."""
+        started = time.perf_counter()
+        error = None
+        try:
+            if action is not None and not isinstance(action, act.Terminate):
+                self.device.perform(action, packages=self.packages)
+        except ActionFailed as failure:
+            error = str(failure)
+        except DeviceGone:
+            raise
+        except DeviceError as failure:
+            error = str(failure)
+        return (time.perf_counter() - started) * 1000, error
+
+    def _record(
+        self,
+        trajectory_id: int,
+        observation: DeviceObservation,
+        decision: Decision,
+        act_ms: float,
+        action_error: str | None,
+        started: float,
+    ) -> None:
+        record_started = time.perf_counter()
+        timings = {f"observe_{k}": round(v, 1) for k, v in observation.timings_ms.items()}
+        timings |= {
+            "decide": round(decision.decide_ms, 1),
+            "model": round(decision.model_ms, 1),
+            "act": round(act_ms, 1),
+        }
+        flags: dict[str, Any] = {"black_frame": observation.black, "settled": observation.settled}
+        if action_error:
+            flags["action_error"] = action_error
+        step = collection.Observation(
+            screenshot_png=observation.png,
+            tool_call=_tool_call(decision.action),
+            hierarchy_xml=observation.hierarchy_xml.encode() if observation.hierarchy_xml else None,
+            hierarchy_error=observation.hierarchy_error,
+            package=observation.package,
+            activity=observation.activity,
+            rotation=observation.rotation,
+            model_reply=decision.model_reply,
+            timings_ms=timings,
+            usage=decision.usage,
+            attempts=decision.attempts or None,
+            flags=flags,
+        )
+        collection.record_step(self.workspace.database, self.workspace.blobs, trajectory_id, step)
+        timings["record"] = round((time.perf_counter() - record_started) * 1000, 1)
+        timings["total"] = round((time.perf_counter() - started) * 1000, 1)
+        self.timings.append(timings)
+        note = action_error or decision.failure or ""
+        index = len(self.timings) - 1
+        self.on_step(StepEvent(trajectory_id, index, _summary(decision.action), timings, note))
+
+    def _finish(
+        self,
+        trajectory_id: int,
+        status: TrajectoryStatus,
+        outcome: Outcome | None,
+        reason: str,
+        history: list[PastStep],
+    ) -> RunResult:
+        collection.finish_trajectory(self.workspace.database, trajectory_id, status, outcome, stop_reason=reason)
+        return RunResult(trajectory_id, status, outcome, len(history), reason, self.timings)
+
+
+def collector_for(
+    decider: Decider, *, person: str | None, model: str | None, endpoint: str | None
+) -> collection.Collector:
+    if decider.kind == "agent":
+        return collection.Collector(CollectorKind.AGENT, agent_model=model, agent_endpoint=endpoint)
+    return collection.Collector(CollectorKind.HUMAN, person=person)

@@ -1,0 +1,222 @@
+"""The collecting agent's request and the reading of its reply (Mobile-R1 section 3.1, Appendix B.2, Eq. 4).
+
+The model is a Qwen2.5-VL-style agent: it sees each screenshot resized by ``smart_resize`` and answers
+in that image's pixels. So every screenshot is resized here, with Pillow, to exactly the size the
+model's processor would pick (a processor then leaves it as it is, because both sides are already
+multiples of 28 within the pixel limits), the history's device coordinates are converted into that
+size, and the reply's coordinates are converted back to device pixels.
+
+Message layout (Qwen2.5-VL's chat template; alternating user/assistant turns after the system prompt)::
+
+    system     B.2 prompt with "User Task: ..." + "The screen's resolution is {w}x{h}."
+    user       [text: earlier steps, whose screenshots are no longer sent: think/action/tool_call each]
+               text "Step k:" + screenshot k                     } one pair per earlier step whose
+    assistant  step k's reply: <think>..<action>..<tool_call>..  } screenshot is inside the window
+    ...
+    user       [text: earlier steps, when no pair above carries them] + "Step n (current screen):" + screenshot
+
+Only the last W = ``history_images`` screenshots (the current one included) are sent, as Eq. 4's sliding
+window caps images for memory; the full text history is always sent, so the model can still see an
+earlier mis-click. Each tool call appears exactly once, in step order.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from PIL import Image
+
+from annotator.domain.actions import Action, ActionError, action_from_tool_call, validate_action
+from annotator.domain.coords import DEFAULT_RESIZE, CoordinateSpace, ResizeConfig, from_device_point
+from annotator.domain.geometry import ScreenSize
+from annotator.domain.prompts import agent_system_prompt
+from annotator.domain.response import ParsedResponse, parse_response, tool_call_json
+
+POINT_KEYS = ("coordinate", "coordinate2")
+
+
+@dataclass
+class HistoryStep:
+    """One earlier step as the agent wrote it (or a person did it); ``tool_call`` is in DEVICE pixels."""
+
+    think: str | None
+    action_text: str | None
+    tool_call: dict[str, Any] | None
+
+
+@dataclass
+class AgentRequest:
+    """The chat messages to send and the image size the model sees (needed to read its reply)."""
+
+    messages: list[dict[str, Any]]
+    resized: ScreenSize
+
+
+@dataclass
+class AgentDecision:
+    """A reply read strictly: ``action`` (device pixels) is set exactly when it can be carried out."""
+
+    parsed: ParsedResponse
+    action: Action | None
+    problems: list[str] = field(default_factory=list)
+
+
+def resized_screen(screen: ScreenSize, resize: ResizeConfig = DEFAULT_RESIZE) -> ScreenSize:
+    height, width = resize.resized(screen)
+    return ScreenSize(width, height)
+
+
+def build_agent_messages(
+    instruction: str,
+    history: list[HistoryStep],
+    screenshots: list[bytes],
+    screen: ScreenSize,
+    *,
+    history_images: int = 2,
+    resize: ResizeConfig = DEFAULT_RESIZE,
+) -> AgentRequest:
+    """The request for the next step.
+
+    ``screenshots`` line up with the steps from the end: the last one is the current screen (size
+    ``screen``), the one before it was seen before ``history[-1]``, and so on; older ones may be left
+    out. ``history_images`` is W, the number of screenshots sent, the current one included.
+    """
+    if history_images < 1:
+        raise ValueError(f"history_images must be at least 1 (the current screen), got {history_images}")
+    if not screenshots or len(screenshots) > len(history) + 1:
+        raise ValueError(
+            f"expected 1 to {len(history) + 1} screenshots (one per step plus the current screen), "
+            f"got {len(screenshots)}"
+        )
+    resized = resized_screen(screen, resize)
+    system = f"{agent_system_prompt(instruction)}\nThe screen's resolution is {resized.width}x{resized.height}."
+    messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
+    shown = min(history_images, len(screenshots))
+    first_shown = len(history) + 1 - shown  # the step index of the oldest screenshot sent
+    summary = _summary(history[:first_shown], screen, resized, resize)
+    for index in range(first_shown, len(history) + 1):
+        current = screen if index == len(history) else None
+        image = _image_part(screenshots[index - len(history) - 1], resized, current=current)
+        label = f"Step {index + 1} (current screen):" if index == len(history) else f"Step {index + 1}:"
+        content = [{"type": "text", "text": summary}] if summary else []
+        summary = ""
+        messages.append({"role": "user", "content": [*content, {"type": "text", "text": label}, image]})
+        if index < len(history):
+            messages.append({"role": "assistant", "content": _step_text(history[index], screen, resized, resize)})
+    return AgentRequest(messages=messages, resized=resized)
+
+
+def _summary(steps: list[HistoryStep], screen: ScreenSize, resized: ScreenSize, resize: ResizeConfig) -> str:
+    if not steps:
+        return ""
+    lines = ["Earlier steps (their screenshots are no longer shown):"]
+    for number, step in enumerate(steps, start=1):
+        lines += [f"Step {number}:", _step_text(step, screen, resized, resize)]
+    return "\n".join(lines)
+
+
+def _step_text(step: HistoryStep, screen: ScreenSize, resized: ScreenSize, resize: ResizeConfig) -> str:
+    """The step as the model writes a reply; parts that are unknown (a person's tap has no think) are left out."""
+    parts = []
+    if step.think:
+        parts.append(f"<think>\n{step.think.strip()}\n</think>")
+    if step.action_text:
+        parts.append(f"<action>\n{step.action_text.strip()}\n</action>")
+    if step.tool_call is not None:
+        parts.append(f"<tool_call>\n{tool_call_json(_to_model_space(step.tool_call, screen, resize))}\n</tool_call>")
+    return "\n".join(parts) if parts else "(no reply recorded for this step)"
+
+
+def _to_model_space(tool_call: dict[str, Any], screen: ScreenSize, resize: ResizeConfig) -> dict[str, Any]:
+    """A copy of the tool call with its points in the resized image's pixels; other values as they are."""
+    arguments = tool_call.get("arguments")
+    if not isinstance(arguments, dict):
+        return tool_call
+    converted = dict(arguments)
+    for key in POINT_KEYS:
+        point = arguments.get(key)
+        if _is_point(point):
+            try:
+                converted[key] = [
+                    int(v) for v in from_device_point(point, CoordinateSpace.QWEN25_ABSOLUTE, screen, resize)
+                ]
+            except ValueError:  # off the screen: scale it the same way so the model sees where it went
+                converted[key] = list(_scale(point, screen, resized_screen(screen, resize)))
+    return {**tool_call, "arguments": converted}
+
+
+def _is_point(value: Any) -> bool:
+    return (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
+    )
+
+
+def _scale(point: Any, source: ScreenSize, target: ScreenSize) -> tuple[int, int]:
+    """Linear scaling rounded half up: the arithmetic of annotator.domain.coords.convert_point."""
+    return (
+        math.floor(point[0] * target.width / source.width + 0.5),
+        math.floor(point[1] * target.height / source.height + 0.5),
+    )
+
+
+def _image_part(data: bytes, resized: ScreenSize, *, current: ScreenSize | None) -> dict[str, Any]:
+    """The screenshot as an inline PNG of exactly the resized size (re-encoded only when needed).
+
+    ``current`` is the screen size the reply's coordinates will be mapped to; the current screenshot
+    must have it, or every tap would land in the wrong place.
+    """
+    which = "the current screenshot" if current else "a history screenshot"
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if current is not None and image.size != (current.width, current.height):
+                raise ValueError(f"{which} is {image.size[0]}x{image.size[1]}, but the screen is {current}")
+            size_ok = image.size == (resized.width, resized.height) and image.format == "PNG"
+            png = data if size_ok else _resized_png(image, resized)
+    except (OSError, Image.DecompressionBombError) as error:
+        raise ValueError(f"{which} is not a readable image: {error}") from error
+    url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+def _resized_png(image: Image.Image, resized: ScreenSize) -> bytes:
+    # Bicubic, as qwen_vl_utils' fetch_image resizes; RGB, as the processor converts anyway.
+    converted = image.convert("RGB").resize((resized.width, resized.height), Image.Resampling.BICUBIC)
+    buffer = io.BytesIO()
+    converted.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def parse_agent_reply(text: str, resized: ScreenSize, screen: ScreenSize) -> AgentDecision:
+    """Read the model's reply strictly; its coordinates (in ``resized`` pixels) come back in device pixels.
+
+    ``problems`` holds the format problems, points outside the image the model saw and anything that
+    makes the action impossible on this screen (:func:`validate_action`); ``action`` is None then.
+    """
+    parsed = parse_response(text, strict=True)
+    problems = list(parsed.problems)
+    if parsed.tool_call is None:
+        return AgentDecision(parsed=parsed, action=None, problems=problems)
+    action = action_from_tool_call(parsed.tool_call)
+    outside = [
+        f"arguments.{key}: ({point[0]}, {point[1]}) is outside the {resized} image the model saw"
+        for key in POINT_KEYS
+        if (point := getattr(action, key, None)) is not None and not _within(point, resized)
+    ]
+    if outside:
+        return AgentDecision(parsed=parsed, action=None, problems=problems + outside)
+    changes = {key: _scale(getattr(action, key), resized, screen) for key in POINT_KEYS if hasattr(action, key)}
+    device_action = replace(action, **changes)  # type: ignore[arg-type]
+    errors: list[ActionError] = validate_action(device_action, screen)
+    if errors:
+        return AgentDecision(parsed=parsed, action=None, problems=problems + [str(e) for e in errors])
+    return AgentDecision(parsed=parsed, action=device_action, problems=problems)
+
+
+def _within(point: tuple[float, float], size: ScreenSize) -> bool:
+    return 0 <= point[0] <= size.width and 0 <= point[1] <= size.height

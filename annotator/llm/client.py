@@ -1,0 +1,241 @@
+"""One OpenAI-compatible chat client for the collecting agent, the judge and instruction generation.
+
+It talks to OpenAI, vLLM, Ollama or the built-in scripted endpoint through the ``openai`` package and
+turns every failure into one of three errors a person can act on: :class:`LLMUnavailable` (try again
+later), :class:`LLMRejected` (fix the key, the model name or the request) and :class:`LLMBadReply` (the
+server answered, but not with a usable chat completion).
+
+Retries are the openai client's own (``max_retries``). In the installed openai 3.54 it retries
+connection errors, timeouts, 408, 409, 429 and 5xx (``SyncAPIClient.request`` and ``_should_retry``
+in ``openai/_base_client.py``), waits what ``retry-after-ms`` / ``retry-after`` ask for when that is
+between 0 and 120 seconds (``_calculate_retry_timeout``), and otherwise backs off exponentially from
+0.5 s up to 8 s with up to 25 % jitter. So nothing here sleeps or loops.
+
+The API key is read when the client is made, from the environment variable named in the config, else
+the OS keyring (service ``mobile-annotator``, user = the base URL), else the placeholder
+``not-needed`` that local servers accept. It lives only inside the openai client: the config holds the
+variable's name, never the key, and error messages have the key blanked out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import openai
+
+KEYRING_SERVICE = "mobile-annotator"
+PLACEHOLDER_KEY = "not-needed"
+_DETAIL_CHARS = 300
+
+
+class LLMError(Exception):
+    """A failed call; the message says what happened and what to do, and never holds the API key."""
+
+    def __init__(self, message: str, *, status_code: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status_code = status_code
+
+
+class LLMUnavailable(LLMError):
+    """The server could not be reached, timed out, rate-limited or failed (5xx) on every try."""
+
+
+class LLMRejected(LLMError):
+    """The server refused the request (4xx): a bad key, an unknown model, a malformed request."""
+
+
+class LLMBadReply(LLMError):
+    """The server answered, but not with a chat completion holding text."""
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """Where and how to call a model. Holds the key's variable name, not the key, so it can be saved."""
+
+    base_url: str
+    model: str
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_s: float = 60
+    max_retries: int = 3
+    temperature: float = 0.0
+    max_tokens: int = 1024
+
+    def __post_init__(self) -> None:
+        if not self.base_url.strip():
+            raise ValueError("base_url: empty; give the server's URL, e.g. http://127.0.0.1:8000/v1")
+        if not self.model.strip():
+            raise ValueError("model: empty; give the model's name as the server knows it")
+        if self.timeout_s <= 0 or self.max_retries < 0 or self.max_tokens <= 0:
+            raise ValueError(f"timeout_s and max_tokens must be above 0 and max_retries at least 0, got {self}")
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One reply: its text, token usage (None where the server did not say), time taken including retries."""
+
+    text: str
+    usage: dict[str, int | None]
+    latency_ms: float
+    model: str
+    request_id: str | None = None
+    finish_reason: str | None = field(default=None)
+
+
+def _keyring_key(base_url: str) -> str | None:
+    """The key stored for this URL in the OS keyring; None when there is none or no usable keyring."""
+    try:
+        import keyring
+
+        return keyring.get_password(KEYRING_SERVICE, base_url) or None
+    except Exception:  # no backend, a locked or broken one: all mean "no key there"
+        return None
+
+
+def resolve_api_key(config: LLMConfig) -> tuple[str, str]:
+    """``(key, where it came from)``; the second part is safe to show, the first never is."""
+    from_env = os.environ.get(config.api_key_env, "").strip()
+    if from_env:
+        return from_env, f"the one in the environment variable {config.api_key_env}"
+    from_keyring = _keyring_key(config.base_url)
+    if from_keyring:
+        return from_keyring, f"the one in the keyring entry {KEYRING_SERVICE!r} for {config.base_url}"
+    return PLACEHOLDER_KEY, (
+        f"the placeholder {PLACEHOLDER_KEY!r} ({config.api_key_env} is not set and the keyring has no key "
+        f"for {config.base_url})"
+    )
+
+
+class LLMClient:
+    """Chat completions against one endpoint and model; see the module docstring for errors and retries."""
+
+    def __init__(self, config: LLMConfig) -> None:
+        self.config = config
+        key, self.key_source = resolve_api_key(config)
+        self._secret = key if key != PLACEHOLDER_KEY else None
+        self._client = openai.OpenAI(
+            base_url=config.base_url,
+            api_key=key,
+            timeout=config.timeout_s,
+            max_retries=config.max_retries,
+        )
+
+    def __repr__(self) -> str:
+        return f"LLMClient({self.config!r})"
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> LLMClient:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def complete(
+        self, messages: list[dict[str, Any]], *, temperature: float | None = None, max_tokens: int | None = None
+    ) -> Completion:
+        """The model's reply to ``messages`` (OpenAI chat format); an LLMError subclass on any failure."""
+        config = self.config
+        started = time.perf_counter()
+        try:
+            result = self._client.chat.completions.create(
+                model=config.model,
+                messages=messages,  # type: ignore[arg-type]
+                temperature=config.temperature if temperature is None else temperature,
+                max_tokens=config.max_tokens if max_tokens is None else max_tokens,
+            )
+        except (openai.OpenAIError, ValueError) as error:
+            raise self._translate(error) from None
+        latency_ms = (time.perf_counter() - started) * 1000
+        return self._read_completion(result, latency_ms)
+
+    def list_models(self) -> list[str]:
+        """The model names the server offers (``GET /models``)."""
+        try:
+            return sorted(model.id for model in self._client.models.list())
+        except (openai.OpenAIError, ValueError, AttributeError, TypeError) as error:
+            raise self._translate(error) from None
+
+    def _read_completion(self, result: Any, latency_ms: float) -> Completion:
+        where = f"{self.config.base_url} (model {self.config.model!r})"
+        choices = getattr(result, "choices", None)
+        if not isinstance(choices, list) or not choices:
+            raise LLMBadReply(self._redact(f"{where} sent no choices, so there is no reply: {_show(result)}"))
+        message = getattr(choices[0], "message", None)
+        text = getattr(message, "content", None)
+        if not isinstance(text, str) or not text.strip():
+            raise LLMBadReply(self._redact(f"{where} sent a choice without text (content {_show(text)})"))
+        usage = getattr(result, "usage", None)
+        counts = {key: getattr(usage, key, None) for key in ("prompt_tokens", "completion_tokens", "total_tokens")}
+        request_id = getattr(result, "_request_id", None) or getattr(result, "id", None)
+        return Completion(
+            text=text,
+            usage=counts,
+            latency_ms=latency_ms,
+            model=getattr(result, "model", None) or self.config.model,
+            request_id=request_id if isinstance(request_id, str) else None,
+            finish_reason=getattr(choices[0], "finish_reason", None),
+        )
+
+    def _translate(self, error: Exception) -> LLMError:
+        """The openai (or decoding) error as one of ours, with the key blanked out of every detail."""
+        url, model, tries = self.config.base_url, self.config.model, self.config.max_retries + 1
+        after = f"after {tries} tries" if tries > 1 else "(retries are off)"
+        if isinstance(error, openai.APITimeoutError):
+            message = f"{url} did not answer within {self.config.timeout_s:g} s, {after}"
+            return LLMUnavailable(self._redact(message))
+        if isinstance(error, openai.APIConnectionError):
+            cause = error.__cause__ or error.__context__
+            reason = f": {cause}" if cause else ""
+            message = f"cannot connect to {url} {after}{reason}; is the server running and the URL right?"
+            return LLMUnavailable(self._redact(message))
+        if isinstance(error, openai.APIStatusError):
+            return self._status_error(error, after)
+        return LLMBadReply(self._redact(f"{url} (model {model!r}) sent a reply that is not a chat completion: {error}"))
+
+    def _status_error(self, error: openai.APIStatusError, after: str) -> LLMError:
+        url, model, status = self.config.base_url, self.config.model, error.status_code
+        detail = self._redact(_error_detail(error))
+        if status == 429:
+            text = f"{url} is rate-limiting requests (429) {after}: {detail}; wait and try again, or lower the rate"
+            return LLMUnavailable(text, status_code=status)
+        if status >= 500 or status in (408, 409):
+            return LLMUnavailable(f"{url} failed with {status} {after}: {detail}", status_code=status)
+        if status in (401, 403):
+            text = (
+                f"{url} refused the API key ({status}): {detail}. Key sent: {self.key_source}; "
+                f"set {self.config.api_key_env} or store the key in the keyring for this URL"
+            )
+            return LLMRejected(self._redact(text), status_code=status)
+        if status == 404:
+            text = (
+                f"{url} answered 404 for model {model!r}: {detail}. The model name is unknown there "
+                "(see its /models list) or the base URL is wrong (OpenAI-compatible URLs usually end in /v1)"
+            )
+            return LLMRejected(text, status_code=status)
+        return LLMRejected(f"{url} rejected the request for model {model!r} ({status}): {detail}", status_code=status)
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self._secret, "***") if self._secret else text
+
+
+def _error_detail(error: openai.APIStatusError) -> str:
+    """The server's own error message (OpenAI's JSON shape or plain text), cut short."""
+    body = error.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        message = inner.get("message") if isinstance(inner, dict) else inner
+        text = message if isinstance(message, str) else json.dumps(body, ensure_ascii=False)
+    else:
+        text = str(body) if body else error.message
+    return text if len(text) <= _DETAIL_CHARS else text[: _DETAIL_CHARS - 1] + "…"
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= _DETAIL_CHARS else text[: _DETAIL_CHARS - 1] + "…"

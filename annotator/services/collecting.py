@@ -1,0 +1,173 @@
+"""Collection use cases shared by the CLI and the GUI: pick the phone and the tasks, run, resume, close."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+
+from annotator.collect.agent import AgentDecider
+from annotator.collect.decide import Decider
+from annotator.collect.session import CollectionRun, RunResult, Settings, StepEvent, Task, collector_for
+from annotator.device.adb import DeviceInfo, adb_client, list_devices
+from annotator.device.android import AndroidDevice
+from annotator.device.errors import DeviceError
+from annotator.domain.trajectory import InstructionStatus, TrajectoryStatus
+from annotator.llm.client import LLMClient, LLMConfig
+from annotator.storage import collection, models
+from annotator.storage.workspace import Workspace
+
+DEFAULT_SETTINGS = Settings()
+
+
+class CollectError(RuntimeError):
+    """Collection cannot start; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class AgentEndpoint:
+    base_url: str
+    model: str
+    api_key_env: str = "OPENAI_API_KEY"
+
+
+def choose_device(serial: str | None, port: int | None = None) -> AndroidDevice:
+    """The phone to collect on: the one named, or the only one connected."""
+    client = adb_client(port=port)
+    try:
+        devices = [info for info in list_devices(client) if info.state == "device"]
+    except DeviceError as error:
+        raise CollectError(f"cannot reach the adb server: {error}") from None
+    serials = [info.serial for info in devices]
+    if serial is None and len(serials) == 1:
+        serial = serials[0]
+    if serial is None or serial not in serials:
+        listing = ", ".join(serials) or "none (connect one, or start `annotator virtual-phone serve`)"
+        wanted = f"device {serial!r} is not connected" if serial else "several phones are connected: pass --device"
+        raise CollectError(f"{wanted}; connected: {listing}")
+    return AndroidDevice(client, serial)
+
+
+def remember_device(workspace: Workspace, info: DeviceInfo) -> dict[str, str]:
+    """Store the phone's details; returns its app name -> package table."""
+    details = {"model": info.model, "android_version": info.android_version, "density": info.density}
+    details |= {"screen_width": info.width, "screen_height": info.height}
+    collection.save_device(workspace.database, info.serial, details)
+    return collection.device_app_packages(workspace.database, info.serial)
+
+
+def tasks_for(
+    workspace: Workspace,
+    app: str,
+    *,
+    text: str | None = None,
+    instruction_id: int | None = None,
+    all_pending: bool = False,
+    runs: int = 1,
+) -> list[Task]:
+    """The instructions to run: a new one from its text, one by id, or every active one still short of runs."""
+    db = workspace.database
+    if text is not None:
+        return [Task(collection.add_instruction(db, app, text), text, app)]
+    with db.session() as session:
+        query = select(models.Instruction).join(models.App).where(models.App.name == app)
+        if instruction_id is not None:
+            row = session.get(models.Instruction, instruction_id)
+            if row is None or row.app.name != app:
+                raise CollectError(
+                    f"no instruction {instruction_id} for app {app!r}; see `annotator instructions list`"
+                )
+            return [Task(row.id, row.text, app)]
+        if not all_pending:
+            raise CollectError("say what to collect: --instruction TEXT, --instruction-id N or --all-pending")
+        rows = session.scalars(query.where(models.Instruction.status == str(InstructionStatus.ACTIVE))).all()
+        done = _complete_runs(session, [row.id for row in rows])
+        tasks = [Task(row.id, row.text, app) for row in rows if done.get(row.id, 0) < runs]
+    if not tasks:
+        raise CollectError(f"no pending active instruction for app {app!r}")
+    return tasks
+
+
+def _complete_runs(session, instruction_ids: Sequence[int]) -> dict[int, int]:  # type: ignore[no-untyped-def]
+    counts = (
+        select(models.Trajectory.instruction_id, func.count())
+        .where(models.Trajectory.instruction_id.in_(instruction_ids))
+        .where(models.Trajectory.status == str(TrajectoryStatus.COMPLETE))
+        .group_by(models.Trajectory.instruction_id)
+    )
+    return dict(session.execute(counts).all())
+
+
+def agent_decider(endpoint: AgentEndpoint, history_images: int) -> AgentDecider:
+    client = LLMClient(LLMConfig(base_url=endpoint.base_url, model=endpoint.model, api_key_env=endpoint.api_key_env))
+    return AgentDecider(client, history_images=history_images)
+
+
+def run_tasks(
+    workspace: Workspace,
+    device: AndroidDevice,
+    decider: Decider,
+    tasks: Sequence[Task],
+    *,
+    runs: int = 1,
+    settings: Settings = DEFAULT_SETTINGS,
+    person: str | None = None,
+    endpoint: AgentEndpoint | None = None,
+    on_step: Callable[[StepEvent], None] | None = None,
+    on_run: Callable[[Task, int, RunResult], None] | None = None,
+    stop: threading.Event | None = None,
+) -> list[RunResult]:
+    """Each task `runs` times, one trajectory per run; stops early when `stop` is set or the phone is gone."""
+    packages = remember_device(workspace, device.info())
+    stop = stop or threading.Event()
+    collector = collector_for(
+        decider,
+        person=person,
+        model=endpoint.model if endpoint else None,
+        endpoint=endpoint.base_url if endpoint else None,
+    )
+    results = []
+    for task in tasks:
+        for number in range(1, runs + 1):
+            run = CollectionRun(
+                workspace, device, decider, settings=settings, packages=packages, on_step=on_step, stop=stop
+            )
+            result = run.start(task, collector)
+            results.append(result)
+            if on_run:
+                on_run(task, number, result)
+            if result.status == TrajectoryStatus.INTERRUPTED:
+                return results
+    return results
+
+
+def resume_run(
+    workspace: Workspace,
+    device: AndroidDevice,
+    decider: Decider,
+    trajectory_id: int,
+    *,
+    settings: Settings = DEFAULT_SETTINGS,
+    on_step: Callable[[StepEvent], None] | None = None,
+    stop: threading.Event | None = None,
+) -> RunResult:
+    with workspace.database.session() as session:
+        row = session.get(models.Trajectory, trajectory_id)
+        if row is None:
+            raise CollectError(f"no trajectory {trajectory_id}")
+        task = Task(row.instruction_id, row.instruction.text, row.instruction.app.name)
+    packages = remember_device(workspace, device.info())
+    run = CollectionRun(workspace, device, decider, settings=settings, packages=packages, on_step=on_step, stop=stop)
+    try:
+        return run.resume(trajectory_id, task)
+    except ValueError as error:
+        raise CollectError(str(error)) from None
+
+
+def close_run(workspace: Workspace, trajectory_id: int) -> None:
+    try:
+        collection.close_trajectory(workspace.database, trajectory_id)
+    except (ValueError, LookupError) as error:
+        raise CollectError(str(error)) from None
