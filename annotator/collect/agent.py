@@ -8,10 +8,11 @@ kept (raw text and its problems) and asked again, up to a limit; then the run en
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from annotator.collect.decide import Decision, DecisionUnavailable, StepContext
 from annotator.domain.coords import DEFAULT_RESIZE, ResizeConfig
-from annotator.llm.agent import HistoryStep, build_agent_messages, parse_agent_reply
+from annotator.llm.agent import HistoryStep, build_agent_messages, parse_agent_reply, prepare_screenshot
 from annotator.llm.client import LLMClient, LLMError
 
 
@@ -26,15 +27,21 @@ class AgentDecider:
         resize: ResizeConfig = DEFAULT_RESIZE,
         reply_retries: int = 2,
     ) -> None:
-        self.client, self.history_images, self.resize, self.reply_retries = (
-            client,
-            history_images,
-            resize,
-            reply_retries,
-        )
+        self.client, self.history_images, self.resize = client, history_images, resize
+        self.reply_retries = reply_retries
+        self._preparing: list[Future[None]] = []
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="screenshot-prep")
+
+    def prepare(self, png: bytes) -> None:
+        """Start resizing a fresh screenshot for the model while the phone is still being observed
+        (Pillow releases the GIL, so this overlaps the adb round trips instead of adding to the step)."""
+        self._preparing = [*self._preparing[-3:], self._pool.submit(prepare_screenshot, png, self.resize)]
 
     def decide(self, context: StepContext) -> Decision:
         started = time.perf_counter()
+        for future in self._preparing:  # a screenshot being prepared is waited for, not prepared twice
+            future.exception()
+        self._preparing = []
         history = [HistoryStep(step.think, step.action_text, step.tool_call) for step in context.history]
         screenshots = [step.screenshot_png for step in context.history] + [context.observation.png]
         request = build_agent_messages(

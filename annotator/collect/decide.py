@@ -56,3 +56,8 @@ class Decider(Protocol):
     kind: str  # "agent" or "human"
 
     def decide(self, context: StepContext) -> Decision: ...
+
+
+def preparer(decider: Decider):  # type: ignore[no-untyped-def]
+    """The decider's `prepare(png)` hook, if it has one: it sees each screenshot as soon as it arrives."""
+    return getattr(decider, "prepare", None)

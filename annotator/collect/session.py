@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from annotator.collect.decide import Decider, Decision, DecisionUnavailable, PastStep, StepContext
+from annotator.collect.decide import Decider, Decision, DecisionUnavailable, PastStep, StepContext, preparer
 from annotator.device.android import AndroidDevice
 from annotator.device.errors import ActionFailed, DeviceError, DeviceGone
 from annotator.device.observe import DeviceObservation
@@ -138,7 +138,9 @@ class CollectionRun:
             if self.stop.is_set():
                 return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, "stopped by the user", history)
             started = time.perf_counter()
-            observation = self.device.observe(settle_timeout_s=self.settings.settle_timeout_s)
+            observation = self.device.observe(
+                settle_timeout_s=self.settings.settle_timeout_s, on_screenshot=preparer(self.decider)
+            )
             context = StepContext(task.text, task.app, len(history), observation, tuple(history))
             try:
                 decision = self.decider.decide(context)

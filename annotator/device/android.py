@@ -9,7 +9,7 @@ steady for a collection session. Every command has a timeout, and every failure 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 import adbutils
@@ -84,9 +84,20 @@ class AndroidDevice:
             return DeviceInfo(self.serial, entry.state)
         return read_device_info(self.client, self.serial, self.command_timeout_s)
 
-    def observe(self, *, settle_timeout_s: float = 3.0, hierarchy_retries: int = 2) -> DeviceObservation:
+    def observe(
+        self,
+        *,
+        settle_timeout_s: float = 3.0,
+        hierarchy_retries: int = 2,
+        on_screenshot: Callable[[bytes], object] | None = None,
+    ) -> DeviceObservation:
         """A settled screenshot with its hierarchy, foreground app and rotation (see :mod:`observe`)."""
-        return observe(self.shell, settle_timeout_s=settle_timeout_s, hierarchy_retries=hierarchy_retries)
+        return observe(
+            self.shell,
+            settle_timeout_s=settle_timeout_s,
+            hierarchy_retries=hierarchy_retries,
+            on_screenshot=on_screenshot,
+        )
 
     # Acting
 

@@ -173,11 +173,22 @@ class _Clock:
         return time.perf_counter() - self.start
 
 
-def observe(shell: Shell, *, settle_timeout_s: float = 3.0, hierarchy_retries: int = 2) -> DeviceObservation:
+def observe(
+    shell: Shell,
+    *,
+    settle_timeout_s: float = 3.0,
+    hierarchy_retries: int = 2,
+    on_screenshot: Callable[[bytes], object] | None = None,
+) -> DeviceObservation:
     """Screenshot, hierarchy, screenshot again until two agree (or the hierarchy stops changing, or
-    ``settle_timeout_s`` passes), then the foreground app and the rotation."""
+    ``settle_timeout_s`` passes), then the foreground app and the rotation.
+
+    ``on_screenshot`` gets each new screenshot as soon as it arrives, so a caller can start working on
+    it (an agent resizing it for the model) while the phone is still being asked for the rest."""
     clock = _Clock()
+    notify = on_screenshot or (lambda png: None)
     png = clock.timed("screenshot", lambda: capture_png(shell))
+    notify(png)
     xml, error = clock.timed("hierarchy", lambda: dump_hierarchy(shell, hierarchy_retries))
     first_round_s = clock.elapsed_s()
     settled = False
@@ -187,6 +198,7 @@ def observe(shell: Shell, *, settle_timeout_s: float = 3.0, hierarchy_retries: i
             settled = True
             break
         png = again
+        notify(png)
         if clock.elapsed_s() >= settle_timeout_s:
             break
         new_xml, new_error = clock.timed("hierarchy", lambda: dump_hierarchy(shell, hierarchy_retries))

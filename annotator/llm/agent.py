@@ -23,8 +23,10 @@ earlier mis-click. Each tool call appears exactly once, in step order.
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import math
+import struct
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -173,22 +175,38 @@ def _image_part(data: bytes, resized: ScreenSize, *, current: ScreenSize | None)
     """
     which = "the current screenshot" if current else "a history screenshot"
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            if current is not None and image.size != (current.width, current.height):
-                raise ValueError(f"{which} is {image.size[0]}x{image.size[1]}, but the screen is {current}")
-            size_ok = image.size == (resized.width, resized.height) and image.format == "PNG"
-            png = data if size_ok else _resized_png(image, resized)
+        size, url = _prepared(data, resized.width, resized.height)
     except (OSError, Image.DecompressionBombError) as error:
         raise ValueError(f"{which} is not a readable image: {error}") from error
-    url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    if current is not None and size != (current.width, current.height):
+        raise ValueError(f"{which} is {size[0]}x{size[1]}, but the screen is {current}")
     return {"type": "image_url", "image_url": {"url": url}}
 
 
+def prepare_screenshot(data: bytes, resize: ResizeConfig = DEFAULT_RESIZE) -> None:
+    """Decode, resize and encode a screenshot for the model ahead of time (the result is cached)."""
+    width, height = struct.unpack(">II", data[16:24]) if data[:8] == b"\x89PNG\r\n\x1a\n" else (0, 0)
+    if width and height:
+        resized = resized_screen(ScreenSize(width, height), resize)
+        _prepared(data, resized.width, resized.height)
+
+
+@functools.lru_cache(maxsize=32)
+def _prepared(data: bytes, width: int, height: int) -> tuple[tuple[int, int], str]:
+    """(original size, data URL) of a screenshot at the model's size. Cached: each step's screenshot is
+    sent again as history in the next W-1 requests, and decoding and resizing it is most of a step's cost."""
+    with Image.open(io.BytesIO(data)) as image:
+        size_ok = image.size == (width, height) and image.format == "PNG"
+        png = data if size_ok else _resized_png(image, ScreenSize(width, height))
+        return image.size, "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
 def _resized_png(image: Image.Image, resized: ScreenSize) -> bytes:
-    # Bicubic, as qwen_vl_utils' fetch_image resizes; RGB, as the processor converts anyway.
+    # Bicubic, as qwen_vl_utils' fetch_image resizes; RGB, as the processor converts anyway. Lossless but
+    # lightly compressed: on loopback or a LAN the time to compress harder costs more than the bytes.
     converted = image.convert("RGB").resize((resized.width, resized.height), Image.Resampling.BICUBIC)
     buffer = io.BytesIO()
-    converted.save(buffer, "PNG")
+    converted.save(buffer, "PNG", compress_level=1)
     return buffer.getvalue()
 
 

@@ -45,3 +45,16 @@ def test_device_bench_prints_figures_and_goals() -> None:
     assert figures["faster_screenshot_method"] in ("screencap -p bytes", "screenshot()+png")
     assert [goal["name"] for goal in result["goals"]] == ["observe_vs_raw_calls", "screencap_bytes_vs_screenshot_png"]
     assert all(goal["value"] > 0 and goal["better"] == "lower" for goal in result["goals"])
+
+
+def test_collect_bench_prints_the_overhead_goal() -> None:
+    script = BENCH.parent / "collect.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--instructions", "1"], capture_output=True, text=True, check=True
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "collect" and result["figures"]["steps"] >= 2
+    assert {"observe_total_ms_median", "decide_ms_median", "model_ms_median", "act_ms_median"} <= result[
+        "figures"
+    ].keys()
+    assert [goal["name"] for goal in result["goals"]] == ["overhead_ms_per_step"]
