@@ -44,14 +44,17 @@ class AgentDecider:
         self._preparing = []
         history = [HistoryStep(step.think, step.action_text, step.tool_call) for step in context.history]
         screenshots = [step.screenshot_png for step in context.history] + [context.observation.png]
-        request = build_agent_messages(
-            context.instruction,
-            history,
-            screenshots[-self.history_images :],
-            context.screen,
-            history_images=self.history_images,
-            resize=self.resize,
-        )
+        try:
+            request = build_agent_messages(
+                context.instruction,
+                history,
+                screenshots[-self.history_images :],
+                context.screen,
+                history_images=self.history_images,
+                resize=self.resize,
+            )
+        except ValueError as error:  # e.g. the screen rotated mid-run: the model cannot be asked sensibly
+            raise DecisionUnavailable(f"cannot build the model's request: {error}") from error
         attempts: list[dict] = []
         model_ms = 0.0
         for _ in range(self.reply_retries + 1):

@@ -24,6 +24,10 @@ from annotator.storage.reading import load_trajectory
 from annotator.storage.workspace import Workspace
 
 
+class UnreadableScreenshot(RuntimeError):
+    """The step could not be recorded because its screenshot is not a readable image."""
+
+
 @dataclass(frozen=True)
 class Settings:
     max_steps: int = 25
@@ -130,8 +134,10 @@ class CollectionRun:
                 return self._loop(trajectory_id, task, history)
         except DeviceGone as error:
             return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, f"phone gone: {error}", history)
-        except (DeviceError, ValueError) as error:  # e.g. a screenshot that is not an image: nothing is recorded
+        except DeviceError as error:
             return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, f"phone error: {error}", history)
+        except UnreadableScreenshot as error:
+            return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, str(error), history)
 
     def _loop(self, trajectory_id: int, task: Task, history: list[PastStep]) -> RunResult:
         while len(history) < self.settings.max_steps:
@@ -206,7 +212,10 @@ class CollectionRun:
             attempts=decision.attempts or None,
             flags=flags,
         )
-        collection.record_step(self.workspace.database, self.workspace.blobs, trajectory_id, step)
+        try:
+            collection.record_step(self.workspace.database, self.workspace.blobs, trajectory_id, step)
+        except ValueError as error:  # the phone sent bytes that are not an image: nothing to keep
+            raise UnreadableScreenshot(f"phone error: {error}") from error
         timings["record"] = round((time.perf_counter() - record_started) * 1000, 1)
         timings["total"] = round((time.perf_counter() - started) * 1000, 1)
         self.timings.append(timings)

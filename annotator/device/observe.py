@@ -87,9 +87,12 @@ def is_black(png: bytes, width: int, height: int) -> bool:
     and a screen with anything on it cannot (the decode is what costs, ~25 ms for 1080x2400)."""
     if len(png) > max(4096, width * height // 40):
         return False
-    with Image.open(io.BytesIO(png)) as image:
-        rgb = image.convert("RGB")
-        return all(high == 0 for _low, high in rgb.getextrema())
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            rgb = image.convert("RGB")
+            return all(high == 0 for _low, high in rgb.getextrema())
+    except (OSError, ValueError, SyntaxError) as error:  # cut short on the way (a flaky cable)
+        raise DeviceError(f"the screenshot is not a readable image ({len(png)} bytes): {error}") from None
 
 
 def dump_hierarchy(shell: Shell, retries: int) -> tuple[str | None, str | None]:

@@ -165,3 +165,43 @@ def test_teleop_commands_parse_with_clear_errors() -> None:
     for bad, message in [("click 1", "expected 2 numbers"), ("jump", "unknown command"), ("{oops", "not JSON")]:
         with pytest.raises(ValueError, match=message):
             parse_command(bad)
+
+
+class TruncatedScreenPhone(VirtualPhone):
+    """A phone whose screenshots arrive cut short, as over a flaky USB cable."""
+
+    def screencap_png(self) -> bytes:
+        return super().screencap_png()[:5000]
+
+
+def test_a_truncated_screenshot_interrupts_the_run_without_recording_it(workspace: Workspace, packages) -> None:
+    phone = TruncatedScreenPhone(serial="virtual-t")
+    task = task_for(workspace, "settings-wifi-off")
+    decider = TeleopDecider()
+    decider.submit(parse_command("back"))
+    with VirtualAdbServer([phone]) as server:
+        device = AndroidDevice(adb_client(port=server.port, timeout_s=5), phone.serial)
+        result = CollectionRun(workspace, device, decider, packages=packages).start(task, AGENT)
+    assert result.status == TrajectoryStatus.INTERRUPTED
+    assert "not a readable image" in result.stop_reason
+    assert steps_of(workspace, result.trajectory_id) == []
+
+
+class CutLargeScreenPhone(VirtualPhone):
+    """Cut after the header and much of the data: too large to look black, so only recording notices."""
+
+    def screencap_png(self) -> bytes:
+        return super().screencap_png()[:80_000]
+
+
+def test_a_large_truncated_screenshot_is_caught_when_recording(workspace: Workspace, packages) -> None:
+    phone = CutLargeScreenPhone(serial="virtual-u")
+    decider = TeleopDecider()
+    decider.submit(parse_command("back"))
+    with VirtualAdbServer([phone]) as server:
+        device = AndroidDevice(adb_client(port=server.port, timeout_s=5), phone.serial)
+        result = CollectionRun(workspace, device, decider, packages=packages).start(
+            task_for(workspace, "settings-wifi-off"), AGENT
+        )
+    assert result.status == TrajectoryStatus.INTERRUPTED and "not a readable image" in result.stop_reason
+    assert steps_of(workspace, result.trajectory_id) == []
