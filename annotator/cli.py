@@ -11,6 +11,7 @@ import click
 from annotator import __version__
 from annotator.cli_collect import collect, devices
 from annotator.cli_common import opened_workspace, progress_printer
+from annotator.cli_demo import demo
 from annotator.cli_instructions import instructions
 from annotator.cli_virtual import scripted_endpoint, virtual_phone
 from annotator.services.bundle import export_bundle, import_bundle
@@ -144,6 +145,7 @@ def stats_command(context: click.Context, as_json: bool) -> None:
 
 
 cli.add_command(instructions)
+cli.add_command(demo)
 cli.add_command(devices)
 cli.add_command(collect)
 cli.add_command(virtual_phone)

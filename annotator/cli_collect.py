@@ -163,8 +163,12 @@ def _collect(workspace, options: dict) -> None:  # type: ignore[no-untyped-def]
         decider = TeleopDecider(on_refused=lambda message: click.echo(f"  ? {message}", err=True))
         threading.Thread(target=read_commands, args=(decider,), daemon=True).start()
     click.echo(f"collecting on {device.serial}")
-    with stop_on_ctrl_c(stop):
-        _run(workspace, device, decider, options, settings, endpoint, stop)
+    try:
+        with stop_on_ctrl_c(stop):
+            _run(workspace, device, decider, options, settings, endpoint, stop)
+    finally:
+        if hasattr(decider, "close"):
+            decider.close()
 
 
 def _run(  # type: ignore[no-untyped-def]

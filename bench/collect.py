@@ -55,8 +55,10 @@ def collect(count: int, folder: Path) -> tuple[list[dict[str, float]], list[str]
         for instruction in instructions:
             phone.reset()
             row = collection.add_instruction(workspace.database, instruction.app, instruction.text)
-            run = CollectionRun(workspace, device, AgentDecider(client), settings=Settings(), packages=packages)
+            decider = AgentDecider(client)
+            run = CollectionRun(workspace, device, decider, settings=Settings(), packages=packages)
             result = run.start(Task(row, instruction.text, instruction.app), collector)
+            decider.close()
             timings += result.timings_ms
             outcomes.append(f"{instruction.uid}: {result.status} {result.outcome} after {result.steps} steps")
     return timings, outcomes

@@ -32,6 +32,10 @@ class AgentDecider:
         self._preparing: list[Future[None]] = []
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="screenshot-prep")
 
+    def close(self) -> None:
+        """Stop the preparing thread (pending work is dropped)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
     def prepare(self, png: bytes) -> None:
         """Start resizing a fresh screenshot for the model while the phone is still being observed
         (Pillow releases the GIL, so this overlaps the adb round trips instead of adding to the step)."""

@@ -1,0 +1,120 @@
+"""`annotator demo`: build a workspace with real data (the virtual phone, the scripted agent, labels and reviews)
+and open the app on it, so every view has something to show before a phone is plugged in."""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+from click.core import ParameterSource
+
+from annotator.services.demo import (
+    DemoExistsError,
+    DemoReport,
+    build_demo,
+    default_demo_dir,
+    demo_db_url,
+    stored_trajectories,
+)
+from annotator.storage.database import MigrationError, SchemaTooNewError
+
+GUI_MODULE = "annotator.ui.app"
+
+
+def demo_folder(context: click.Context, local: Path | None) -> Path:
+    """`demo --data-dir`, else the global `annotator --data-dir` when given on the command line, else
+    `<user data folder>/demo` (also when ANNOTATOR_DATA_DIR names the user's own workspace: never mix them)."""
+    if local is not None:
+        return local
+    root = context.find_root()
+    if root is not context and root.get_parameter_source("data_dir") == ParameterSource.COMMANDLINE:
+        return Path(root.params["data_dir"])
+    return default_demo_dir()
+
+
+def summary(report: DemoReport) -> list[str]:
+    runs = report.runs
+    apps = Counter(run.app for run in runs)
+    agent = sum(run.collector == "agent" for run in runs)
+    outcomes = Counter(run.outcome or run.status for run in runs)
+    reviews = Counter(run.review for run in runs)
+    not_done = sum(not run.task_done for run in runs)
+    return [
+        f"Demo workspace: {report.data_dir}",
+        f"  {report.trajectories} trajectories, {report.steps} steps: "
+        + ", ".join(f"{app} {count}" for app, count in sorted(apps.items())),
+        f"  collected by the scripted agent: {agent}, teleoperated: {report.trajectories - agent}",
+        "  ended: " + ", ".join(f"{name} {count}" for name, count in sorted(outcomes.items()))
+        + f" (the phone shows {not_done} task(s) not done)",
+        f"  reviews: {report.accepted} accepted, {report.rejected} rejected, "
+        f"{reviews['in_progress']} in progress, {reviews['unlabelled']} unlabelled",
+        f"  built in {report.seconds:.1f} s",
+    ]  # fmt: skip
+
+
+def load_gui(module: str = GUI_MODULE) -> Callable[..., int]:
+    """The desktop app's `run_gui`, loaded before building so that a missing app is said at once.
+
+    Imported by name: the CLI must not pull Qt in for its other commands (import-linter checks that).
+    """
+    try:
+        return importlib.import_module(module).run_gui
+    except ImportError as error:
+        raise click.ClickException(
+            f"the desktop app is not available in this installation ({error}); "
+            "`annotator demo --no-gui` builds the demo workspace without it."
+        ) from None
+
+
+@click.command("demo")
+@click.option("--no-gui", is_flag=True, help="Only build the demo workspace and print a summary.")
+@click.option(
+    "--data-dir", "local_data_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Folder for the demo workspace (also `annotator --data-dir DIR demo`; default: <user data folder>/demo).",
+)  # fmt: skip
+@click.option("--trajectories", type=click.IntRange(1, 100), default=12, show_default=True, help="How many to record.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Varies the tasks, the agent's mistakes, labels.")
+@click.option("--replace", is_flag=True, help="Delete the folder's database and blobs first and build anew.")
+@click.pass_context
+def demo(
+    context: click.Context, no_gui: bool, local_data_dir: Path | None, trajectories: int, seed: int, replace: bool
+) -> None:
+    """Build a demo workspace with real data and open the app on it.
+
+    The demo records trajectories on the built-in virtual phone (优选商城, 趣看视频, 设置) with the scripted
+    agent, which makes the mistakes real agents make, and two teleoperated runs; then annotators label part of
+    them and a reviewer accepts or rejects them with comments. Same seed, same data.
+
+    Without --no-gui an existing demo workspace is opened as it is; --replace builds it again. The demo always
+    uses an SQLite database in its own folder, never the --db database.
+    """
+    data_dir = demo_folder(context, local_data_dir)
+    if (context.find_root().obj or {}).get("db_url"):
+        click.echo(f"Note: the demo keeps its own SQLite database in {data_dir}; --db is not used.", err=True)
+    run_gui = None if no_gui else load_gui()
+    try:
+        existing = stored_trajectories(data_dir)
+        if run_gui is None or replace or not existing:
+            build(data_dir, trajectories, seed, replace)
+    except (DemoExistsError, SchemaTooNewError, MigrationError) as error:
+        raise click.ClickException(str(error)) from None
+    if run_gui is not None and existing and not replace:
+        click.echo(f"Opening the demo workspace in {data_dir} ({existing} trajectories; --replace builds it anew).")
+    if run_gui is not None:
+        # the demo's own database, also when ANNOTATOR_DB_URL names another one
+        context.exit(int(run_gui(data_dir, db_url=demo_db_url(data_dir))))
+
+
+def build(data_dir: Path, trajectories: int, seed: int, replace: bool) -> None:
+    click.echo(f"Building the demo workspace in {data_dir} ...", err=True)
+    report = build_demo(
+        data_dir,
+        trajectories=trajectories,
+        seed=seed,
+        replace=replace,
+        progress=lambda line: click.echo(line, err=True),
+    )
+    click.echo("\n".join(summary(report)))
