@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import click
 from annotator import __version__
 from annotator.cli_collect import collect, devices
 from annotator.cli_common import opened_workspace, progress_printer
-from annotator.cli_demo import demo
+from annotator.cli_demo import demo, load_gui
 from annotator.cli_instructions import instructions
 from annotator.cli_virtual import scripted_endpoint, virtual_phone
 from annotator.services.bundle import export_bundle, import_bundle
@@ -145,6 +146,16 @@ def stats_command(context: click.Context, as_json: bool) -> None:
 
 
 cli.add_command(instructions)
+
+
+@cli.command("gui")
+@click.pass_context
+def gui(context: click.Context) -> None:
+    """Open the desktop app on the workspace (--data-dir / --db)."""
+    run_gui = load_gui()  # by name: the other commands never load Qt
+    sys.exit(run_gui(context.obj["data_dir"], db_url=context.obj["db_url"]))
+
+
 cli.add_command(demo)
 cli.add_command(devices)
 cli.add_command(collect)

@@ -58,3 +58,18 @@ def test_collect_bench_prints_the_overhead_goal() -> None:
         "figures"
     ].keys()
     assert [goal["name"] for goal in result["goals"]] == ["overhead_ms_per_step"]
+
+
+def test_gui_bench_prints_the_browser_figures_and_goals(tmp_path: Path) -> None:
+    script = BENCH.parent / "gui.py"
+    command = [sys.executable, str(script), "--quick", "--trajectories", "500", "--repeats", "1"]
+    done = subprocess.run([*command, "--workdir", str(tmp_path)], capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "gui" and {"platform", "python", "pyside6"} <= result["machine"].keys()
+    figures = result["figures"]
+    assert figures["n_trajectories"] == 500 and figures["n_steps"] >= 500
+    assert figures["show_browser_ms"] > 0 and figures["service_first_page_ms"] > 0 and figures["peak_rss_mib"] > 0
+    assert set(figures["sort_first_page_ms"]) >= {"id", "app", "steps", "labelled_by", "started"}
+    assert [goal["name"] for goal in result["goals"]] == ["show_browser_ms", "peak_rss_mib"]
+    assert all(goal["value"] > 0 and goal["better"] == "lower" for goal in result["goals"])
+    assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep

@@ -1,0 +1,196 @@
+"""Every user command declared once, as data; menus, toolbars and the shortcut sheet are built from it.
+
+Like napari's action manager: a row says what the command is called, where it appears, its default
+shortcut and which method runs it (``handler`` on ``target``: the main window or a registered view). A view
+that is not registered leaves its rows out, so nothing in a menu points at missing code. A person's own
+shortcuts are stored in the settings file under ``[shortcuts]`` and applied at start.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QMenuBar, QToolBar, QWidget
+
+from annotator.ui import settings as keys
+
+CONTEXT = "Actions"
+WINDOW = "window"
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    id: str
+    title: str  # source text, marked for lupdate with QT_TRANSLATE_NOOP("Actions", ...)
+    menu: str  # a key of MENUS
+    handler: str  # method name on the target, called with `args`
+    target: str = WINDOW  # WINDOW or the id of a view given to MainWindow.add_view
+    shortcut: str = ""  # portable text, e.g. "Ctrl+U"
+    tooltip: str = ""
+    toolbar: bool = False
+    args: tuple[Any, ...] = ()
+    context: str = CONTEXT  # the translation context of title and tooltip
+
+
+MENUS: dict[str, str] = {
+    "file": QT_TRANSLATE_NOOP("Actions", "&File"),
+    "view": QT_TRANSLATE_NOOP("Actions", "&View"),
+    "go": QT_TRANSLATE_NOOP("Actions", "&Go"),
+    "help": QT_TRANSLATE_NOOP("Actions", "&Help"),
+}
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("workspace.open", QT_TRANSLATE_NOOP("Actions", "&Open Workspace Folder…"), "file", "choose_workspace",
+               shortcut="Ctrl+O", tooltip=QT_TRANSLATE_NOOP("Actions", "Open the data folder of another workspace")),
+    ActionSpec("app.quit", QT_TRANSLATE_NOOP("Actions", "&Quit"), "file", "close", shortcut="Ctrl+Q",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Close the window; work in progress finishes first")),
+    ActionSpec("browser.refresh", QT_TRANSLATE_NOOP("Actions", "&Refresh"), "view", "refresh", target="browser",
+               shortcut="F5", tooltip=QT_TRANSLATE_NOOP("Actions", "Read the trajectories again from the database"),
+               toolbar=True),
+    ActionSpec("browser.find", QT_TRANSLATE_NOOP("Actions", "&Find Trajectories"), "go", "focus_search",
+               target="browser", shortcut="Ctrl+F",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Search instructions and labelled think / action text")),
+    ActionSpec("browser.next_unlabelled", QT_TRANSLATE_NOOP("Actions", "Next &Unlabelled Trajectory"), "go",
+               "open_next", target="browser", shortcut="Ctrl+U", args=("unlabelled",), toolbar=True,
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Open the next trajectory that nobody has labelled yet")),
+    ActionSpec("browser.next_review", QT_TRANSLATE_NOOP("Actions", "Next Trajectory Needing &Review"), "go",
+               "open_next", target="browser", shortcut="Ctrl+R", args=("review",), toolbar=True,
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Open the next annotated trajectory that waits for a reviewer")),
+    ActionSpec("help.shortcuts", QT_TRANSLATE_NOOP("Actions", "&Keyboard Shortcuts"), "help", "show_shortcuts",
+               shortcut="F1", tooltip=QT_TRANSLATE_NOOP("Actions", "List every command and change its shortcut")),
+    ActionSpec("help.about", QT_TRANSLATE_NOOP("Actions", "&About Mobile Annotator"), "help", "show_about",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "The version, and what this program is for")),
+)  # fmt: skip
+
+
+def translate(source: str, context: str = CONTEXT) -> str:
+    return QCoreApplication.translate(context, source) if source else ""
+
+
+def plain(title: str) -> str:
+    """A menu title without its mnemonic ampersand, for lists and tooltips ("&Quit" -> "Quit", "退出(&Q)" -> "退出")."""
+    text = re.sub(r"\(&[^)]\)", "", title.replace("&&", "\0"))  # the Chinese style: 打开(&O)…
+    return text.replace("&", "").replace("\0", "&").strip()
+
+
+class ActionRegistry(QObject):
+    """The QActions of the table, owned by one window, with their shortcuts and translated texts."""
+
+    def __init__(self, window: QWidget, specs: tuple[ActionSpec, ...] = ACTIONS) -> None:
+        super().__init__(window)
+        self.window = window
+        self.specs: dict[str, ActionSpec] = {}
+        self.actions: dict[str, QAction] = {}
+        self.menus: dict[str, QMenu] = {}
+        self.toolbar: QToolBar | None = None
+        for spec in specs:
+            self.add(spec)
+
+    def add(self, spec: ActionSpec) -> QAction:
+        """Create the QAction of one row (also for rows made at run time, such as "go to view")."""
+        if spec.id in self.specs:
+            raise ValueError(f"action {spec.id!r} is declared twice")
+        action = QAction(self.window)
+        action.setObjectName(spec.id)
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setEnabled(False)  # until its target is bound
+        action.setVisible(False)
+        self.specs[spec.id], self.actions[spec.id] = spec, action
+        self.window.addAction(action)  # so that its shortcut works whether or not a menu shows it
+        self._apply_shortcut(spec.id)
+        self._retranslate_one(spec.id)
+        if spec.menu in self.menus:
+            self.menus[spec.menu].addAction(action)
+        if spec.toolbar and self.toolbar is not None:
+            self.toolbar.addAction(action)
+        return action
+
+    def bind(self, target: str, owner: object) -> None:
+        """Connect every row aimed at `target` to its handler on `owner`, and show those actions."""
+        for spec in self.specs.values():
+            if spec.target != target:
+                continue
+            handler: Callable[..., Any] = getattr(owner, spec.handler)
+            action = self.actions[spec.id]
+            action.triggered.connect(lambda _checked=False, run=handler, args=spec.args: run(*args))
+            action.setEnabled(True)
+            action.setVisible(True)
+
+    def bound(self) -> list[ActionSpec]:
+        """The rows that do something in this window, in table order."""
+        return [spec for spec in self.specs.values() if self.actions[spec.id].isVisible()]
+
+    def build_menus(self, menubar: QMenuBar, toolbar: QToolBar | None = None) -> None:
+        for key in MENUS:
+            menu = menubar.addMenu("")
+            menu.setObjectName(f"menu.{key}")
+            self.menus[key] = menu
+        self.toolbar = toolbar
+        for spec in self.specs.values():
+            self.menus[spec.menu].addAction(self.actions[spec.id])
+            if spec.toolbar and toolbar is not None:
+                toolbar.addAction(self.actions[spec.id])
+        self.retranslate()
+
+    # shortcuts ---------------------------------------------------------------------------------------------
+
+    def default_shortcut(self, action_id: str) -> str:
+        return self.specs[action_id].shortcut
+
+    def shortcut(self, action_id: str) -> str:
+        """The shortcut in effect, as portable text ("" for none)."""
+        return self.actions[action_id].shortcut().toString(QKeySequence.SequenceFormat.PortableText)
+
+    def set_shortcut(self, action_id: str, sequence: str) -> None:
+        """Use `sequence` ("" removes the shortcut) from now on and in later sessions."""
+        if action_id not in self.specs:
+            raise KeyError(f"no action {action_id!r}")
+        normalized = QKeySequence(sequence).toString(QKeySequence.SequenceFormat.PortableText)
+        stored = keys.settings()
+        stored.beginGroup(keys.SHORTCUT_GROUP)
+        if normalized == self.default_shortcut(action_id):
+            stored.remove(action_id)
+        else:
+            stored.setValue(action_id, normalized)
+        stored.endGroup()
+        stored.sync()
+        self._apply_shortcut(action_id)
+
+    def reset_shortcut(self, action_id: str) -> None:
+        self.set_shortcut(action_id, self.default_shortcut(action_id))
+
+    def conflicts(self, sequence: str, except_id: str = "") -> list[str]:
+        """Ids of the other actions that already use `sequence`."""
+        wanted = QKeySequence(sequence)
+        if wanted.isEmpty():
+            return []
+        return [i for i, action in self.actions.items() if i != except_id and action.shortcut() == wanted]
+
+    def _apply_shortcut(self, action_id: str) -> None:
+        stored = keys.settings()
+        value = stored.value(f"{keys.SHORTCUT_GROUP}/{action_id}", self.specs[action_id].shortcut)
+        text = value if isinstance(value, str) else self.specs[action_id].shortcut
+        self.actions[action_id].setShortcut(QKeySequence(text))
+        self._retranslate_one(action_id)
+
+    # language ----------------------------------------------------------------------------------------------
+
+    def retranslate(self) -> None:
+        for action_id in self.specs:
+            self._retranslate_one(action_id)
+        for key, menu in self.menus.items():
+            menu.setTitle(translate(MENUS[key]))
+
+    def _retranslate_one(self, action_id: str) -> None:
+        spec, action = self.specs[action_id], self.actions[action_id]
+        title = translate(spec.title, spec.context)
+        action.setText(title)
+        action.setIconText(plain(title))  # toolbar buttons: "刷新", not "刷新(R)"
+        tip = translate(spec.tooltip, spec.context) or plain(title)
+        shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        action.setToolTip(f"{tip} ({shortcut})" if shortcut else tip)

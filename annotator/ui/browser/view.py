@@ -1,0 +1,236 @@
+"""The trajectory browser view: counts, filters, the table, and "next unlabelled / needing review"."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QLocale, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from annotator.services import browse
+from annotator.storage.database import Database
+from annotator.storage.workspace import Workspace
+from annotator.ui import settings as keys
+from annotator.ui.browser.filters import FilterBar
+from annotator.ui.browser.model import COLUMN_INDEX, ID_ROLE, TrajectoryTableModel
+from annotator.ui.i18n import fill
+from annotator.ui.workers import Jobs
+
+HEADER_STATE = "browser/header"
+# The instruction column takes what is left: it is the one people read.
+COLUMN_WIDTHS = {"id": 60, "app": 90, "steps": 50, "collector": 112, "status": 76, "outcome": 100, "review": 112,
+                 "labelled_by": 90, "started": 122}  # fmt: skip
+MIN_INSTRUCTION = 300
+
+
+class TrajectoryTable(QTableView):
+    """A table where Enter, like a double click, chooses the current row.
+
+    The instruction column takes the width the others leave, but never less than MIN_INSTRUCTION pixels: on a
+    narrow window the table scrolls sideways instead of squeezing the one column people read.
+    """
+
+    chosen = Signal(int)  # row
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doubleClicked.connect(lambda index: self.chosen.emit(index.row()))
+        self.horizontalHeader().sectionResized.connect(self._other_column_resized)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_instruction()
+
+    def fit_instruction(self) -> None:
+        header, column = self.horizontalHeader(), COLUMN_INDEX["instruction"]
+        if header.count() <= column:
+            return
+        others = sum(
+            header.sectionSize(i) for i in range(header.count()) if i != column and not header.isSectionHidden(i)
+        )
+        roomy = self.viewport().width() - others >= MIN_INSTRUCTION
+        mode = QHeaderView.ResizeMode.Stretch if roomy else QHeaderView.ResizeMode.Interactive
+        if header.sectionResizeMode(column) != mode:
+            header.setSectionResizeMode(column, mode)
+            if not roomy:
+                header.resizeSection(column, MIN_INSTRUCTION)
+
+    def _other_column_resized(self, column: int, _old: int, _new: int) -> None:
+        if column != COLUMN_INDEX["instruction"]:
+            self.fit_instruction()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentIndex().isValid():
+            self.chosen.emit(self.currentIndex().row())
+            return
+        super().keyPressEvent(event)
+
+
+class BrowserView(QWidget):
+    open_requested = Signal(int)  # a trajectory id: the window opens it in the view that edits trajectories
+    summary_changed = Signal(object)  # browse.Summary of the current filter
+    status_message = Signal(str)
+
+    def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.jobs = jobs
+        self.db: Database | None = None
+        self.summary: browse.Summary | None = None
+        self._summary_generation = 0
+        self.counts = QLabel(self)
+        self.counts.setObjectName("browser-counts")
+        self.counts.setWordWrap(True)  # a long message wraps instead of widening the window
+        self.filters = FilterBar(self)
+        self.filters.changed.connect(self._filter_changed)
+        self.model = TrajectoryTableModel(jobs, parent=self)
+        self.model.loading_changed.connect(lambda _loading: self._show_counts())
+        self.table = TrajectoryTable(self)
+        self.table.setObjectName("browser-table")
+        self.table.setModel(self.model)
+        self.table.chosen.connect(lambda row: self.open_requested.emit(self.model.trajectory_id(row)))
+        self._set_up_table()
+        top = QHBoxLayout()
+        top.addWidget(self.counts, 1)
+        top.addWidget(self.filters.search, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.filters)
+        layout.addWidget(self.table, 1)
+        self.setFocusProxy(self.table)
+        self._show_counts()
+
+    def _set_up_table(self) -> None:
+        table, header = self.table, self.table.horizontalHeader()
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setAlternatingRowColors(True)
+        table.setWordWrap(False)
+        table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        table.verticalHeader().hide()
+        table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 10)
+        header.setHighlightSections(False)
+        for key, width in COLUMN_WIDTHS.items():
+            header.resizeSection(COLUMN_INDEX[key], width)
+        header.setSortIndicator(COLUMN_INDEX["id"], Qt.SortOrder.DescendingOrder)
+        state = keys.settings().value(HEADER_STATE)
+        if state is not None:
+            header.restoreState(state)
+        table.setSortingEnabled(True)  # asks the model to sort by the header's indicator: a database query
+        table.fit_instruction()
+
+    # the workspace ------------------------------------------------------------------------------------------
+
+    def set_workspace(self, workspace: Workspace | None) -> None:
+        self.db = workspace.database if workspace else None
+        self.model.set_database(self.db)
+        self._load_choices()
+        self._load_summary()
+
+    def save_state(self) -> None:
+        keys.settings().setValue(HEADER_STATE, self.table.horizontalHeader().saveState())
+
+    # commands (rows of the actions table) ------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Read everything again: new trajectories from a running collection, labels from other annotators."""
+        self.model.reload()
+        self._load_choices()
+        self._load_summary()
+
+    def focus_search(self) -> None:
+        self.filters.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filters.search.selectAll()
+
+    def open_next(self, want: browse.Want) -> None:
+        """Open the next trajectory to label or to review within the current filters, after the selected one."""
+        db = self.db
+        if db is None:
+            return
+        where, after = self.model.where, self.current_id()
+        self.jobs.submit(
+            self.tr("Finding the next trajectory"),
+            lambda: browse.next_trajectory(db, want, where, after),
+            on_result=lambda found: self._next_found(want, found),
+        )
+
+    # helpers ---------------------------------------------------------------------------------------------------
+
+    def current_id(self) -> int | None:
+        index = self.table.currentIndex()
+        return self.model.data(index, ID_ROLE) if index.isValid() else None  # type: ignore[return-value]
+
+    def select_id(self, trajectory_id: int) -> bool:
+        """Select the row of a loaded trajectory; False when it is not among the loaded rows."""
+        row = self.model.row_of(trajectory_id)
+        if row is None:
+            return False
+        self.table.selectRow(row)
+        self.table.scrollTo(self.model.index(row, 0), QAbstractItemView.ScrollHint.EnsureVisible)
+        return True
+
+    def _next_found(self, want: browse.Want, found: int | None) -> None:
+        if found is None:
+            none_left = {
+                "unlabelled": self.tr("No unlabelled trajectory matches the filters."),
+                "review": self.tr("No trajectory matching the filters is waiting for review."),
+            }
+            self.status_message.emit(none_left[want])
+            return
+        self.select_id(found)
+        self.open_requested.emit(found)
+
+    def _filter_changed(self, where: browse.BrowseFilter) -> None:
+        self.model.set_filter(where)
+        self._load_summary()
+
+    def _load_choices(self) -> None:
+        db = self.db
+        if db is None:
+            self.filters.set_choices(browse.Choices())
+            return
+        loading = self.tr("Loading filter choices")
+        self.jobs.submit(loading, lambda: browse.filter_choices(db), on_result=self.filters.set_choices)
+
+    def _load_summary(self) -> None:
+        self._summary_generation += 1
+        generation, db, where = self._summary_generation, self.db, self.model.where
+        if db is None:
+            self._summary_arrived(generation, None)
+            return
+        self.jobs.submit(
+            self.tr("Counting trajectories"),
+            lambda: browse.summarize(db, where),
+            on_result=lambda summary: self._summary_arrived(generation, summary),
+        )
+
+    def _summary_arrived(self, generation: int, summary: browse.Summary | None) -> None:
+        if generation == self._summary_generation:
+            self.summary = summary
+            self._show_counts()
+            self.summary_changed.emit(summary)
+
+    def _show_counts(self) -> None:
+        summary, locale = self.summary, QLocale()
+        if summary is None:
+            no_workspace = self.tr("No workspace open: choose one with File › Open Workspace Folder…")
+            self.counts.setText(self.tr("Loading…") if self.db is not None else no_workspace)
+            return
+        if summary.shown == summary.total:
+            shown = self.tr("%Ln trajectories", "", summary.total)
+        else:
+            shown = fill(
+                self.tr("Showing %1 of %2 trajectories"), locale.toString(summary.shown), locale.toString(summary.total)
+            )
+        work = fill(
+            self.tr("%1 unlabelled · %2 awaiting review"),
+            locale.toString(summary.unlabelled),
+            locale.toString(summary.awaiting_review),
+        )
+        loading = " · " + self.tr("loading more…") if self.model.loading() else ""
+        self.counts.setText(f"<b>{shown}</b> · {work}{loading}")
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.model.retranslate()
+            self._show_counts()
+        super().changeEvent(event)

@@ -1,0 +1,83 @@
+"""Languages: the shipped Qt ``.ts`` files compiled at start, and switching without a restart.
+
+The ``.ts`` files under ``annotator/resources/translations`` are the only form we keep (they are package data,
+so a wheel has them); ``annotator.ui.qm`` compiles one to ``.qm`` bytes in a few milliseconds when the
+language is installed. See ``annotator/resources/translations/README.md`` for the update workflow and
+``annotator/ui/qm.py`` for why not committed ``.qm`` files or a Python translator.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from annotator.resources import resource
+from annotator.ui.qm import compile_qm, read_ts
+
+log = logging.getLogger(__name__)
+
+SOURCE_LANGUAGE = "en"
+# Language code -> its own name, shown in the language menu untranslated (a reader finds their language).
+LANGUAGES: dict[str, str] = {"en": "English", "zh_CN": "简体中文"}
+
+
+def fill(template: str, *values: object) -> str:
+    """Qt's ``%1``, ``%2`` placeholders filled in one pass (translations may reorder them; values are not re-read)."""
+
+    def value(match: re.Match[str]) -> str:
+        number = int(match.group(1))
+        return str(values[number - 1]) if 1 <= number <= len(values) else match.group(0)
+
+    return re.sub(r"%(\d+)", value, template)
+
+
+def ts_resource(language: str) -> str:
+    return f"translations/annotator_{language}.ts"
+
+
+def system_language() -> str:
+    """The supported language closest to the system locale: any Chinese locale gets Simplified Chinese."""
+    name = QLocale.system().name()
+    return "zh_CN" if name.startswith("zh") else SOURCE_LANGUAGE
+
+
+def resolve(choice: str) -> str:
+    """A stored choice ("" means follow the system) as a supported language code."""
+    return choice if choice in LANGUAGES else system_language()
+
+
+class LanguageSwitcher:
+    """Installs the translators of one language; installing another replaces them (Qt then retranslates)."""
+
+    def __init__(self, app: QCoreApplication) -> None:
+        self.app = app
+        self.language = ""
+        # Each translator with the buffer it reads from: QTranslator.load(bytes) does not copy it.
+        self._installed: list[tuple[QTranslator, bytes]] = []
+
+    def install(self, language: str) -> str:
+        language = resolve(language)
+        for translator, _data in self._installed:
+            self.app.removeTranslator(translator)
+        self._installed = []
+        try:
+            catalogue = read_ts(resource(ts_resource(language)).read_bytes())
+        except FileNotFoundError:
+            log.warning("no translation for %s is installed; showing English", language)
+        else:
+            ours, data = QTranslator(), compile_qm(catalogue)
+            if ours.load(data):
+                self._installed.append((ours, data))
+            else:
+                log.error("Qt refused the compiled %s translation; showing English", language)
+        qt_own = QTranslator()  # Qt's own strings: standard buttons, shortcut names in dialogs
+        qt_path = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+        if language != SOURCE_LANGUAGE and qt_own.load(QLocale(language), "qtbase", "_", qt_path):
+            self._installed.append((qt_own, b""))
+        for translator, _data in self._installed:
+            self.app.installTranslator(translator)
+        QLocale.setDefault(QLocale(language))
+        self.language = language
+        return language

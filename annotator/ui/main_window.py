@@ -1,0 +1,294 @@
+"""The main window: navigation between views, menus from the actions table, the workspace, the status bar.
+
+It holds no view logic. A view is a widget registered with ``add_view``; the window gives it the open
+workspace (``set_workspace(workspace | None)`` if it has one), binds the actions table's rows aimed at it,
+adds a "go to" entry with Ctrl+<position>, shows its ``status_message`` signal in the status bar and calls
+its ``save_state()`` on close. A view with ``open_trajectory(id)`` receives trajectories chosen elsewhere.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QToolBar,
+    QWidget,
+)
+
+from annotator import __version__
+from annotator.services.browse import BrowseFilter, Summary, summarize
+from annotator.storage.database import SchemaTooNewError
+from annotator.storage.workspace import Workspace
+from annotator.ui import settings as keys
+from annotator.ui.actions import WINDOW, ActionRegistry, ActionSpec
+from annotator.ui.browser import BrowserView
+from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, fill
+from annotator.ui.shortcuts import ShortcutSheet
+from annotator.ui.status import WindowStatus
+from annotator.ui.workers import Jobs, describe
+
+log = logging.getLogger(__name__)
+VIEWS = "Views"  # translation context of view titles
+
+
+class MainWindow(QMainWindow):
+    workspace_opened = Signal(object)  # Workspace
+    workspace_failed = Signal(str)  # what the user was told
+    trajectory_requested = Signal(int)
+
+    def __init__(self, languages: LanguageSwitcher | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("main-window")
+        self.languages = languages
+        self.workspace: Workspace | None = None
+        self.views: dict[str, QWidget] = {}
+        self.view_titles: dict[str, str] = {}
+        self.error_dialog: QMessageBox | None = None
+        self.shortcut_sheet: ShortcutSheet | None = None
+        self.jobs = Jobs(self)
+        self.status = WindowStatus(self)
+        self.setStatusBar(self.status)
+        self.jobs.failed.connect(self.status.show_error)
+        self.nav = QListWidget(self)
+        self.nav.setObjectName("navigation")
+        self.nav.setFixedWidth(130)
+        self.nav.setIconSize(QSize(0, 0))
+        self.nav.currentRowChanged.connect(lambda row: self.stack.setCurrentIndex(row))
+        self.stack = QStackedWidget(self)
+        central = QWidget(self)
+        layout = QHBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.nav)
+        layout.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+        self.toolbar = QToolBar(self)
+        self.toolbar.setObjectName("main-toolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.addToolBar(self.toolbar)
+        self.actions = ActionRegistry(self)
+        self.actions.build_menus(self.menuBar(), self.toolbar)
+        self.actions.bind(WINDOW, self)
+        self.language_menu = self.actions.menus["view"].addMenu("")
+        self.language_actions = self._language_actions()
+        self.browser = BrowserView(self.jobs, self)
+        self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
+        self.browser.open_requested.connect(self.open_trajectory)
+        self.browser.summary_changed.connect(self._browser_counts)
+        self._restore_window()
+        self.retranslate()
+
+    # views ---------------------------------------------------------------------------------------------------
+
+    def add_view(self, view_id: str, title: str, widget: QWidget) -> QWidget:
+        """Register a view; `title` is source text marked with QT_TRANSLATE_NOOP("Views", ...)."""
+        if view_id in self.views:
+            raise ValueError(f"a view {view_id!r} is already registered")
+        self.views[view_id], self.view_titles[view_id] = widget, title
+        self.stack.addWidget(widget)
+        item = QListWidgetItem(QCoreApplication.translate(VIEWS, title))
+        item.setData(Qt.ItemDataRole.UserRole, view_id)
+        item.setSizeHint(QSize(0, 40))
+        self.nav.addItem(item)
+        self.actions.bind(view_id, widget)
+        position = len(self.views)
+        go = ActionSpec(
+            f"view.{view_id}",
+            title,
+            "go",
+            "show_view",
+            target=f"nav.{view_id}",
+            args=(view_id,),
+            context=VIEWS,
+            tooltip=QT_TRANSLATE_NOOP("Views", "Switch to this view"),
+            shortcut=f"Ctrl+{position}" if position < 10 else "",
+        )
+        self.actions.add(go)
+        self.actions.bind(go.target, self)
+        message = getattr(widget, "status_message", None)
+        if message is not None:
+            message.connect(self.status.show_info)
+        if self.workspace is not None and hasattr(widget, "set_workspace"):
+            widget.set_workspace(self.workspace)
+        if self.nav.currentRow() < 0:
+            self.nav.setCurrentRow(0)
+        return widget
+
+    def show_view(self, view_id: str) -> None:
+        self.nav.setCurrentRow(list(self.views).index(view_id))
+        self.views[view_id].setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def current_view(self) -> str:
+        return list(self.views)[self.nav.currentRow()]
+
+    def open_trajectory(self, trajectory_id: int) -> None:
+        """Hand a chosen trajectory to the view that opens trajectories, when one is registered."""
+        self.trajectory_requested.emit(trajectory_id)
+        for view_id, widget in self.views.items():
+            if hasattr(widget, "open_trajectory"):
+                self.show_view(view_id)
+                widget.open_trajectory(trajectory_id)
+                return
+        no_view = self.tr("Trajectory %1 chosen; this version has no view that opens trajectories.")
+        self.status.show_info(fill(no_view, trajectory_id))
+
+    # the workspace -------------------------------------------------------------------------------------------
+
+    def open_workspace(self, data_dir: Path, db_url: str | None = None) -> None:
+        """Open (and migrate) a workspace on a worker; the views get it when it is ready."""
+        self._close_workspace()
+        self.status.show_info(fill(self.tr("Opening %1…"), data_dir))
+        self.jobs.submit(
+            self.tr("Opening the workspace"),
+            lambda: Workspace.open(data_dir, db_url),
+            on_result=self._workspace_opened,
+            on_error=lambda error: self._workspace_failed(data_dir, error),
+        )
+
+    def choose_workspace(self) -> None:
+        start = str(self.workspace.data_dir) if self.workspace else str(Path.home())
+        chosen = QFileDialog.getExistingDirectory(self, self.tr("Open Workspace Folder"), start)
+        if chosen:
+            self.open_workspace(Path(chosen))
+
+    def _workspace_opened(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+        self.status.set_workspace(workspace.data_dir)
+        self.status.clearMessage()  # "Opening …" is over
+        if workspace.database.schema.backup is not None:
+            upgraded = self.tr("The database was upgraded; a backup of the old one is in %1.")
+            self.status.show_info(fill(upgraded, workspace.database.schema.backup))
+        for widget in self.views.values():
+            if hasattr(widget, "set_workspace"):
+                widget.set_workspace(workspace)
+        self.retranslate()
+        self.workspace_opened.emit(workspace)
+
+    def _workspace_failed(self, data_dir: Path, error: BaseException) -> None:
+        dialog = QMessageBox(QMessageBox.Icon.Critical, self.tr("Cannot Open the Workspace"), "", parent=self)
+        if isinstance(error, SchemaTooNewError):
+            dialog.setText(
+                fill(self.tr("The workspace in %1 was saved by a newer version of Mobile Annotator."), data_dir)
+            )
+            dialog.setInformativeText(self.tr("Install the newer version to open it. Nothing in it was changed."))
+        else:
+            dialog.setText(fill(self.tr("The workspace in %1 could not be opened."), data_dir))
+            dialog.setInformativeText(describe(error))
+        dialog.setDetailedText(str(error))
+        self.error_dialog = dialog
+        dialog.open()
+        self.workspace_failed.emit(f"{dialog.text()} {dialog.informativeText()}")
+
+    def _close_workspace(self) -> None:
+        if self.workspace is None:
+            return
+        for widget in self.views.values():
+            if hasattr(widget, "set_workspace"):
+                widget.set_workspace(None)
+        self.jobs.wait(10_000)  # queries still running on the old database finish before it closes
+        self.workspace.close()
+        self.workspace = None
+        self.status.set_workspace(None)
+        self.status.set_summary(None)
+
+    def _browser_counts(self, summary: Summary | None) -> None:
+        """The status bar counts the whole workspace; reuse the browser's counts when it shows everything."""
+        if summary is None or summary.shown == summary.total:
+            self.status.set_summary(summary)
+            return
+        db = self.workspace.database if self.workspace else None
+        if db is not None:
+            count = self.tr("Counting trajectories")
+            self.jobs.submit(count, lambda: summarize(db, BrowseFilter()), on_result=self.status.set_summary)
+
+    # help ----------------------------------------------------------------------------------------------------
+
+    def show_shortcuts(self) -> None:
+        if self.shortcut_sheet is None:
+            self.shortcut_sheet = ShortcutSheet(self.actions, self)
+        self.shortcut_sheet.refresh()
+        self.shortcut_sheet.open()
+
+    def show_about(self) -> None:
+        text = self.tr(
+            "<h3>Mobile Annotator %1</h3><p>Collect, annotate and review Android GUI-agent trajectories, "
+            "and export them for training, in the way of the Mobile-R1 paper.</p>"
+        )
+        QMessageBox.about(self, self.tr("About Mobile Annotator"), fill(text, __version__))
+
+    # language ------------------------------------------------------------------------------------------------
+
+    def _language_actions(self) -> dict[str, QAction]:
+        group = QActionGroup(self)
+        found: dict[str, QAction] = {}
+        chosen = keys.text(keys.LANGUAGE)
+        for code, name in {"": "", **LANGUAGES}.items():
+            action = self.language_menu.addAction(name)
+            action.setCheckable(True)
+            action.setChecked(code == chosen)
+            action.setObjectName(f"language.{code or 'system'}")
+            action.triggered.connect(lambda _checked=False, language=code: self.set_language(language))
+            group.addAction(action)
+            found[code] = action
+        return found
+
+    def set_language(self, language: str) -> None:
+        """Switch now (every widget retranslates) and remember the choice; "" follows the system."""
+        stored = keys.settings()
+        stored.setValue(keys.LANGUAGE, language)
+        stored.sync()
+        self.language_actions[language if language in LANGUAGES else ""].setChecked(True)
+        if self.languages is not None:
+            self.languages.install(language)
+
+    def retranslate(self) -> None:
+        folder = f" — {self.workspace.data_dir}" if self.workspace else ""
+        self.setWindowTitle(self.tr("Mobile Annotator") + folder)
+        self.actions.retranslate()
+        self.language_menu.setTitle(self.tr("&Language"))
+        self.language_actions[""].setText(self.tr("System Language"))
+        for row in range(self.nav.count()):
+            item = self.nav.item(row)
+            item.setText(QCoreApplication.translate(VIEWS, self.view_titles[item.data(Qt.ItemDataRole.UserRole)]))
+        self.toolbar.setWindowTitle(self.tr("Toolbar"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    # window state --------------------------------------------------------------------------------------------
+
+    def _restore_window(self) -> None:
+        stored = keys.settings()
+        geometry, state = stored.value(keys.GEOMETRY), stored.value(keys.STATE)
+        if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)):
+            self.resize(1280, 800)
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        view = stored.value(keys.CURRENT_VIEW)
+        if isinstance(view, str) and view in self.views:
+            self.show_view(view)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        stored = keys.settings()
+        stored.setValue(keys.GEOMETRY, self.saveGeometry())
+        stored.setValue(keys.STATE, self.saveState())
+        stored.setValue(keys.CURRENT_VIEW, self.current_view())
+        for widget in self.views.values():
+            if hasattr(widget, "save_state"):
+                widget.save_state()
+        stored.sync()
+        self._close_workspace()
+        super().closeEvent(event)

@@ -1,0 +1,78 @@
+"""GUI test fixtures: the app's own QApplication, settings in tmp_path, a main window on a real workspace."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
+from sqlalchemy import insert
+
+from annotator.storage import models
+from annotator.storage.workspace import Workspace
+from annotator.ui.app import AnnotatorApp, make_app
+from annotator.ui.main_window import MainWindow
+
+
+@pytest.fixture(scope="session")
+def qapp(tmp_path_factory: pytest.TempPathFactory) -> AnnotatorApp:
+    """pytest-qt's fixture, replaced so that every GUI test runs in the app's QApplication (fonts, languages)."""
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("settings")))
+    return make_app(["pytest"])
+
+
+@pytest.fixture(autouse=True)
+def fresh_settings(qapp: AnnotatorApp, tmp_path: Path) -> Iterator[None]:
+    """Each test starts in English with empty settings of its own, never the developer's."""
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    qapp.languages.install("en")
+    yield
+    qapp.languages.install("en")
+
+
+def open_window(qtbot: QtBot, qapp: AnnotatorApp, data_dir: Path) -> MainWindow:
+    window = MainWindow(qapp.languages)
+    qtbot.addWidget(window)
+    window.show()
+    window.open_workspace(data_dir)
+    return window
+
+
+def wait_loaded(qtbot: QtBot, window: MainWindow) -> None:
+    """Until the workspace is open, the first page is in and the counts are shown."""
+    browser = window.browser
+    qtbot.waitUntil(
+        lambda: window.workspace is not None and browser.summary is not None and not browser.model.loading()
+    )
+    qtbot.waitUntil(lambda: not window.jobs.busy())
+
+
+@pytest.fixture
+def window(qtbot: QtBot, qapp: AnnotatorApp, populated: Workspace) -> MainWindow:
+    opened = open_window(qtbot, qapp, populated.data_dir)
+    wait_loaded(qtbot, opened)
+    return opened
+
+
+def bulk_trajectories(workspace: Workspace, count: int, app: str = "设置") -> None:
+    """`count` trajectories without steps, inserted with SQLAlchemy Core: thousands per second, not a dozen."""
+    start = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
+    with workspace.database.engine.begin() as connection:
+        app_id = connection.execute(insert(models.App).values(name=app).returning(models.App.id)).scalar_one()
+        instruction_id = connection.execute(
+            insert(models.Instruction)
+            .values(uid=f"bulk-{app}", app_id=app_id, text=f"打开{app}，批量任务")
+            .returning(models.Instruction.id)
+        ).scalar_one()
+        connection.execute(
+            insert(models.Trajectory),
+            [
+                {"uid": f"bulk-{app}-{i}", "instruction_id": instruction_id, "collector_kind": "agent",
+                 "agent_model": "scripted", "status": "complete", "review_status": "unlabelled",
+                 "started_at": start + timedelta(seconds=i)}
+                for i in range(count)
+            ],
+        )  # fmt: skip
