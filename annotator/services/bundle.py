@@ -79,6 +79,7 @@ def build_manifest(session: Session, trajectories: list[models.Trajectory]) -> d
     hashes = {h for t in trajectories for s in t.steps for h in (s.screenshot_sha256, s.hierarchy_sha256) if h}
     blobs = session.scalars(select(models.Blob).where(models.Blob.sha256.in_(hashes))).all() if hashes else []
     people = {p.name: p for p in session.scalars(select(models.Person))}
+    outcome_revisions = _trajectory_revisions(session, [t.id for t in trajectories])
     return {
         "format": fmt.FORMAT_NAME,
         "format_version": fmt.FORMAT_VERSION,
@@ -99,8 +100,19 @@ def build_manifest(session: Session, trajectories: list[models.Trajectory]) -> d
             for i in instructions.values()
         ],
         "blobs": [fmt.blob_entry(b) for b in sorted(blobs, key=lambda b: b.sha256)],
-        "trajectories": [fmt.trajectory_entry(t) for t in trajectories],
+        "trajectories": [fmt.trajectory_entry(t, outcome_revisions.get(t.id, [])) for t in trajectories],
     }
+
+
+def _trajectory_revisions(session: Session, ids: list[int]) -> dict[int, list[models.LabelRevision]]:
+    """Revisions that belong to a trajectory and no step (its labelled outcome), by trajectory id."""
+    R = models.LabelRevision
+    found: dict[int, list[models.LabelRevision]] = {}
+    query = select(R).where(R.step_id.is_(None), R.trajectory_id.in_(ids)).options(selectinload(R.person))
+    query = query.order_by(R.id)
+    for revision in session.scalars(query) if ids else []:
+        found.setdefault(revision.trajectory_id or 0, []).append(revision)
+    return found
 
 
 def export_bundle(

@@ -25,9 +25,10 @@ LABEL_COLUMNS = ("think", "action_text", "tool_call", "target_box", "verdict")
 RAW_COLUMNS = (
     "index", "screenshot_sha256", "hierarchy_sha256", "hierarchy_error", "package", "activity",
     "screen_width", "screen_height", "rotation", "raw_tool_call", "model_reply", "timings_ms",
-    "usage", "attempts", "flags",
+    "usage", "attempts", "flags", "origin", "corrects_index",
 )  # fmt: skip
-TRAJECTORY_EXTRA_COLUMNS = ("stop_reason", "settings")  # optional: bundles written before they existed lack them
+# optional: bundles written before they existed lack them
+TRAJECTORY_EXTRA_COLUMNS = ("stop_reason", "settings", "label_outcome")
 DEVICE_COLUMNS = ("serial", "model", "android_version", "screen_width", "screen_height", "density", "app_packages")
 
 
@@ -52,21 +53,23 @@ def step_entry(step: models.Step) -> dict[str, Any]:
     entry: dict[str, Any] = {name: getattr(step, name) for name in RAW_COLUMNS}
     entry["observed_at"] = iso(step.observed_at)
     entry["label"] = {name: getattr(step, name) for name in LABEL_COLUMNS}
+    entry["label"]["removed"] = step.removed
     entry["label"]["updated_at"] = iso(step.label_updated_at)
-    entry["revisions"] = [
-        {
-            "field": revision.field,
-            "old": revision.old_value,
-            "new": revision.new_value,
-            "person": revision.person.name if revision.person else None,
-            "created_at": iso(revision.created_at),
-        }
-        for revision in step.revisions
-    ]
+    entry["revisions"] = [revision_entry(revision) for revision in step.revisions]
     return entry
 
 
-def trajectory_entry(trajectory: models.Trajectory) -> dict[str, Any]:
+def revision_entry(revision: models.LabelRevision) -> dict[str, Any]:
+    return {
+        "field": revision.field,
+        "old": revision.old_value,
+        "new": revision.new_value,
+        "person": revision.person.name if revision.person else None,
+        "created_at": iso(revision.created_at),
+    }
+
+
+def trajectory_entry(trajectory: models.Trajectory, trajectory_revisions: list[models.LabelRevision]) -> dict[str, Any]:
     return {
         "uid": trajectory.uid,
         "instruction_uid": trajectory.instruction.uid,
@@ -92,6 +95,7 @@ def trajectory_entry(trajectory: models.Trajectory) -> dict[str, Any]:
             for review in trajectory.reviews
         ],
         "steps": [step_entry(step) for step in trajectory.steps],
+        "revisions": [revision_entry(r) for r in trajectory_revisions],  # of the outcome (no step)
     }
 
 

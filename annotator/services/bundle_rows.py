@@ -114,7 +114,12 @@ def insert_trajectory(session: Session, entry: dict[str, Any], refs: References)
             )
         )
     for step_entry in entry["steps"]:
-        trajectory.steps.append(_step(session, step_entry, refs, where))
+        step = _step(session, step_entry, refs, where)
+        trajectory.steps.append(step)
+        for revision in step.revisions:
+            revision.trajectory = trajectory
+    for revision in entry.get("revisions", []):  # trajectory-level (the outcome); older bundles have none
+        session.add(_revision(session, revision, refs, where, trajectory=trajectory))
     session.add(trajectory)
     return len(entry["steps"])
 
@@ -127,17 +132,23 @@ def _step(session: Session, entry: dict[str, Any], refs: References, where: str)
         raw_action=action_name(entry.get("raw_tool_call")),
         label_action=action_name(label.get("tool_call")),
         label_updated_at=parse_time(label.get("updated_at"), where),
+        removed=bool(label.get("removed", False)),
         **_given(observed_at=parse_time(entry.get("observed_at"), where)),
     )
     step.rotation = step.rotation or 0
     for revision in entry["revisions"]:
-        step.revisions.append(
-            models.LabelRevision(
-                field=revision["field"],
-                old_value=revision.get("old"),
-                new_value=revision.get("new"),
-                person=_person(session, refs, revision.get("person"), "annotator"),
-                **_given(created_at=parse_time(revision.get("created_at"), where)),
-            )
-        )
+        step.revisions.append(_revision(session, revision, refs, where))
     return step
+
+
+def _revision(
+    session: Session, entry: dict[str, Any], refs: References, where: str, **owner: Any
+) -> models.LabelRevision:
+    return models.LabelRevision(
+        field=entry["field"],
+        old_value=entry.get("old"),
+        new_value=entry.get("new"),
+        person=_person(session, refs, entry.get("person"), "annotator"),
+        **owner,
+        **_given(created_at=parse_time(entry.get("created_at"), where)),
+    )

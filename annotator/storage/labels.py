@@ -13,6 +13,10 @@ from annotator.storage.collection import action_name, ensure_person
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
 
+# A step's editable fields: the labels, and whether the step is left out of the labelled trajectory.
+EDITABLE_FIELDS: tuple[str, ...] = (*LABEL_FIELDS, "removed")
+OUTCOMES: tuple[str, ...] = ("success", "failure")
+
 
 class LabelError(ValueError):
     pass
@@ -35,13 +39,17 @@ def _check_value(field: str, value: Any) -> Any:
             return Box.from_list([float(v) for v in value]).as_list()
         except (TypeError, ValueError) as error:
             raise LabelError(f"target_box: {error}") from error
+    if field == "removed":
+        if not isinstance(value, bool):
+            raise LabelError(f"removed: expected true or false, got {value!r}")
+        return value
     if field == "verdict":
         try:
             return str(Verdict(value))
         except ValueError:
             allowed = ", ".join(v.value for v in Verdict)
             raise LabelError(f"verdict: {value!r} is not one of {allowed}") from None
-    raise LabelError(f"{field!r} is not a label field (label fields: {', '.join(LABEL_FIELDS)})")
+    raise LabelError(f"{field!r} is not a label field (label fields: {', '.join(EDITABLE_FIELDS)})")
 
 
 def apply_label_changes(
@@ -57,7 +65,9 @@ def apply_label_changes(
         setattr(step, field, value)
         if field == "tool_call":
             step.label_action = action_name(value)
-        revision = models.LabelRevision(step=step, field=field, old_value=old, new_value=value, person=person)
+        revision = models.LabelRevision(
+            step=step, trajectory_id=step.trajectory_id, field=field, old_value=old, new_value=value, person=person
+        )
         session.add(revision)
         revisions.append(revision)
     if revisions:
@@ -93,3 +103,53 @@ def set_review(
         status_value = str(ReviewStatus(status))
         session.add(models.Review(trajectory=trajectory, status=status_value, reviewer=who, comment=comment))
         trajectory.review_status = status_value
+
+
+def apply_outcome(
+    session: Session, trajectory: models.Trajectory, outcome: str | None, person: models.Person | None
+) -> models.LabelRevision | None:
+    """Set the labelled outcome (did the trajectory complete its task?) with a trajectory-level revision."""
+    if outcome is not None and outcome not in OUTCOMES:
+        raise LabelError(f"outcome: {outcome!r} is not one of {', '.join(OUTCOMES)}")
+    old = trajectory.label_outcome
+    if old == outcome:
+        return None
+    trajectory.label_outcome = outcome
+    revision = models.LabelRevision(
+        trajectory=trajectory, field="outcome", old_value=old, new_value=outcome, person=person
+    )
+    session.add(revision)
+    return revision
+
+
+def insert_corrected_step(session: Session, wrong: models.Step, person: models.Person | None) -> models.Step:
+    """Add a step after `wrong` that says what should have been done on the same screen.
+
+    It shares the wrong step's screenshot and hierarchy (the state in which the mistake was made) and gets
+    the next free index; its place in the labelled sequence comes from ``corrects_index``.
+    """
+    if wrong.origin is not None:
+        raise LabelError("a corrected step is inserted after a collected step, not after another inserted one")
+    last = max(step.index for step in wrong.trajectory.steps)
+    step = models.Step(
+        trajectory=wrong.trajectory,
+        index=last + 1,
+        screenshot_sha256=wrong.screenshot_sha256,
+        hierarchy_sha256=wrong.hierarchy_sha256,
+        hierarchy_error=wrong.hierarchy_error,
+        package=wrong.package,
+        activity=wrong.activity,
+        screen_width=wrong.screen_width,
+        screen_height=wrong.screen_height,
+        rotation=wrong.rotation,
+        origin="inserted",
+        corrects_index=wrong.index,
+    )
+    session.add(step)
+    session.add(
+        models.LabelRevision(
+            step=step, trajectory=wrong.trajectory, field="inserted", old_value=None,
+            new_value={"corrects_index": wrong.index}, person=person,
+        )
+    )  # fmt: skip
+    return step

@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -126,6 +127,7 @@ class Trajectory(Base):
     ended_at: Mapped[datetime | None]
     stop_reason: Mapped[str | None] = mapped_column(Text)  # terminate, step limit, stopped, phone gone, model failed
     settings: Mapped[dict[str, Any] | None]  # how it was collected: max steps, history images, resize, ...
+    label_outcome: Mapped[str | None] = mapped_column(String(20))  # the annotator's judgement: task completed?
 
     instruction: Mapped[Instruction] = relationship()
     device: Mapped[Device | None] = relationship()
@@ -167,6 +169,8 @@ class Step(Base):
     attempts: Mapped[list[Any] | None]  # replies that could not be used before this step's, with their problems
     flags: Mapped[dict[str, Any] | None]  # what the observation noticed: a black frame, a screen that never settled
     observed_at: Mapped[datetime] = mapped_column(default=utcnow)
+    origin: Mapped[str | None] = mapped_column(String(20))  # None: collected; "inserted": added by a person
+    corrects_index: Mapped[int | None]  # an inserted step: the index of the wrong step it corrects (same screenshot)
     # labelled part (editable; every change writes a LabelRevision)
     think: Mapped[str | None] = mapped_column(Text)
     action_text: Mapped[str | None] = mapped_column(Text)
@@ -174,6 +178,7 @@ class Step(Base):
     label_action: Mapped[str | None] = mapped_column(String(30))
     target_box: Mapped[list[float] | None]
     verdict: Mapped[str | None] = mapped_column(String(20))
+    removed: Mapped[bool] = mapped_column(default=False, server_default=false())  # left out of the labelled trajectory
     label_updated_at: Mapped[datetime | None]
 
     trajectory: Mapped[Trajectory] = relationship(back_populates="steps")
@@ -185,22 +190,26 @@ class Step(Base):
 RAW_STEP_COLUMNS: tuple[str, ...] = (
     "trajectory_id", "index", "screenshot_sha256", "hierarchy_sha256", "hierarchy_error", "package",
     "activity", "screen_width", "screen_height", "rotation", "raw_tool_call", "raw_action",
-    "model_reply", "timings_ms", "observed_at", "usage", "attempts", "flags",
+    "model_reply", "timings_ms", "observed_at", "usage", "attempts", "flags", "origin", "corrects_index",
 )  # fmt: skip
 
 
 class LabelRevision(Base):
+    """One change of a label: of a step's field, or (step_id None) of the trajectory's outcome."""
+
     __tablename__ = "label_revisions"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    step_id: Mapped[int] = mapped_column(ForeignKey("steps.id", ondelete="CASCADE"), index=True)
+    step_id: Mapped[int | None] = mapped_column(ForeignKey("steps.id", ondelete="CASCADE"), index=True)
+    trajectory_id: Mapped[int | None] = mapped_column(ForeignKey("trajectories.id", ondelete="CASCADE"), index=True)
     field: Mapped[str] = mapped_column(String(30))
     old_value: Mapped[Any] = mapped_column(JSON, nullable=True)
     new_value: Mapped[Any] = mapped_column(JSON, nullable=True)
     person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
-    step: Mapped[Step] = relationship(back_populates="revisions")
+    step: Mapped[Step | None] = relationship(back_populates="revisions")
+    trajectory: Mapped[Trajectory | None] = relationship()
     person: Mapped[Person | None] = relationship()
 
 

@@ -46,6 +46,8 @@ def to_domain_step(row: models.Step) -> Step:
 
 
 def load_trajectory(db: Database, trajectory_id: int) -> Trajectory:
+    """The collected steps with their labels; corrected steps that people inserted are left out (the labelled
+    sequence, with them, is ``services.annotation_records.labelled_order``)."""
     with db.session() as session:
         row = session.scalar(
             select(models.Trajectory)
@@ -60,7 +62,7 @@ def load_trajectory(db: Database, trajectory_id: int) -> Trajectory:
         return Trajectory(
             instruction=row.instruction.text,
             app=row.instruction.app.name,
-            steps=[to_domain_step(step) for step in row.steps],
+            steps=[to_domain_step(step) for step in row.steps if step.origin is None],
             collector=CollectorKind(row.collector_kind),
             status=TrajectoryStatus(row.status),
             outcome=Outcome(row.outcome) if row.outcome else None,

@@ -41,6 +41,9 @@ MENUS: dict[str, str] = {
     "file": QT_TRANSLATE_NOOP("Actions", "&File"),
     "view": QT_TRANSLATE_NOOP("Actions", "&View"),
     "go": QT_TRANSLATE_NOOP("Actions", "&Go"),
+    "phone": QT_TRANSLATE_NOOP("Actions", "&Phone"),
+    "annotate": QT_TRANSLATE_NOOP("Actions", "&Annotate"),
+    "review": QT_TRANSLATE_NOOP("Actions", "&Review"),
     "help": QT_TRANSLATE_NOOP("Actions", "&Help"),
 }
 
@@ -61,6 +64,96 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("browser.next_review", QT_TRANSLATE_NOOP("Actions", "Next Trajectory Needing &Review"), "go",
                "open_next", target="browser", shortcut="Ctrl+R", args=("review",), toolbar=True,
                tooltip=QT_TRANSLATE_NOOP("Actions", "Open the next annotated trajectory that waits for a reviewer")),
+    # collect view ---------------------------------------------------------------------------------------------
+    ActionSpec("collect.refresh_devices", QT_TRANSLATE_NOOP("Actions", "Refresh &Devices"), "phone",
+               "refresh_devices", target="collect", shortcut="Ctrl+Shift+F5",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Look again for connected phones and virtual phones")),
+    ActionSpec("collect.start", QT_TRANSLATE_NOOP("Actions", "&Start Recording"), "phone", "start_recording",
+               target="collect", shortcut="Ctrl+Shift+Return",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Record a teleoperated trajectory for the chosen instruction")),
+    ActionSpec("collect.stop", QT_TRANSLATE_NOOP("Actions", "S&top"), "phone", "stop", target="collect",
+               shortcut="Ctrl+Shift+Backspace",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Stop the recording or the agent run; the steps so far are kept")),
+    ActionSpec("collect.agent_run", QT_TRANSLATE_NOOP("Actions", "Run the &Agent"), "phone", "start_agent_run",
+               target="collect", shortcut="Ctrl+Shift+G",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Let a model behind an OpenAI-compatible endpoint do the task")),
+    ActionSpec("collect.back", QT_TRANSLATE_NOOP("Actions", "Phone &Back"), "phone", "press_button",
+               target="collect", shortcut="Alt+Backspace", args=("Back",),
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Press the phone's Back button (recorded as a step)")),
+    ActionSpec("collect.home", QT_TRANSLATE_NOOP("Actions", "Phone &Home"), "phone", "press_button",
+               target="collect", shortcut="Alt+Home", args=("Home",),
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Press the phone's Home button (recorded as a step)")),
+    # annotation view ------------------------------------------------------------------------------------------
+    ActionSpec("annotate.previous_step", QT_TRANSLATE_NOOP("Actions", "&Previous Step"), "annotate",
+               "previous_step", target="annotate", shortcut="Ctrl+PgUp", toolbar=True),
+    ActionSpec("annotate.next_step", QT_TRANSLATE_NOOP("Actions", "&Next Step"), "annotate", "next_step",
+               target="annotate", shortcut="Ctrl+PgDown", toolbar=True),
+    ActionSpec("annotate.next_trajectory", QT_TRANSLATE_NOOP("Actions", "Next &Trajectory"), "annotate",
+               "next_trajectory", target="annotate", shortcut="Ctrl+Shift+PgDown",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Open the next trajectory in your queue")),
+    ActionSpec("annotate.verdict_correct", QT_TRANSLATE_NOOP("Actions", "Step Is &Correct"), "annotate",
+               "set_verdict", target="annotate", shortcut="1", args=("correct",)),
+    ActionSpec("annotate.verdict_wrong", QT_TRANSLATE_NOOP("Actions", "Step Is &Wrong"), "annotate",
+               "set_verdict", target="annotate", shortcut="2", args=("wrong",)),
+    ActionSpec("annotate.verdict_redundant", QT_TRANSLATE_NOOP("Actions", "Step Is Re&dundant"), "annotate",
+               "set_verdict", target="annotate", shortcut="3", args=("redundant",)),
+    ActionSpec("annotate.stage_think", QT_TRANSLATE_NOOP("Actions", "Edit &Think"), "annotate", "show_stage",
+               target="annotate", shortcut="F2", args=("think",),
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Stage 1: current state, next action, goal")),
+    ActionSpec("annotate.stage_action", QT_TRANSLATE_NOOP("Actions", "Edit &Action"), "annotate", "show_stage",
+               target="annotate", shortcut="F3", args=("action_text",),
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Stage 2: a clear low-level instruction")),
+    ActionSpec("annotate.stage_tool_call", QT_TRANSLATE_NOOP("Actions", "Edit T&ool Call"), "annotate",
+               "show_stage", target="annotate", shortcut="F4", args=("tool_call",),
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Stage 3: the precise tool call, checked against the screenshot")),
+    ActionSpec("annotate.keep_original", QT_TRANSLATE_NOOP("Actions", "&Keep the Original"), "annotate",
+               "keep_original", target="annotate", shortcut="Ctrl+K",
+               tooltip=QT_TRANSLATE_NOOP("Actions",
+                                         "Copy what was collected into the empty label fields of this step")),
+    ActionSpec("annotate.undo", QT_TRANSLATE_NOOP("Actions", "&Undo"), "annotate", "undo", target="annotate",
+               shortcut="Ctrl+Z"),
+    ActionSpec("annotate.redo", QT_TRANSLATE_NOOP("Actions", "&Redo"), "annotate", "redo", target="annotate",
+               shortcut="Ctrl+Shift+Z"),
+    ActionSpec("annotate.insert_step", QT_TRANSLATE_NOOP("Actions", "&Insert Corrected Step"), "annotate",
+               "insert_corrected_step", target="annotate", shortcut="Ctrl+I",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "After a wrong step, add the step that should have been taken")),
+    ActionSpec("annotate.remove_step", QT_TRANSLATE_NOOP("Actions", "Re&move Labelled Step"), "annotate",
+               "remove_step", target="annotate", shortcut="Ctrl+Shift+Delete",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Leave a redundant step out of the labelled trajectory; "
+                                                    "the collected record stays")),
+    ActionSpec("annotate.outcome_success", QT_TRANSLATE_NOOP("Actions", "Task &Completed"), "annotate",
+               "set_outcome", target="annotate", shortcut="Ctrl+Shift+Y", args=("success",)),
+    ActionSpec("annotate.outcome_failure", QT_TRANSLATE_NOOP("Actions", "Task &Not Completed"), "annotate",
+               "set_outcome", target="annotate", shortcut="Ctrl+Shift+N", args=("failure",)),
+    ActionSpec("annotate.submit", QT_TRANSLATE_NOOP("Actions", "&Submit for Review"), "annotate",
+               "submit_for_review", target="annotate", shortcut="Ctrl+Return", toolbar=True,
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Mark this trajectory as annotated so that a reviewer sees it")),
+    ActionSpec("annotate.history", QT_TRANSLATE_NOOP("Actions", "&History"), "annotate", "toggle_history",
+               target="annotate", shortcut="Ctrl+H",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Every change to this trajectory: who, when, old and new")),
+    ActionSpec("annotate.zoom_in", QT_TRANSLATE_NOOP("Actions", "Zoom &In"), "annotate", "zoom_in",
+               target="annotate", shortcut="Ctrl+="),
+    ActionSpec("annotate.zoom_out", QT_TRANSLATE_NOOP("Actions", "Zoom &Out"), "annotate", "zoom_out",
+               target="annotate", shortcut="Ctrl+-"),
+    ActionSpec("annotate.zoom_fit", QT_TRANSLATE_NOOP("Actions", "&Fit Screenshot"), "annotate", "zoom_fit",
+               target="annotate", shortcut="Ctrl+0"),
+    # review ------------------------------------------------------------------------------------------------
+    ActionSpec("review.accept", QT_TRANSLATE_NOOP("Actions", "&Accept"), "review", "accept", target="review",
+               shortcut="Ctrl+Shift+A", toolbar=True,
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Accept the trajectory in front of you")),
+    ActionSpec("review.fix", QT_TRANSLATE_NOOP("Actions", "&Fix and Accept…"), "review", "fix", target="review",
+               shortcut="Ctrl+Shift+E",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Open it for editing; your edits are revisions; accept when done")),
+    ActionSpec("review.reject", QT_TRANSLATE_NOOP("Actions", "&Reject…"), "review", "reject", target="review",
+               shortcut="Ctrl+Shift+X", toolbar=True,
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Send it back to the annotator with a comment")),
+    # statistics --------------------------------------------------------------------------------------------
+    ActionSpec("stats.refresh", QT_TRANSLATE_NOOP("Actions", "Refresh &Statistics"), "view", "refresh",
+               target="stats", shortcut="Ctrl+Shift+F6"),
+    ActionSpec("stats.export_png", QT_TRANSLATE_NOOP("Actions", "Export Charts as &PNG…"), "file", "export_png",
+               target="stats"),
+    ActionSpec("stats.export_csv", QT_TRANSLATE_NOOP("Actions", "Export Statistics as &CSV…"), "file",
+               "export_csv", target="stats"),
     ActionSpec("help.shortcuts", QT_TRANSLATE_NOOP("Actions", "&Keyboard Shortcuts"), "help", "show_shortcuts",
                shortcut="F1", tooltip=QT_TRANSLATE_NOOP("Actions", "List every command and change its shortcut")),
     ActionSpec("help.about", QT_TRANSLATE_NOOP("Actions", "&About Mobile Annotator"), "help", "show_about",
@@ -120,6 +213,7 @@ class ActionRegistry(QObject):
             action.triggered.connect(lambda _checked=False, run=handler, args=spec.args: run(*args))
             action.setEnabled(True)
             action.setVisible(True)
+        self._show_used_menus()
 
     def bound(self) -> list[ActionSpec]:
         """The rows that do something in this window, in table order."""
@@ -135,7 +229,13 @@ class ActionRegistry(QObject):
             self.menus[spec.menu].addAction(self.actions[spec.id])
             if spec.toolbar and toolbar is not None:
                 toolbar.addAction(self.actions[spec.id])
+        self._show_used_menus()
         self.retranslate()
+
+    def _show_used_menus(self) -> None:
+        """A menu whose commands all belong to views this window lacks stays out of the menu bar."""
+        for menu in self.menus.values():
+            menu.menuAction().setVisible(any(action.isVisible() for action in menu.actions()))
 
     # shortcuts ---------------------------------------------------------------------------------------------
 

@@ -16,6 +16,18 @@
         <translation>转到(&amp;G)</translation>
     </message>
     <message>
+        <source>&amp;Phone</source>
+        <translation>手机(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Annotate</source>
+        <translation>标注(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Review</source>
+        <translation>审核(&amp;R)</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -66,6 +78,210 @@
     <message>
         <source>Open the next annotated trajectory that waits for a reviewer</source>
         <translation>打开下一条已标注、等待审核的轨迹</translation>
+    </message>
+    <message>
+        <source>Refresh &amp;Devices</source>
+        <translation>刷新设备(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Look again for connected phones and virtual phones</source>
+        <translation>重新查找已连接的手机和虚拟手机</translation>
+    </message>
+    <message>
+        <source>&amp;Start Recording</source>
+        <translation>开始录制(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Record a teleoperated trajectory for the chosen instruction</source>
+        <translation>为所选指令录制一条人工操作的轨迹</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Stop the recording or the agent run; the steps so far are kept</source>
+        <translation>停止录制或智能体运行；已有的步骤会保留</translation>
+    </message>
+    <message>
+        <source>Run the &amp;Agent</source>
+        <translation>运行智能体(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Let a model behind an OpenAI-compatible endpoint do the task</source>
+        <translation>让 OpenAI 兼容接口背后的模型来完成任务</translation>
+    </message>
+    <message>
+        <source>Phone &amp;Back</source>
+        <translation>手机返回键(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Press the phone&apos;s Back button (recorded as a step)</source>
+        <translation>按下手机的返回键（记录为一步）</translation>
+    </message>
+    <message>
+        <source>Phone &amp;Home</source>
+        <translation>手机主页键(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Press the phone&apos;s Home button (recorded as a step)</source>
+        <translation>按下手机的主页键（记录为一步）</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Step</source>
+        <translation>上一步(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Next Step</source>
+        <translation>下一步(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Next &amp;Trajectory</source>
+        <translation>下一条轨迹(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Open the next trajectory in your queue</source>
+        <translation>打开你队列中的下一条轨迹</translation>
+    </message>
+    <message>
+        <source>Step Is &amp;Correct</source>
+        <translation>步骤正确(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Step Is &amp;Wrong</source>
+        <translation>步骤错误(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Step Is Re&amp;dundant</source>
+        <translation>步骤冗余(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Edit &amp;Think</source>
+        <translation>编辑思考(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Stage 1: current state, next action, goal</source>
+        <translation>第一阶段：当前状态、下一步动作、目标</translation>
+    </message>
+    <message>
+        <source>Edit &amp;Action</source>
+        <translation>编辑动作(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Stage 2: a clear low-level instruction</source>
+        <translation>第二阶段：清晰的底层操作指令</translation>
+    </message>
+    <message>
+        <source>Edit T&amp;ool Call</source>
+        <translation>编辑工具调用(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Stage 3: the precise tool call, checked against the screenshot</source>
+        <translation>第三阶段：对照截图核对的精确工具调用</translation>
+    </message>
+    <message>
+        <source>&amp;Keep the Original</source>
+        <translation>保留原始内容(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Copy what was collected into the empty label fields of this step</source>
+        <translation>把采集到的原始内容复制到本步骤尚未标注的字段</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Insert Corrected Step</source>
+        <translation>插入纠正步骤(&amp;I)</translation>
+    </message>
+    <message>
+        <source>After a wrong step, add the step that should have been taken</source>
+        <translation>在错误步骤之后，补上本应执行的正确步骤</translation>
+    </message>
+    <message>
+        <source>Re&amp;move Labelled Step</source>
+        <translation>移除标注步骤(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Leave a redundant step out of the labelled trajectory; the collected record stays</source>
+        <translation>把冗余步骤移出标注轨迹；采集的原始记录仍然保留</translation>
+    </message>
+    <message>
+        <source>Task &amp;Completed</source>
+        <translation>任务已完成(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Task &amp;Not Completed</source>
+        <translation>任务未完成(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Submit for Review</source>
+        <translation>提交审核(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Mark this trajectory as annotated so that a reviewer sees it</source>
+        <translation>把这条轨迹标记为已标注，交给审核员</translation>
+    </message>
+    <message>
+        <source>&amp;History</source>
+        <translation>修改历史(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Every change to this trajectory: who, when, old and new</source>
+        <translation>这条轨迹的每一次修改：谁、何时、旧值与新值</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit Screenshot</source>
+        <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Accept</source>
+        <translation>接受(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Accept the trajectory in front of you</source>
+        <translation>接受当前的轨迹</translation>
+    </message>
+    <message>
+        <source>&amp;Fix and Accept…</source>
+        <translation>修改后接受(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open it for editing; your edits are revisions; accept when done</source>
+        <translation>打开进行修改；你的修改会记入历史；改完后接受</translation>
+    </message>
+    <message>
+        <source>&amp;Reject…</source>
+        <translation>拒绝(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Send it back to the annotator with a comment</source>
+        <translation>附上意见退回给标注员</translation>
+    </message>
+    <message>
+        <source>Refresh &amp;Statistics</source>
+        <translation>刷新统计(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Export Charts as &amp;PNG…</source>
+        <translation>导出图表为 PNG(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Export Statistics as &amp;CSV…</source>
+        <translation>导出统计为 CSV(&amp;C)…</translation>
     </message>
     <message>
         <source>&amp;Keyboard Shortcuts</source>

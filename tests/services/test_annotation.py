@@ -1,0 +1,126 @@
+"""Annotating through the service: revisions, undo/redo, corrected and removed steps, outcome, history."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+from annotator.services.annotation import Editor, LabelError, load_elements, load_trajectory
+from annotator.storage import models
+from annotator.storage.workspace import Workspace
+from tests.factories import add_trajectory, click
+
+
+def revisions(workspace: Workspace, trajectory_id: int) -> list[tuple]:
+    R = models.LabelRevision
+    with workspace.database.session() as session:
+        rows = session.execute(
+            select(R.step_id, R.field, R.old_value, R.new_value).where(R.trajectory_id == trajectory_id).order_by(R.id)
+        )
+        return [tuple(row) for row in rows]
+
+
+@pytest.fixture
+def unlabelled(workspace: Workspace) -> int:
+    return add_trajectory(workspace, "淘宝", "打开淘宝，查看我关注的店铺", 3, seed=3, label=False)
+
+
+def test_record_shows_original_and_empty_labels(workspace: Workspace, unlabelled: int) -> None:
+    record = load_trajectory(workspace, unlabelled)
+    assert [s.position for s in record.steps] == [1, 2, 3]
+    first = record.steps[0]
+    assert first.original.think == "步骤 0" and first.original.tool_call == click(100, 200)
+    assert first.label.think is None and first.stages == (False, False, False)
+    assert first.screenshot.is_file() and (first.width, first.height) == (1080, 2400)
+    assert record.review_status == "unlabelled"
+    assert [node.text for node in load_elements(workspace, first.id)] == ["搜索"]
+
+
+def test_change_writes_revisions_and_undo_redo_restore_values(workspace: Workspace, unlabelled: int) -> None:
+    editor = Editor(workspace, unlabelled, "小王")
+    step_id = load_trajectory(workspace, unlabelled).steps[0].id
+    step = editor.change(step_id, {"think": "当前在首页，点击搜索框，以便输入关键词", "tool_call": click(300, 200)})
+    assert step.label.think.startswith("当前在首页") and step.stages == (True, False, True)
+    assert load_trajectory(workspace, unlabelled).review_status == "in_progress"
+    editor.change(step_id, {"think": "改过的想法"})
+    assert editor.undo() == step_id
+    assert load_trajectory(workspace, unlabelled).steps[0].label.think.startswith("当前在首页")
+    assert editor.can_redo and editor.redo() == step_id
+    assert load_trajectory(workspace, unlabelled).steps[0].label.think == "改过的想法"
+    written = revisions(workspace, unlabelled)
+    assert [field for _, field, _, _ in written] == ["think", "tool_call", "think", "think", "think"]
+    assert written[3][2:] == ("改过的想法", "当前在首页，点击搜索框，以便输入关键词")  # the undo is a revision too
+
+
+def test_a_no_op_writes_nothing_and_a_bad_value_is_refused(workspace: Workspace, unlabelled: int) -> None:
+    editor = Editor(workspace, unlabelled, "小王")
+    step_id = load_trajectory(workspace, unlabelled).steps[1].id
+    editor.change(step_id, {"verdict": "correct"})
+    editor.change(step_id, {"verdict": "correct"})
+    with pytest.raises(LabelError, match="verdict"):
+        editor.change(step_id, {"verdict": "maybe"})
+    assert len(revisions(workspace, unlabelled)) == 1
+    with pytest.raises(ValueError, match="who you are"):
+        Editor(workspace, unlabelled, "  ")
+
+
+def test_inserted_step_follows_the_wrong_one_and_removal_keeps_the_raw_step(
+    workspace: Workspace, unlabelled: int
+) -> None:
+    editor = Editor(workspace, unlabelled, "小李")
+    wrong, second, last = load_trajectory(workspace, unlabelled).steps
+    inserted = editor.insert_corrected_step(wrong.id)
+    assert inserted.origin == "inserted" and inserted.position == 2 and inserted.corrects_step_id == wrong.id
+    assert inserted.screenshot == wrong.screenshot and inserted.label.tool_call is None
+    editor.remove_step(second.id)
+    record = load_trajectory(workspace, unlabelled)
+    assert [(s.id, s.removed) for s in record.steps] == [
+        (wrong.id, False), (inserted.id, False), (second.id, True), (last.id, False)
+    ]  # fmt: skip
+    with workspace.database.session() as session:
+        assert session.get(models.Step, second.id).raw_tool_call == click(101, 200)  # the raw record stays
+    editor.undo()
+    editor.undo()  # the insertion: the step is left out again, not deleted
+    assert [s.removed for s in load_trajectory(workspace, unlabelled).steps] == [False, True, False, False]
+
+
+def test_outcome_history_restore_and_submit(workspace: Workspace, unlabelled: int) -> None:
+    editor = Editor(workspace, unlabelled, "小王")
+    step_id = load_trajectory(workspace, unlabelled).steps[0].id
+    editor.set_outcome("failure")
+    editor.change(step_id, {"action_text": "点击搜索框"})
+    editor.change(step_id, {"action_text": "点击顶部的搜索框"})
+    history = editor.history()
+    assert [(r.field, r.new, r.person, r.step_position) for r in history] == [
+        ("action_text", "点击顶部的搜索框", "小王", 1), ("action_text", "点击搜索框", "小王", 1),
+        ("outcome", "failure", "小王", None),
+    ]  # fmt: skip
+    editor.restore(history[1].id)
+    assert load_trajectory(workspace, unlabelled).steps[0].label.action_text == "点击搜索框"
+    assert editor.undo() == step_id  # a restore is undoable
+    assert load_trajectory(workspace, unlabelled).steps[0].label.action_text == "点击顶部的搜索框"
+    assert editor.submit().review_status == "annotated" and editor.record().outcome == "failure"
+
+
+def test_bundles_carry_inserted_and_removed_steps_outcome_and_its_history(
+    workspace: Workspace, unlabelled: int, tmp_path
+) -> None:
+    from annotator.services.bundle import export_bundle, import_bundle
+
+    editor = Editor(workspace, unlabelled, "小李")
+    wrong, second, _ = load_trajectory(workspace, unlabelled).steps
+    inserted = editor.insert_corrected_step(wrong.id)
+    editor.change(inserted.id, {"tool_call": click(500, 600), "verdict": "correct"})
+    editor.remove_step(second.id)
+    editor.set_outcome("success")
+    export_bundle(workspace, tmp_path / "bundle")
+    with Workspace.open(tmp_path / "other") as other:
+        import_bundle(other, tmp_path / "bundle")
+        copied = load_trajectory(other, 1)
+        original = load_trajectory(workspace, unlabelled)
+        assert [(s.position, s.origin, s.removed, s.label) for s in copied.steps] == [
+            (s.position, s.origin, s.removed, s.label) for s in original.steps
+        ]
+        assert copied.outcome == "success"
+        fields = [(r.field, r.new, r.person) for r in Editor(other, 1, "小李").history()]
+        assert fields == [(r.field, r.new, r.person) for r in editor.history()]
