@@ -29,10 +29,12 @@ from annotator.storage.workspace import DATA_DIR_ENV, DB_URL_ENV, default_data_d
 @click.version_option(__version__, prog_name="annotator")
 @click.pass_context
 def cli(context: click.Context, data_dir: Path | None, db_url: str | None) -> None:
-    """Turn Android phone sessions into GUI-agent training data (Mobile-R1 style)."""
+    """Turn Android phone sessions into GUI-agent training data (Mobile-R1 style).
+
+    Without a command, opens the desktop app on the workspace (`annotator gui`)."""
     context.obj = {"data_dir": data_dir or default_data_dir(), "db_url": db_url}
-    if context.invoked_subcommand is None:
-        click.echo(context.get_help())
+    if context.invoked_subcommand is None:  # plain `annotator`: the desktop app on the user's workspace
+        context.invoke(gui)
 
 
 @cli.group()

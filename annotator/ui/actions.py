@@ -50,6 +50,8 @@ MENUS: dict[str, str] = {
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("workspace.open", QT_TRANSLATE_NOOP("Actions", "&Open Workspace Folder…"), "file", "choose_workspace",
                shortcut="Ctrl+O", tooltip=QT_TRANSLATE_NOOP("Actions", "Open the data folder of another workspace")),
+    ActionSpec("person.change", QT_TRANSLATE_NOOP("Actions", "&Who Is Working…"), "file", "change_person",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Your name and role: labels and reviews are saved under them")),
     ActionSpec("app.quit", QT_TRANSLATE_NOOP("Actions", "&Quit"), "file", "close", shortcut="Ctrl+Q",
                tooltip=QT_TRANSLATE_NOOP("Actions", "Close the window; work in progress finishes first")),
     ActionSpec("browser.refresh", QT_TRANSLATE_NOOP("Actions", "&Refresh"), "view", "refresh", target="browser",

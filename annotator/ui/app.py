@@ -18,6 +18,7 @@ from annotator import __version__
 from annotator.ui import settings as keys
 from annotator.ui.fonts import register_fonts
 from annotator.ui.i18n import LanguageSwitcher
+from annotator.ui.identity_dialog import ask_if_unknown
 from annotator.ui.main_window import MainWindow
 from annotator.ui.workers import describe
 
@@ -81,6 +82,8 @@ def run_gui(data_dir: Path, *, db_url: str | None = None) -> int:
     log_file = set_up_logging()
     app = make_app()
     log.info("Mobile Annotator %s; log file %s", __version__, log_file)
+    if not ask_if_unknown():
+        log.info("no name given: the workspace opens, edits are refused until one is given (File menu)")
     window = MainWindow(app.languages)
     report_uncaught_errors(window)
     window.show()

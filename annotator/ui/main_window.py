@@ -29,10 +29,12 @@ from annotator import __version__
 from annotator.services.browse import BrowseFilter, Summary, summarize
 from annotator.storage.database import SchemaTooNewError
 from annotator.storage.workspace import Workspace
+from annotator.ui import identity
 from annotator.ui import settings as keys
 from annotator.ui.actions import WINDOW, ActionRegistry, ActionSpec
 from annotator.ui.browser import BrowserView
 from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, fill
+from annotator.ui.identity_dialog import IdentityDialog
 from annotator.ui.shortcuts import ShortcutSheet
 from annotator.ui.status import WindowStatus
 from annotator.ui.workers import Jobs, describe
@@ -87,6 +89,7 @@ class MainWindow(QMainWindow):
         self.browser.open_requested.connect(self.open_trajectory)
         self.browser.summary_changed.connect(self._browser_counts)
         self._restore_window()
+        self._show_person()
         self.retranslate()
 
     # views ---------------------------------------------------------------------------------------------------
@@ -211,6 +214,17 @@ class MainWindow(QMainWindow):
         if db is not None:
             count = self.tr("Counting trajectories")
             self.jobs.submit(count, lambda: summarize(db, BrowseFilter()), on_result=self.status.set_summary)
+
+    # the person ----------------------------------------------------------------------------------------------
+
+    def change_person(self) -> None:
+        dialog = IdentityDialog(self)
+        dialog.accepted.connect(self._show_person)
+        dialog.open()
+
+    def _show_person(self) -> None:
+        name, role = identity.current_person()
+        self.status.set_person(name, role)
 
     # help ----------------------------------------------------------------------------------------------------
 

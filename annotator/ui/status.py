@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QLocale
-from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QWidget
 
 from annotator.services.browse import Summary
 from annotator.ui.i18n import fill
+from annotator.ui.identity_dialog import role_title
 
 ERROR_MS = 15_000
 INFO_MS = 6_000
@@ -21,10 +22,20 @@ class WindowStatus(QStatusBar):
         self.workspace.setObjectName("status-workspace")
         self.counts = QLabel(self)
         self.counts.setObjectName("status-counts")
+        self.person = QLabel(self)
+        self.person.setObjectName("status-person")
+        # a long name is cut, never widening the window's minimum
+        self.person.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.addPermanentWidget(self.person)
         self.addPermanentWidget(self.counts)
         self.addPermanentWidget(self.workspace)
         self._path: Path | None = None
         self._summary: Summary | None = None
+        self._person = ("", "")
+        self.retranslate()
+
+    def set_person(self, name: str, role: str) -> None:
+        self._person = (name, role)
         self.retranslate()
 
     def set_workspace(self, path: Path | None) -> None:
@@ -49,6 +60,13 @@ class WindowStatus(QStatusBar):
     def retranslate(self) -> None:
         self.workspace.setText(str(self._path) if self._path else self.tr("No workspace open"))
         self.workspace.setToolTip(self.tr("The workspace folder: database and screenshots"))
+        name, role = self._person
+        self.person.setText(name or self.tr("Nobody signed in"))
+        self.person.setToolTip(
+            fill(self.tr("Working as %1 (%2); change it in the File menu"), name, role_title(role))
+            if name
+            else self.tr("Say who you are in the File menu: edits are refused until then")
+        )
         summary, locale = self._summary, QLocale()
         if summary is None:
             self.counts.clear()

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from annotator.storage.workspace import Workspace
+from tests.ui.conftest import known_person
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = """
@@ -51,6 +52,7 @@ def test_run_gui_shows_the_workspace_and_exits_cleanly_after_a_long_session(
 ) -> None:
     environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config"),
                    "XDG_STATE_HOME": str(tmp_path / "state")}  # fmt: skip
+    known_person(tmp_path / "config")
     done = subprocess.run(
         [sys.executable, "-c", SESSION, str(populated.data_dir)],
         cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120,

@@ -40,6 +40,14 @@
         <translation>打开另一个工作区的数据文件夹</translation>
     </message>
     <message>
+        <source>&amp;Who Is Working…</source>
+        <translation>当前使用者(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Your name and role: labels and reviews are saved under them</source>
+        <translation>你的名字和角色：标注与审核都以此署名保存</translation>
+    </message>
+    <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -389,6 +397,37 @@
     </message>
 </context>
 <context>
+    <name>IdentityDialog</name>
+    <message>
+        <source>Annotator</source>
+        <translation>标注员</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>审核员</translation>
+    </message>
+    <message>
+        <source>Administrator</source>
+        <translation>管理员</translation>
+    </message>
+    <message>
+        <source>Who Is Working?</source>
+        <translation>谁在使用？</translation>
+    </message>
+    <message>
+        <source>Every label, correction and review is saved under your name, so that the history and the statistics say who did what. You can change it later in the File menu.</source>
+        <translation>每一次标注、修改和审核都会以你的名字保存，历史记录和统计才能说明谁做了什么。之后可以在“文件”菜单中更改。</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>姓名(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Role:</source>
+        <translation>角色(&amp;R)：</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Trajectory %1 chosen; this version has no view that opens trajectories.</source>
@@ -620,6 +659,18 @@
     <message>
         <source>The workspace folder: database and screenshots</source>
         <translation>工作区文件夹：数据库和截图</translation>
+    </message>
+    <message>
+        <source>Nobody signed in</source>
+        <translation>未登记使用者</translation>
+    </message>
+    <message>
+        <source>Working as %1 (%2); change it in the File menu</source>
+        <translation>当前使用者：%1（%2）；可在“文件”菜单中更改</translation>
+    </message>
+    <message>
+        <source>Say who you are in the File menu: edits are refused until then</source>
+        <translation>请在“文件”菜单中登记你是谁：在此之前无法修改</translation>
     </message>
     <message numerus="yes">
         <source>%Ln trajectories</source>

@@ -1,0 +1,86 @@
+"""The first-start question "who is working?", also reachable later from the File menu."""
+
+from __future__ import annotations
+
+import getpass
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QWidget
+
+from annotator.ui import identity
+
+ROLE_TITLES = {
+    "annotator": QT_TRANSLATE_NOOP("IdentityDialog", "Annotator"),
+    "reviewer": QT_TRANSLATE_NOOP("IdentityDialog", "Reviewer"),
+    "admin": QT_TRANSLATE_NOOP("IdentityDialog", "Administrator"),
+}
+
+
+def role_title(role: str) -> str:
+    return QCoreApplication.translate("IdentityDialog", ROLE_TITLES[role]) if role in ROLE_TITLES else role
+
+
+def _suggested_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name (some containers): the person types one
+        return ""
+
+
+class IdentityDialog(QDialog):
+    """Asks for a name and a role and keeps them; every label and review is saved under that name."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("identity-dialog")
+        name, role = identity.current_person()
+        self.intro = QLabel(self)
+        self.intro.setWordWrap(True)
+        self.name = QLineEdit(name or _suggested_name(), self)
+        self.name.setObjectName("identity-name")
+        self.name.setMaxLength(200)
+        self.role = QComboBox(self)
+        self.role.setObjectName("identity-role")
+        for key in identity.ROLES:
+            self.role.addItem("", key)
+        self.role.setCurrentIndex(identity.ROLES.index(role) if role else 0)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.name.textChanged.connect(self._enable_ok)
+        self.name_label, self.role_label = QLabel(self), QLabel(self)
+        self.name_label.setBuddy(self.name)
+        self.role_label.setBuddy(self.role)
+        self.form = QFormLayout(self)
+        self.form.addRow(self.intro)
+        self.form.addRow(self.name_label, self.name)
+        self.form.addRow(self.role_label, self.role)
+        self.form.addRow(self.buttons)
+        self.setMinimumWidth(420)
+        self.retranslate()
+        self._enable_ok()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Who Is Working?"))
+        self.intro.setText(
+            self.tr("Every label, correction and review is saved under your name, so that the history and the "
+                    "statistics say who did what. You can change it later in the File menu.")
+        )  # fmt: skip
+        self.name_label.setText(self.tr("&Name:"))
+        self.role_label.setText(self.tr("&Role:"))
+        for row, key in enumerate(identity.ROLES):
+            self.role.setItemText(row, role_title(key))
+
+    def _enable_ok(self) -> None:
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(self.name.text().strip()))
+
+    def accept(self) -> None:
+        identity.remember(self.name.text(), self.role.currentData())
+        super().accept()
+
+
+def ask_if_unknown(parent: QWidget | None = None) -> bool:
+    """At start: ask unless a name is already kept; False when the person declined to say."""
+    if identity.current_person()[0]:
+        return True
+    return IdentityDialog(parent).exec() == QDialog.DialogCode.Accepted

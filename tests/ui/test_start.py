@@ -1,0 +1,37 @@
+"""`annotator` with no arguments opens the desktop app on the user's workspace (a real process)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from annotator.storage.workspace import DATABASE_FILE
+from tests.ui.conftest import known_person
+
+
+def app_environment(home: Path, name: str = "小王") -> dict[str, str]:
+    """A home of its own: settings that already know who is working (no first-start dialog), logs apart."""
+    known_person(home / ".config", name)
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("ANNOTATOR_")}
+    environment.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), QT_QPA_PLATFORM="offscreen")
+    return environment
+
+
+def test_plain_annotator_opens_the_window_on_the_workspace(tmp_path: Path) -> None:
+    data_dir = tmp_path / "work"
+    command = [str(Path(sys.executable).parent / "annotator"), "--data-dir", str(data_dir)]
+    process = subprocess.Popen(command, env=app_environment(tmp_path / "home"), stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (data_dir / DATABASE_FILE).exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)
+        assert process.poll() is None, f"the app ended: {process.stderr.read() if process.stderr else ''}"
+        assert (data_dir / DATABASE_FILE).exists()  # the window opened (and migrated) the workspace
+    finally:
+        process.terminate()
+        _, errors = process.communicate(timeout=30)
+    assert "Mobile Annotator" in errors and "Traceback" not in errors
