@@ -124,3 +124,24 @@ def test_bundles_carry_inserted_and_removed_steps_outcome_and_its_history(
         assert copied.outcome == "success"
         fields = [(r.field, r.new, r.person) for r in Editor(other, 1, "小李").history()]
         assert fields == [(r.field, r.new, r.person) for r in editor.history()]
+
+
+def test_two_windows_on_one_database_both_keep_their_edits(workspace: Workspace, unlabelled: int) -> None:
+    """Two app instances (two engines, as two windows or two processes) edit the same trajectory at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    steps = load_trajectory(workspace, unlabelled).steps
+    with Workspace.open(workspace.data_dir) as second:
+        editors = {"小王": Editor(workspace, unlabelled, "小王"), "小李": Editor(second, unlabelled, "小李")}
+
+        def edit(person: str) -> None:
+            for n in range(15):
+                for step in steps:
+                    editors[person].change(step.id, {"action_text": f"{person} 第 {n} 次"})
+
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(edit, editors))
+    written = revisions(workspace, unlabelled)
+    assert len(written) == 2 * 15 * len(steps)  # no edit lost, none refused ("database is locked")
+    final = {s.label.action_text for s in load_trajectory(workspace, unlabelled).steps}
+    assert final <= {"小王 第 14 次", "小李 第 14 次"}
