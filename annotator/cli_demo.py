@@ -49,7 +49,7 @@ def summary(report: DemoReport) -> list[str]:
         f"  collected by the scripted agent: {agent}, teleoperated: {report.trajectories - agent}",
         "  ended: " + ", ".join(f"{name} {count}" for name, count in sorted(outcomes.items()))
         + f" (the phone shows {not_done} task(s) not done)",
-        f"  reviews: {report.accepted} accepted, {report.rejected} rejected, "
+        f"  reviews: {report.accepted} accepted, {report.rejected} rejected, {reviews['annotated']} awaiting review, "
         f"{reviews['in_progress']} in progress, {reviews['unlabelled']} unlabelled",
         f"  built in {report.seconds:.1f} s",
     ]  # fmt: skip

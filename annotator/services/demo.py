@@ -29,7 +29,7 @@ from annotator.storage.workspace import BLOBS_FOLDER, DATABASE_FILE, Workspace, 
 
 DEMO_FOLDER = "demo"
 DATABASE_COMPANIONS = ("-wal", "-shm", "-journal")
-LABELLED = (ReviewStatus.ACCEPTED, ReviewStatus.REJECTED, ReviewStatus.IN_PROGRESS)
+LABELLED = (ReviewStatus.ACCEPTED, ReviewStatus.REJECTED, ReviewStatus.ANNOTATED, ReviewStatus.IN_PROGRESS)
 
 
 class DemoExistsError(FileExistsError):
@@ -57,7 +57,7 @@ class DemoReport:
     data_dir: Path
     trajectories: int
     steps: int
-    labelled: int  # trajectories with labels: accepted, rejected or still in progress
+    labelled: int  # trajectories with labels: accepted, rejected, awaiting review or in progress
     accepted: int
     rejected: int
     seconds: float

@@ -2,7 +2,8 @@
 uses (every change a revision with its author, every decision a review row with its comment).
 
 About a third are fully labelled and accepted (the reviewer sharpens one action text first), a couple are
-labelled carelessly and rejected with a comment naming the step, a couple are half done, the rest wait.
+labelled carelessly and rejected with a comment naming the step, a couple wait for the reviewer, a couple
+are half done, the rest wait for an annotator.
 """
 
 from __future__ import annotations
@@ -36,8 +37,10 @@ def review_plan(count: int, seed: int) -> list[ReviewStatus]:
     accepted = max(1, round(count / 3))
     rejected = min(2, max(0, (count - accepted) // 2))
     in_progress = min(2, (count - accepted - rejected) // 2)
-    unlabelled = count - accepted - rejected - in_progress
+    annotated = min(2, (count - accepted - rejected - in_progress) // 2)  # waiting for the reviewer
+    unlabelled = count - accepted - rejected - annotated - in_progress
     statuses = [ReviewStatus.ACCEPTED] * accepted + [ReviewStatus.REJECTED] * rejected
+    statuses += [ReviewStatus.ANNOTATED] * annotated
     statuses += [ReviewStatus.IN_PROGRESS] * in_progress + [ReviewStatus.UNLABELLED] * unlabelled
     return random.Random(f"demo-review:{seed}").sample(statuses, count)
 
@@ -58,6 +61,9 @@ def label_all(workspace: Workspace, items: list[ToLabel], seed: int) -> list[Rev
             accept(workspace, trajectory, judgements, annotator)
         elif status == ReviewStatus.REJECTED:
             reject(workspace, trajectory, seen, judgements, annotator)
+        elif status == ReviewStatus.ANNOTATED:
+            write_labels(workspace, trajectory, judgements, annotator)
+            submit(workspace, trajectory, annotator)
         else:
             write_labels(workspace, trajectory, judgements[: math.ceil(len(judgements) / 2)], annotator)
             set_review(workspace.database, _id(trajectory), ReviewStatus.IN_PROGRESS, reviewer=annotator)

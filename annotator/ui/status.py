@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QLocale
-from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QWidget
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 from annotator.services.browse import Summary
 from annotator.ui.i18n import fill
@@ -24,8 +24,8 @@ class WindowStatus(QStatusBar):
         self.counts.setObjectName("status-counts")
         self.person = QLabel(self)
         self.person.setObjectName("status-person")
-        # a long name is cut, never widening the window's minimum
-        self.person.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        for label in (self.person, self.counts, self.workspace):
+            label.setMinimumWidth(40)  # long text is cut rather than widening the window's minimum
         self.addPermanentWidget(self.person)
         self.addPermanentWidget(self.counts)
         self.addPermanentWidget(self.workspace)
