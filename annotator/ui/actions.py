@@ -50,6 +50,14 @@ MENUS: dict[str, str] = {
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("workspace.open", QT_TRANSLATE_NOOP("Actions", "&Open Workspace Folder…"), "file", "choose_workspace",
                shortcut="Ctrl+O", tooltip=QT_TRANSLATE_NOOP("Actions", "Open the data folder of another workspace")),
+    ActionSpec("bundle.import", QT_TRANSLATE_NOOP("Actions", "&Import Bundle…"), "file", "import_bundle",
+               target="bundles", shortcut="Ctrl+Shift+I",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Add the trajectories of a bundle (.zip or folder); "
+                                                    "those already here are skipped")),
+    ActionSpec("bundle.export", QT_TRANSLATE_NOOP("Actions", "&Export Bundle…"), "file", "export_bundle",
+               target="bundles", shortcut="Ctrl+Shift+S",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Write every trajectory with its labels, history and "
+                                                    "screenshots to a .zip")),
     ActionSpec("person.change", QT_TRANSLATE_NOOP("Actions", "&Who Is Working…"), "file", "change_person",
                tooltip=QT_TRANSLATE_NOOP("Actions", "Your name and role: labels and reviews are saved under them")),
     ActionSpec("app.quit", QT_TRANSLATE_NOOP("Actions", "&Quit"), "file", "close", shortcut="Ctrl+Q",

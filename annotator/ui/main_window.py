@@ -33,6 +33,7 @@ from annotator.ui import identity
 from annotator.ui import settings as keys
 from annotator.ui.actions import WINDOW, ActionRegistry, ActionSpec
 from annotator.ui.browser import BrowserView
+from annotator.ui.bundles import BundleCommands
 from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, fill
 from annotator.ui.identity_dialog import IdentityDialog
 from annotator.ui.shortcuts import ShortcutSheet
@@ -82,12 +83,17 @@ class MainWindow(QMainWindow):
         self.actions = ActionRegistry(self)
         self.actions.build_menus(self.menuBar(), self.toolbar)
         self.actions.bind(WINDOW, self)
+        self.bundles = BundleCommands(self.jobs, self)
+        self.actions.bind("bundles", self.bundles)
+        self.bundles.finished.connect(self.status.show_info)
+        self.status.addPermanentWidget(self.bundles.bar)
         self.language_menu = self.actions.menus["view"].addMenu("")
         self.language_actions = self._language_actions()
         self.browser = BrowserView(self.jobs, self)
         self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
         self.browser.open_requested.connect(self.open_trajectory)
         self.browser.summary_changed.connect(self._browser_counts)
+        self.bundles.imported.connect(self.browser.refresh)
         self._restore_window()
         self._show_person()
         self.retranslate()
@@ -172,6 +178,7 @@ class MainWindow(QMainWindow):
         if workspace.database.schema.backup is not None:
             upgraded = self.tr("The database was upgraded; a backup of the old one is in %1.")
             self.status.show_info(fill(upgraded, workspace.database.schema.backup))
+        self.bundles.set_workspace(workspace)
         for widget in self.views.values():
             if hasattr(widget, "set_workspace"):
                 widget.set_workspace(workspace)
@@ -196,6 +203,7 @@ class MainWindow(QMainWindow):
     def _close_workspace(self) -> None:
         if self.workspace is None:
             return
+        self.bundles.set_workspace(None)
         for widget in self.views.values():
             if hasattr(widget, "set_workspace"):
                 widget.set_workspace(None)

@@ -12,6 +12,23 @@
     </message>
 </context>
 <context>
+    <name>BundleCommands</name>
+    <message numerus="yes">
+        <source>Exported %n trajectory(s) to %1</source>
+        <translation>
+            <numerusform>Exported %n trajectory to %1</numerusform>
+            <numerusform>Exported %n trajectories to %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n trajectory(s); %1 were already here</source>
+        <translation>
+            <numerusform>Imported %n trajectory; %1 were already here</numerusform>
+            <numerusform>Imported %n trajectories; %1 were already here</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>WindowStatus</name>
     <message numerus="yes">
         <source>%Ln trajectories</source>

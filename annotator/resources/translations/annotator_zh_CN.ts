@@ -40,6 +40,22 @@
         <translation>打开另一个工作区的数据文件夹</translation>
     </message>
     <message>
+        <source>&amp;Import Bundle…</source>
+        <translation>导入数据包(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Add the trajectories of a bundle (.zip or folder); those already here are skipped</source>
+        <translation>添加数据包（.zip 或文件夹）中的轨迹；已有的会跳过</translation>
+    </message>
+    <message>
+        <source>&amp;Export Bundle…</source>
+        <translation>导出数据包(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Write every trajectory with its labels, history and screenshots to a .zip</source>
+        <translation>把所有轨迹连同标注、修改历史和截图写入一个 .zip</translation>
+    </message>
+    <message>
         <source>&amp;Who Is Working…</source>
         <translation>当前使用者(&amp;W)…</translation>
     </message>
@@ -355,6 +371,45 @@
     <message>
         <source>loading more…</source>
         <translation>正在加载更多…</translation>
+    </message>
+</context>
+<context>
+    <name>BundleCommands</name>
+    <message>
+        <source>Export Bundle</source>
+        <translation>导出数据包</translation>
+    </message>
+    <message>
+        <source>Zip (*.zip)</source>
+        <translation>Zip 压缩包 (*.zip)</translation>
+    </message>
+    <message>
+        <source>Exporting a bundle</source>
+        <translation>导出数据包</translation>
+    </message>
+    <message>
+        <source>Import Bundle</source>
+        <translation>导入数据包</translation>
+    </message>
+    <message>
+        <source>Bundles (*.zip manifest.json)</source>
+        <translation>数据包 (*.zip manifest.json)</translation>
+    </message>
+    <message>
+        <source>Importing a bundle</source>
+        <translation>导入数据包</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n trajectory(s) to %1</source>
+        <translation>
+            <numerusform>已导出 %n 条轨迹到 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n trajectory(s); %1 were already here</source>
+        <translation>
+            <numerusform>已导入 %n 条轨迹；%1 条已存在</numerusform>
+        </translation>
     </message>
 </context>
 <context>
