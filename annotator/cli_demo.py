@@ -105,7 +105,7 @@ def demo(
         click.echo(f"Opening the demo workspace in {data_dir} ({existing} trajectories; --replace builds it anew).")
     if run_gui is not None:
         # the demo's own database, also when ANNOTATOR_DB_URL names another one
-        context.exit(int(run_gui(data_dir, db_url=demo_db_url(data_dir))))
+        context.exit(int(run_gui(data_dir, db_url=demo_db_url(data_dir), demo_peers=True)))
 
 
 def build(data_dir: Path, trajectories: int, seed: int, replace: bool) -> None:

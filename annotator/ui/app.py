@@ -77,8 +77,11 @@ def report_uncaught_errors(window: MainWindow) -> None:
     sys.excepthook = hook
 
 
-def run_gui(data_dir: Path, *, db_url: str | None = None) -> int:
-    """Show the main window on the workspace in `data_dir` (or at `db_url`); returns the exit code."""
+def run_gui(data_dir: Path, *, db_url: str | None = None, demo_peers: bool = False) -> int:
+    """Show the main window on the workspace in `data_dir` (or at `db_url`); returns the exit code.
+
+    `demo_peers` starts the built-in virtual phone and the scripted endpoint once the workspace is open, so that
+    the demo's Collect view has a phone and an agent ready."""
     log_file = set_up_logging()
     app = make_app()
     log.info("Mobile Annotator %s; log file %s", __version__, log_file)
@@ -87,5 +90,12 @@ def run_gui(data_dir: Path, *, db_url: str | None = None) -> int:
     window = MainWindow(app.languages)
     report_uncaught_errors(window)
     window.show()
+    if demo_peers:
+        window.workspace_opened.connect(lambda _workspace: start_demo_peers(window))
     window.open_workspace(Path(data_dir), db_url)
     return app.exec()
+
+
+def start_demo_peers(window: MainWindow) -> None:
+    window.collect.start_virtual_phone()  # both start once; a second call finds them running
+    window.collect.start_demo_endpoint()

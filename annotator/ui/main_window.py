@@ -3,7 +3,8 @@
 It holds no view logic. A view is a widget registered with ``add_view``; the window gives it the open
 workspace (``set_workspace(workspace | None)`` if it has one), binds the actions table's rows aimed at it,
 adds a "go to" entry with Ctrl+<position>, shows its ``status_message`` signal in the status bar and calls
-its ``save_state()`` on close. A view with ``open_trajectory(id)`` receives trajectories chosen elsewhere.
+its ``save_state()`` on close. Trajectories chosen in the browser or the review queue open in the annotation
+view.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QEve
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
+    QScrollArea,
     QStackedWidget,
     QToolBar,
     QWidget,
@@ -32,11 +35,15 @@ from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui import settings as keys
 from annotator.ui.actions import WINDOW, ActionRegistry, ActionSpec
+from annotator.ui.annotate import AnnotationView
 from annotator.ui.browser import BrowserView
 from annotator.ui.bundles import BundleCommands
+from annotator.ui.collect import CollectView
 from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, fill
 from annotator.ui.identity_dialog import IdentityDialog
+from annotator.ui.review import ReviewView
 from annotator.ui.shortcuts import ShortcutSheet
+from annotator.ui.stats import StatsView
 from annotator.ui.status import WindowStatus
 from annotator.ui.workers import Jobs, describe
 
@@ -89,23 +96,52 @@ class MainWindow(QMainWindow):
         self.status.addPermanentWidget(self.bundles.bar)
         self.language_menu = self.actions.menus["view"].addMenu("")
         self.language_actions = self._language_actions()
-        self.browser = BrowserView(self.jobs, self)
-        self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
-        self.browser.open_requested.connect(self.open_trajectory)
-        self.browser.summary_changed.connect(self._browser_counts)
-        self.bundles.imported.connect(self.browser.refresh)
+        self._add_views()
         self._restore_window()
         self._show_person()
         self.retranslate()
 
     # views ---------------------------------------------------------------------------------------------------
 
+    def _add_views(self) -> None:
+        """The views in the order of the work: collect, find, annotate, review, count (Ctrl+1 … Ctrl+5)."""
+        self.collect = CollectView(self.jobs, self)
+        self.browser = BrowserView(self.jobs, self)
+        self.annotate = AnnotationView(self.jobs, self)
+        self.review = ReviewView(self.jobs, self)
+        self.stats = StatsView(self.jobs, self)
+        self.add_view("collect", QT_TRANSLATE_NOOP("Views", "Collect"), self.collect)
+        self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
+        self.add_view("annotate", QT_TRANSLATE_NOOP("Views", "Annotate"), self.annotate)
+        self.add_view("review", QT_TRANSLATE_NOOP("Views", "Review"), self.review)
+        self.add_view("stats", QT_TRANSLATE_NOOP("Views", "Statistics"), self.stats)
+        self.browser.open_requested.connect(self.open_trajectory)
+        self.browser.summary_changed.connect(self._browser_counts)
+        self.bundles.imported.connect(self.browser.refresh)
+        self.collect.trajectory_recorded.connect(lambda _id: self.browser.refresh())
+        self.review.edit_requested.connect(self.open_trajectory)
+        self.review.current_annotated = self._trajectory_being_annotated
+        self.review.flush_edits = self.annotate.save_state
+        self.review.decided.connect(self._review_decided)
+
+    def _trajectory_being_annotated(self) -> int | None:
+        return self.annotate.current_trajectory() if self.current_view() == "annotate" else None
+
+    def _review_decided(self, trajectory_id: int, _status: str) -> None:
+        self.browser.refresh()
+        if self.annotate.current_trajectory() == trajectory_id:
+            self.annotate.open_trajectory(trajectory_id)  # its header shows the decision
+
     def add_view(self, view_id: str, title: str, widget: QWidget) -> QWidget:
         """Register a view; `title` is source text marked with QT_TRANSLATE_NOOP("Views", ...)."""
         if view_id in self.views:
             raise ValueError(f"a view {view_id!r} is already registered")
         self.views[view_id], self.view_titles[view_id] = widget, title
-        self.stack.addWidget(widget)
+        page = QScrollArea(self.stack)  # a screen smaller than a view's minimum scrolls instead of clipping
+        page.setWidgetResizable(True)
+        page.setFrameShape(QFrame.Shape.NoFrame)
+        page.setWidget(widget)
+        self.stack.addWidget(page)
         item = QListWidgetItem(QCoreApplication.translate(VIEWS, title))
         item.setData(Qt.ItemDataRole.UserRole, view_id)
         item.setSizeHint(QSize(0, 40))
@@ -142,15 +178,10 @@ class MainWindow(QMainWindow):
         return list(self.views)[self.nav.currentRow()]
 
     def open_trajectory(self, trajectory_id: int) -> None:
-        """Hand a chosen trajectory to the view that opens trajectories, when one is registered."""
+        """Show a trajectory chosen anywhere (browser, review queue) in the annotation view."""
         self.trajectory_requested.emit(trajectory_id)
-        for view_id, widget in self.views.items():
-            if hasattr(widget, "open_trajectory"):
-                self.show_view(view_id)
-                widget.open_trajectory(trajectory_id)
-                return
-        no_view = self.tr("Trajectory %1 chosen; this version has no view that opens trajectories.")
-        self.status.show_info(fill(no_view, trajectory_id))
+        self.show_view("annotate")
+        self.annotate.open_trajectory(trajectory_id)
 
     # the workspace -------------------------------------------------------------------------------------------
 
@@ -233,6 +264,8 @@ class MainWindow(QMainWindow):
     def _show_person(self) -> None:
         name, role = identity.current_person()
         self.status.set_person(name, role)
+        if self.workspace is not None:
+            self.review.reload()  # "My work" is the new person's
 
     # help ----------------------------------------------------------------------------------------------------
 
@@ -300,8 +333,7 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray):
             self.restoreState(state)
         view = stored.value(keys.CURRENT_VIEW)
-        if isinstance(view, str) and view in self.views:
-            self.show_view(view)
+        self.show_view(view if isinstance(view, str) and view in self.views else "browser")
 
     def closeEvent(self, event: QCloseEvent) -> None:
         stored = keys.settings()

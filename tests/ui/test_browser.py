@@ -36,7 +36,7 @@ def choose(qtbot: QtBot, window: MainWindow, combo: QComboBox, text: str) -> Non
 
 
 def test_window_opens_on_the_workspace_with_every_trajectory(window: MainWindow, populated: Workspace) -> None:
-    assert window.nav.count() == 1 and window.nav.item(0).text() == "Trajectories"
+    assert window.current_view() == "browser" and window.nav.item(1).text() == "Trajectories"
     assert shown_ids(window) == [3, 2, 1]  # newest first
     assert [cell(window, 0, c) for c in ("app", "steps", "collector", "review", "labelled_by")] == [
         "淘宝", "2", "qwen2.5-vl-3b", "unlabelled", "",
@@ -119,6 +119,8 @@ def test_next_unlabelled_and_next_needing_review(qtbot: QtBot, window: MainWindo
         window.actions.actions["browser.next_unlabelled"].trigger()
     assert opened.args == [3]
     assert window.browser.current_id() == 3  # and it is selected in the table
+    qtbot.waitUntil(lambda: window.annotate.is_showing(3))  # and open in the annotation view
+    assert window.current_view() == "annotate"
     window.actions.actions["browser.next_review"].trigger()
     qtbot.waitUntil(lambda: "waiting for review" in window.status.currentMessage())
     labels.set_review(populated.database, 1, ReviewStatus.ANNOTATED)

@@ -29,9 +29,7 @@ def test_export_then_import_into_another_workspace(
     qtbot.waitUntil(lambda: other.browser.model.rowCount() == 3)
 
 
-def test_a_truncated_bundle_is_reported_and_nothing_is_added(
-    qtbot: QtBot, window: MainWindow, tmp_path: Path
-) -> None:
+def test_a_truncated_bundle_is_reported_and_nothing_is_added(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
     out = tmp_path / "team.zip"
     with qtbot.waitSignal(window.bundles.finished, timeout=30_000):
         window.bundles.export_bundle(out)

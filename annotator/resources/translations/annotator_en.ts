@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>AnnotationCommands</name>
+    <message numerus="yes">
+        <source>%n step(s) have no verdict.</source>
+        <translation>
+            <numerusform>%n step has no verdict.</numerusform>
+            <numerusform>%n steps have no verdict.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>BrowserView</name>
     <message numerus="yes">
         <source>%Ln trajectories</source>
@@ -25,6 +35,159 @@
         <translation>
             <numerusform>Imported %n trajectory; %1 were already here</numerusform>
             <numerusform>Imported %n trajectories; %1 were already here</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>CollectView</name>
+    <message numerus="yes">
+        <source>A virtual phone runs on 127.0.0.1:%1; its %n instruction(s) are in the task list.</source>
+        <translation>
+            <numerusform>A virtual phone runs on 127.0.0.1:%1; its %n instruction is in the task list.</numerusform>
+            <numerusform>A virtual phone runs on 127.0.0.1:%1; its %n instructions are in the task list.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Trajectory %1 is closed with its %n step(s).</source>
+        <translation>
+            <numerusform>Trajectory %1 is closed with its %n step.</numerusform>
+            <numerusform>Trajectory %1 is closed with its %n steps.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>DisconnectBanner</name>
+    <message numerus="yes">
+        <source>The phone %1 is disconnected. The trajectory so far (%n step(s)) is saved; reconnect and resume, or close it.</source>
+        <translation>
+            <numerusform>The phone %1 is disconnected. The trajectory so far (%n step) is saved; reconnect and resume, or close it.</numerusform>
+            <numerusform>The phone %1 is disconnected. The trajectory so far (%n steps) is saved; reconnect and resume, or close it.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>HistoryPane</name>
+    <message numerus="yes">
+        <source>History: %n change(s)</source>
+        <translation>
+            <numerusform>History: %n change</numerusform>
+            <numerusform>History: %n changes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ProgressLabel</name>
+    <message numerus="yes">
+        <source>Recording on %1: %n step(s) so far</source>
+        <translation>
+            <numerusform>Recording on %1: %n step so far</numerusform>
+            <numerusform>Recording on %1: %n steps so far</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Trajectory %1 saved: %n step(s), %2.</source>
+        <translation>
+            <numerusform>Trajectory %1 saved: %n step, %2.</numerusform>
+            <numerusform>Trajectory %1 saved: %n steps, %2.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Trajectory %1 saved: %n step(s), %2 (%3).</source>
+        <translation>
+            <numerusform>Trajectory %1 saved: %n step, %2 (%3).</numerusform>
+            <numerusform>Trajectory %1 saved: %n steps, %2 (%3).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message numerus="yes">
+        <source>Waiting for review (%n)</source>
+        <translation>
+            <numerusform>Waiting for review (%n)</numerusform>
+            <numerusform>Waiting for review (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>My work (%n)</source>
+        <translation>
+            <numerusform>My work (%n)</numerusform>
+            <numerusform>My work (%n)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>StageTextEditor</name>
+    <message numerus="yes">
+        <source>%n change(s) marked</source>
+        <translation>
+            <numerusform>%n change marked</numerusform>
+            <numerusform>%n changes marked</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>StatsView</name>
+    <message numerus="yes">
+        <source>%Ln app(s)</source>
+        <translation>
+            <numerusform>%Ln app</numerusform>
+            <numerusform>%Ln apps</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln instruction(s)</source>
+        <translation>
+            <numerusform>%Ln instruction</numerusform>
+            <numerusform>%Ln instructions</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln trajectory(s)</source>
+        <translation>
+            <numerusform>%Ln trajectory</numerusform>
+            <numerusform>%Ln trajectories</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln step(s)</source>
+        <translation>
+            <numerusform>%Ln step</numerusform>
+            <numerusform>%Ln steps</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n chart(s) to %1</source>
+        <translation>
+            <numerusform>Wrote %n chart to %1</numerusform>
+            <numerusform>Wrote %n charts to %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n table(s) to %1</source>
+        <translation>
+            <numerusform>Wrote %n table to %1</numerusform>
+            <numerusform>Wrote %n tables to %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TrajectoryHeader</name>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n step</numerusform>
+            <numerusform>%n steps</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TrajectoryPreview</name>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n step</numerusform>
+            <numerusform>%n steps</numerusform>
         </translation>
     </message>
 </context>

@@ -325,6 +325,237 @@
     </message>
 </context>
 <context>
+    <name>AgentForm</name>
+    <message>
+        <source>Agent run</source>
+        <translation>智能体运行</translation>
+    </message>
+    <message>
+        <source>Endpoint:</source>
+        <translation>端点：</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>API key env:</source>
+        <translation>API 密钥环境变量：</translation>
+    </message>
+    <message>
+        <source>Runs:</source>
+        <translation>运行次数：</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1</source>
+        <translation>OpenAI 兼容的基础 URL，例如 http://127.0.0.1:8000/v1</translation>
+    </message>
+    <message>
+        <source>Model name, e.g. qwen2.5-vl-7b</source>
+        <translation>模型名称，例如 qwen2.5-vl-7b</translation>
+    </message>
+    <message>
+        <source>The environment variable that holds the API key (optional for local servers)</source>
+        <translation>保存 API 密钥的环境变量（本地服务器可不填）</translation>
+    </message>
+    <message>
+        <source>How many trajectories to record for the instruction, one after another</source>
+        <translation>为该指令依次录制多少条轨迹</translation>
+    </message>
+    <message>
+        <source>Start the scripted demo endpoint</source>
+        <translation>启动脚本化演示端点</translation>
+    </message>
+    <message>
+        <source>A built-in agent for the virtual phone&apos;s instructions, served on this computer</source>
+        <translation>内置智能体，可完成虚拟手机的指令，在本机提供服务</translation>
+    </message>
+    <message>
+        <source>Start agent run</source>
+        <translation>开始智能体运行</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotationCommands</name>
+    <message>
+        <source>Step %1 is correct.</source>
+        <translation>第 %1 步正确。</translation>
+    </message>
+    <message>
+        <source>Step %1 is wrong: Ctrl+I inserts the step that should have been taken.</source>
+        <translation>第 %1 步错误：按 Ctrl+I 插入本应执行的步骤。</translation>
+    </message>
+    <message>
+        <source>Step %1 is redundant: Ctrl+Shift+Delete leaves it out.</source>
+        <translation>第 %1 步冗余：按 Ctrl+Shift+Delete 将其移出。</translation>
+    </message>
+    <message>
+        <source>Keeping the original</source>
+        <translation>保留原始内容</translation>
+    </message>
+    <message>
+        <source>Nothing to keep: every stage with an original is labelled.</source>
+        <translation>无需保留：有原始内容的阶段都已标注。</translation>
+    </message>
+    <message>
+        <source>think</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>action</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <source>tool call</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>Kept the original %1 of step %2.</source>
+        <translation>已保留第 %2 步原始的%1。</translation>
+    </message>
+    <message>
+        <source>A corrected step follows a collected step; this one was inserted.</source>
+        <translation>更正步骤只能插在采集的步骤之后；当前步骤是插入的步骤。</translation>
+    </message>
+    <message>
+        <source>Inserting a corrected step</source>
+        <translation>插入更正步骤</translation>
+    </message>
+    <message>
+        <source>Inserted step %1: label what should have been done on this screen.</source>
+        <translation>已插入第 %1 步：请标注在此界面上本应执行的操作。</translation>
+    </message>
+    <message>
+        <source>Removing the step</source>
+        <translation>移除步骤</translation>
+    </message>
+    <message>
+        <source>Step %1 is left out of the labelled trajectory; the collected record stays.</source>
+        <translation>第 %1 步已移出标注轨迹；采集的原始记录仍保留。</translation>
+    </message>
+    <message>
+        <source>Step %1 is back in the labelled trajectory.</source>
+        <translation>第 %1 步已恢复到标注轨迹中。</translation>
+    </message>
+    <message>
+        <source>Undoing</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redoing</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Nothing to undo.</source>
+        <translation>没有可撤销的操作。</translation>
+    </message>
+    <message>
+        <source>Nothing to redo.</source>
+        <translation>没有可重做的操作。</translation>
+    </message>
+    <message>
+        <source>Undid the outcome.</source>
+        <translation>已撤销任务结果的更改。</translation>
+    </message>
+    <message>
+        <source>Redid the outcome.</source>
+        <translation>已重做任务结果的更改。</translation>
+    </message>
+    <message>
+        <source>Undid a change of step %1.</source>
+        <translation>已撤销第 %1 步的一次更改。</translation>
+    </message>
+    <message>
+        <source>Redid a change of step %1.</source>
+        <translation>已重做第 %1 步的一次更改。</translation>
+    </message>
+    <message>
+        <source>Saving the outcome</source>
+        <translation>保存任务结果</translation>
+    </message>
+    <message>
+        <source>Submitting for review</source>
+        <translation>提交审核</translation>
+    </message>
+    <message>
+        <source>Submitted for review.</source>
+        <translation>已提交审核。</translation>
+    </message>
+    <message>
+        <source>The outcome is not set.</source>
+        <translation>尚未标记任务是否完成。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s) have no verdict.</source>
+        <translation>
+            <numerusform>%n 个步骤尚无判定。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open a workspace first.</source>
+        <translation>请先打开工作区。</translation>
+    </message>
+    <message>
+        <source>Finding your next trajectory</source>
+        <translation>查找下一条轨迹</translation>
+    </message>
+    <message>
+        <source>Your queue is empty: nothing else to label.</source>
+        <translation>你的队列已空：没有其他待标注的轨迹。</translation>
+    </message>
+    <message>
+        <source>Rejected, to fix: %1</source>
+        <translation>被驳回，需修改：%1</translation>
+    </message>
+    <message>
+        <source>Reading the history</source>
+        <translation>读取修改历史</translation>
+    </message>
+    <message>
+        <source>Restoring a value from the history</source>
+        <translation>从历史恢复取值</translation>
+    </message>
+    <message>
+        <source>Restored the value from the history (Ctrl+Z takes it back).</source>
+        <translation>已从历史恢复该值（按 Ctrl+Z 可撤回）。</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotationView</name>
+    <message>
+        <source>Some edits are still being saved.</source>
+        <translation>部分修改仍在保存中。</translation>
+    </message>
+    <message>
+        <source>Open a workspace first.</source>
+        <translation>请先打开工作区。</translation>
+    </message>
+    <message>
+        <source>Opening trajectory %1</source>
+        <translation>打开轨迹 %1</translation>
+    </message>
+    <message>
+        <source>Reading the screen&apos;s elements</source>
+        <translation>读取界面元素</translation>
+    </message>
+    <message>
+        <source>Not saved: %1. Your edit is kept and saved again with your next change.</source>
+        <translation>未保存：%1。你的修改仍保留，会在下一次修改时再次保存。</translation>
+    </message>
+    <message>
+        <source>Open a trajectory first.</source>
+        <translation>请先打开一条轨迹。</translation>
+    </message>
+    <message>
+        <source>Say who you are first (File › Who Is Working…): every label is saved under a name.</source>
+        <translation>请先说明你是谁（文件 › 当前使用者…）：每条标注都以姓名保存。</translation>
+    </message>
+    <message>
+        <source>Click: the point · Drag: the target box · Ctrl+click: an element (box and centre) · Wheel: zoom</source>
+        <translation>单击：设定坐标 · 拖动：目标框 · Ctrl+单击：选取元素（边框和中心） · 滚轮：缩放</translation>
+    </message>
+</context>
+<context>
     <name>BrowserView</name>
     <message>
         <source>Finding the next trajectory</source>
@@ -413,6 +644,219 @@
     </message>
 </context>
 <context>
+    <name>CollectView</name>
+    <message>
+        <source>Looking for phones</source>
+        <translation>正在查找手机</translation>
+    </message>
+    <message>
+        <source>Recording: act on the screen; end with Task done or Task failed.</source>
+        <translation>正在录制：在屏幕上操作；用“任务完成”或“任务失败”结束。</translation>
+    </message>
+    <message>
+        <source>Enter the endpoint URL and the model first, or start the scripted demo endpoint.</source>
+        <translation>请先填写端点 URL 和模型，或启动脚本化演示端点。</translation>
+    </message>
+    <message>
+        <source>Nothing is running.</source>
+        <translation>当前没有正在运行的会话。</translation>
+    </message>
+    <message numerus="yes">
+        <source>A virtual phone runs on 127.0.0.1:%1; its %n instruction(s) are in the task list.</source>
+        <translation>
+            <numerusform>虚拟手机运行在 127.0.0.1:%1；它的 %n 条指令已加入任务列表。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The scripted demo endpoint answers at %1.</source>
+        <translation>脚本化演示端点地址：%1。</translation>
+    </message>
+    <message>
+        <source>A session is running; stop it first.</source>
+        <translation>有会话正在运行，请先停止。</translation>
+    </message>
+    <message>
+        <source>Open a workspace first: recorded steps are saved in it.</source>
+        <translation>请先打开工作区：录制的步骤保存在其中。</translation>
+    </message>
+    <message>
+        <source>Choose a connected phone first (or start a virtual phone).</source>
+        <translation>请先选择一台已连接的手机（或启动虚拟手机）。</translation>
+    </message>
+    <message>
+        <source>Choose an app and an instruction, or write one.</source>
+        <translation>请选择应用和指令，或自己写一条指令。</translation>
+    </message>
+    <message>
+        <source>The session could not go on: %1</source>
+        <translation>会话无法继续：%1</translation>
+    </message>
+    <message>
+        <source>The phone cannot do that on this screen: %1</source>
+        <translation>手机在此界面上无法执行该操作：%1</translation>
+    </message>
+    <message>
+        <source>Enter the agent&apos;s endpoint and model to resume its run.</source>
+        <translation>请填写智能体的端点和模型以继续其运行。</translation>
+    </message>
+    <message>
+        <source>Reconnect the phone, refresh the device list and choose it to resume.</source>
+        <translation>请重新连接手机，刷新设备列表并选中它后继续。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Trajectory %1 is closed with its %n step(s).</source>
+        <translation>
+            <numerusform>轨迹 %1 已关闭，保留 %n 步。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Closing the trajectory</source>
+        <translation>正在关闭轨迹</translation>
+    </message>
+    <message>
+        <source>The agent is acting; stop it to take over.</source>
+        <translation>智能体正在操作；先停止它才能接管。</translation>
+    </message>
+    <message>
+        <source>Nothing is being recorded: start a recording first.</source>
+        <translation>当前没有在录制：请先开始录制。</translation>
+    </message>
+    <message>
+        <source>Loading instructions</source>
+        <translation>正在加载指令</translation>
+    </message>
+    <message>
+        <source>No phone chosen. Connect one with USB debugging on, or start a virtual phone.</source>
+        <translation>未选择手机。请连接一台已开启 USB 调试的手机，或启动虚拟手机。</translation>
+    </message>
+    <message>
+        <source>The phone %1 cannot be used now (%2).</source>
+        <translation>手机 %1 当前无法使用（%2）。</translation>
+    </message>
+    <message>
+        <source>Waiting for the phone&apos;s screen…</source>
+        <translation>正在等待手机画面…</translation>
+    </message>
+</context>
+<context>
+    <name>DemoPeers</name>
+    <message>
+        <source>Starting a virtual phone</source>
+        <translation>正在启动虚拟手机</translation>
+    </message>
+    <message>
+        <source>Starting the scripted demo endpoint</source>
+        <translation>正在启动脚本化演示端点</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceList</name>
+    <message>
+        <source>adb server 127.0.0.1:%1</source>
+        <translation>adb 服务器 127.0.0.1:%1</translation>
+    </message>
+    <message>
+        <source>in this app</source>
+        <translation>本应用内</translation>
+    </message>
+    <message>
+        <source>adb port %1</source>
+        <translation>adb 端口 %1</translation>
+    </message>
+    <message>
+        <source>%1 · Android %2</source>
+        <translation>%1 · Android %2</translation>
+    </message>
+    <message>
+        <source>unauthorized: allow USB debugging on the phone</source>
+        <translation>未授权：请在手机上允许 USB 调试</translation>
+    </message>
+    <message>
+        <source>offline: reconnect it</source>
+        <translation>离线：请重新连接</translation>
+    </message>
+    <message>
+        <source>authorizing…</source>
+        <translation>正在授权…</translation>
+    </message>
+</context>
+<context>
+    <name>DevicePanel</name>
+    <message>
+        <source>Virtual phone on port %1</source>
+        <translation>虚拟手机（端口 %1）</translation>
+    </message>
+    <message>
+        <source>Starting the virtual phone…</source>
+        <translation>正在启动虚拟手机…</translation>
+    </message>
+    <message>
+        <source>Start a virtual phone</source>
+        <translation>启动虚拟手机</translation>
+    </message>
+    <message>
+        <source>No adb server answers on port %1. Start one (adb start-server), set its port here, or start a virtual phone.</source>
+        <translation>端口 %1 上没有 adb 服务器响应。请启动一个（adb start-server）、在此设置它的端口，或启动虚拟手机。</translation>
+    </message>
+    <message>
+        <source>Phones</source>
+        <translation>手机</translation>
+    </message>
+    <message>
+        <source>adb port:</source>
+        <translation>adb 端口：</translation>
+    </message>
+    <message>
+        <source>The adb server to ask for phones (5037 is adb&apos;s own; `annotator virtual-phone serve` prints its port)</source>
+        <translation>用于查找手机的 adb 服务器（5037 是 adb 自己的端口；`annotator virtual-phone serve` 会打印它的端口）</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Look again for connected phones and virtual phones</source>
+        <translation>重新查找已连接的手机和虚拟手机</translation>
+    </message>
+    <message>
+        <source>Serve the built-in virtual phone from this app and add its instructions: try collecting without a phone</source>
+        <translation>由本应用提供内置虚拟手机并添加它的指令：无需真机即可试用采集</translation>
+    </message>
+</context>
+<context>
+    <name>DisconnectBanner</name>
+    <message>
+        <source>The phone %1 is disconnected. Reconnect it, then refresh the device list.</source>
+        <translation>手机 %1 已断开连接。请重新连接，然后刷新设备列表。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The phone %1 is disconnected. The trajectory so far (%n step(s)) is saved; reconnect and resume, or close it.</source>
+        <translation>
+            <numerusform>手机 %1 已断开连接。目前的轨迹（%n 步）已保存；请重新连接后继续，或将其关闭。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Go on with the trajectory on the chosen phone, from its current screen</source>
+        <translation>在所选手机上从当前画面继续这条轨迹</translation>
+    </message>
+    <message>
+        <source>Close it</source>
+        <translation>关闭轨迹</translation>
+    </message>
+    <message>
+        <source>Keep the trajectory as it is, interrupted, and stop offering to resume it</source>
+        <translation>按原样保留这条已中断的轨迹，不再提示继续</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+</context>
+<context>
     <name>FilterBar</name>
     <message>
         <source>All apps</source>
@@ -452,6 +896,135 @@
     </message>
 </context>
 <context>
+    <name>HistoryPane</name>
+    <message>
+        <source>Think</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <source>Tool call</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>Target box</source>
+        <translation>目标框</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <source>Task outcome</source>
+        <translation>任务结果</translation>
+    </message>
+    <message>
+        <source>Left out</source>
+        <translation>移出</translation>
+    </message>
+    <message>
+        <source>Inserted</source>
+        <translation>插入</translation>
+    </message>
+    <message>
+        <source>correct</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>redundant</source>
+        <translation>冗余</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>人员</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <source>left out</source>
+        <translation>已移出</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>inserted</source>
+        <translation>已插入</translation>
+    </message>
+    <message>
+        <source>task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>%1 changed %2 on %3
+
+Before:
+%4
+
+After:
+%5</source>
+        <translation>%1 于 %3 修改了%2
+
+修改前：
+%4
+
+修改后：
+%5</translation>
+    </message>
+    <message>
+        <source>Select a change to give its field the value it wrote</source>
+        <translation>选择一条修改，把字段恢复为它写入的值</translation>
+    </message>
+    <message>
+        <source>Give the field the value this change wrote (Ctrl+Z takes it back)</source>
+        <translation>把字段恢复为这条修改写入的值（Ctrl+Z 可撤销）</translation>
+    </message>
+    <message>
+        <source>The field holds this value now</source>
+        <translation>字段当前就是这个值</translation>
+    </message>
+    <message numerus="yes">
+        <source>History: %n change(s)</source>
+        <translation>
+            <numerusform>历史：%n 处修改</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>History: no changes yet</source>
+        <translation>历史：尚无修改</translation>
+    </message>
+    <message>
+        <source>Restore This Value</source>
+        <translation>恢复此值</translation>
+    </message>
+</context>
+<context>
     <name>IdentityDialog</name>
     <message>
         <source>Annotator</source>
@@ -483,11 +1056,25 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>IdlePhone</name>
     <message>
-        <source>Trajectory %1 chosen; this version has no view that opens trajectories.</source>
-        <translation>已选择轨迹 %1；此版本还没有可以打开轨迹的视图。</translation>
+        <source>Taking a screenshot</source>
+        <translation>正在截图</translation>
     </message>
+    <message>
+        <source>Sending %1 to %2</source>
+        <translation>正在向 %2 发送 %1</translation>
+    </message>
+</context>
+<context>
+    <name>LabelSaver</name>
+    <message>
+        <source>Saving the label</source>
+        <translation>保存标注</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
     <message>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
@@ -550,6 +1137,311 @@
     </message>
 </context>
 <context>
+    <name>ProgressLabel</name>
+    <message>
+        <source>Choose a phone on the left.</source>
+        <translation>请在左侧选择一台手机。</translation>
+    </message>
+    <message>
+        <source>Not recording: gestures and buttons move the phone, nothing is saved.</source>
+        <translation>未在录制：手势和按钮会操作手机，但不会保存。</translation>
+    </message>
+    <message>
+        <source>Agent on %1: run %2 of %3, step %4</source>
+        <translation>智能体在 %1 上：第 %2/%3 次运行，第 %4 步</translation>
+    </message>
+    <message numerus="yes">
+        <source>Recording on %1: %n step(s) so far</source>
+        <translation>
+            <numerusform>正在 %1 上录制：已录 %n 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stopping after the current step…</source>
+        <translation>将在当前步骤后停止…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Trajectory %1 saved: %n step(s), %2.</source>
+        <translation>
+            <numerusform>轨迹 %1 已保存：%n 步，%2。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Trajectory %1 saved: %n step(s), %2 (%3).</source>
+        <translation>
+            <numerusform>轨迹 %1 已保存：%n 步，%2（%3）。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>QueueModel</name>
+    <message>
+        <source>ID</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <source>App</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Instruction</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Annotator</source>
+        <translation>标注人</translation>
+    </message>
+    <message>
+        <source>Last edit</source>
+        <translation>最后修改</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Comment</source>
+        <translation>审核意见</translation>
+    </message>
+    <message>
+        <source>a reviewer</source>
+        <translation>审核员</translation>
+    </message>
+    <message>
+        <source>Rejected by %1: %2</source>
+        <translation>%1 退回：%2</translation>
+    </message>
+</context>
+<context>
+    <name>RejectDialog</name>
+    <message>
+        <source>Think: not state → action → goal</source>
+        <translation>思考未按 状态 → 动作 → 目标</translation>
+    </message>
+    <message>
+        <source>The think does not follow state -&gt; next action -&gt; goal.</source>
+        <translation>思考没有按照“当前状态 -&gt; 下一步动作 -&gt; 目标”来写。</translation>
+    </message>
+    <message>
+        <source>Wrong tool call coordinates</source>
+        <translation>工具调用坐标错误</translation>
+    </message>
+    <message>
+        <source>Wrong tool call coordinates: the point is not on the target element.</source>
+        <translation>工具调用的坐标错误：点击位置不在目标元素上。</translation>
+    </message>
+    <message>
+        <source>Task not completed</source>
+        <translation>任务未完成</translation>
+    </message>
+    <message>
+        <source>The task is not completed, but the outcome says it is.</source>
+        <translation>任务并未完成，但结果标为已完成。</translation>
+    </message>
+    <message>
+        <source>Wrong step marked correct</source>
+        <translation>错误步骤标为正确</translation>
+    </message>
+    <message>
+        <source>A wrong or redundant step is marked correct.</source>
+        <translation>有错误或多余的步骤被标为“正确”。</translation>
+    </message>
+    <message>
+        <source>Unclear action text</source>
+        <translation>动作描述不清楚</translation>
+    </message>
+    <message>
+        <source>The action text is not a clear low-level instruction.</source>
+        <translation>动作描述不是一条清楚的底层操作指令。</translation>
+    </message>
+    <message>
+        <source>Target box missing</source>
+        <translation>缺少目标框</translation>
+    </message>
+    <message>
+        <source>The target element box is missing or does not frame the element.</source>
+        <translation>缺少目标元素框，或框没有框住该元素。</translation>
+    </message>
+    <message>
+        <source>Reject Trajectory</source>
+        <translation>退回轨迹</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Tell the annotator what to fix: they read it at the top of their queue.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;请告诉标注员需要改什么：这条意见会显示在他们任务队列的最上方。</translation>
+    </message>
+    <message>
+        <source>For example: step 3 clicks the wrong tab; the think …</source>
+        <translation>例如：第 3 步点错了标签页；思考……</translation>
+    </message>
+    <message>
+        <source>Common reasons (click to add):</source>
+        <translation>常见原因（点击添加）：</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>退回</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message>
+        <source>Loading the review queues</source>
+        <translation>读取审核队列</translation>
+    </message>
+    <message>
+        <source>Fixed and accepted: %1</source>
+        <translation>已修改并接受：%1</translation>
+    </message>
+    <message>
+        <source>Accepted: %1</source>
+        <translation>已接受：%1</translation>
+    </message>
+    <message>
+        <source>Accepting a trajectory</source>
+        <translation>接受轨迹</translation>
+    </message>
+    <message>
+        <source>Trajectory %1</source>
+        <translation>轨迹 %1</translation>
+    </message>
+    <message>
+        <source>Rejecting a trajectory</source>
+        <translation>退回轨迹</translation>
+    </message>
+    <message>
+        <source>Rejected: %1 (back in the annotator&apos;s queue with your comment)</source>
+        <translation>已退回：%1（已连同你的意见回到标注员的队列）</translation>
+    </message>
+    <message>
+        <source>Open a workspace first.</source>
+        <translation>请先打开一个工作区。</translation>
+    </message>
+    <message>
+        <source>Choose a trajectory in the queue first.</source>
+        <translation>请先在队列中选择一条轨迹。</translation>
+    </message>
+    <message>
+        <source>Trajectory %1 is not waiting for review (it is %2): only submitted work is decided.</source>
+        <translation>轨迹 %1 不在待审核状态（当前为%2）：只能审核已提交的标注。</translation>
+    </message>
+    <message>
+        <source>Say who you are first (File › Who Is Working…): a review is saved under the reviewer&apos;s name.</source>
+        <translation>请先登记你是谁（文件 › 当前使用者…）：审核结果会以审核员的名字保存。</translation>
+    </message>
+    <message>
+        <source>Loading the trajectory</source>
+        <translation>读取轨迹</translation>
+    </message>
+    <message>
+        <source>No workspace open.</source>
+        <translation>未打开工作区。</translation>
+    </message>
+    <message>
+        <source>Say who you are (File › Who Is Working…) to see your work.</source>
+        <translation>请登记你是谁（文件 › 当前使用者…）以查看你的任务。</translation>
+    </message>
+    <message>
+        <source>Nothing in your queue: no rejected, started or unlabelled trajectory.</source>
+        <translation>你的队列为空：没有被退回、进行中或未标注的轨迹。</translation>
+    </message>
+    <message>
+        <source>No trajectory is waiting for review.</source>
+        <translation>没有待审核的轨迹。</translation>
+    </message>
+    <message>
+        <source>You are &lt;b&gt;%1&lt;/b&gt;: reviews and fixes are saved under this name.</source>
+        <translation>你是 &lt;b&gt;%1&lt;/b&gt;：审核结果和修改都以这个名字保存。</translation>
+    </message>
+    <message>
+        <source>Say who you are (File › Who Is Working…) before accepting or rejecting.</source>
+        <translation>接受或退回之前，请先登记你是谁（文件 › 当前使用者…）。</translation>
+    </message>
+    <message>
+        <source>Fixing #%1: edit it in the annotation view, then Accept (your edits are revisions).</source>
+        <translation>正在修改 #%1：在标注视图中修改后点击“接受”（你的修改会记入修订历史）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Waiting for review (%n)</source>
+        <translation>
+            <numerusform>待审核（%n）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>My work (%n)</source>
+        <translation>
+            <numerusform>我的任务（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Your rejected work first, with the reviewer&apos;s comment</source>
+        <translation>被退回的任务排在最前，并附审核意见</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <source>Accept the trajectory (Ctrl+Shift+A)</source>
+        <translation>接受这条轨迹（Ctrl+Shift+A）</translation>
+    </message>
+    <message>
+        <source>Fix and Accept…</source>
+        <translation>修改后接受…</translation>
+    </message>
+    <message>
+        <source>Open it in the annotation view to edit it, then accept (Ctrl+Shift+E)</source>
+        <translation>在标注视图中打开并修改，然后接受（Ctrl+Shift+E）</translation>
+    </message>
+    <message>
+        <source>Reject…</source>
+        <translation>退回…</translation>
+    </message>
+    <message>
+        <source>Send it back to the annotator with a comment (Ctrl+Shift+X)</source>
+        <translation>附上意见退回给标注员（Ctrl+Shift+X）</translation>
+    </message>
+    <message>
+        <source>Open for Editing</source>
+        <translation>打开编辑</translation>
+    </message>
+    <message>
+        <source>Open it in the annotation view (Enter)</source>
+        <translation>在标注视图中打开（Enter）</translation>
+    </message>
+</context>
+<context>
+    <name>RunPanel</name>
+    <message>
+        <source>Start recording</source>
+        <translation>开始录制</translation>
+    </message>
+    <message>
+        <source>Record a teleoperated trajectory for the chosen instruction</source>
+        <translation>为所选指令录制一条遥操作轨迹</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>End the recording or the agent run after the current step</source>
+        <translation>在当前步骤后结束录制或智能体运行</translation>
+    </message>
+    <message>
+        <source>Recorded steps</source>
+        <translation>已录制的步骤</translation>
+    </message>
+</context>
+<context>
     <name>ShortcutSheet</name>
     <message>
         <source>Keyboard Shortcuts</source>
@@ -586,6 +1478,927 @@
     <message>
         <source>Saved. The new shortcut works now and in later sessions.</source>
         <translation>已保存。新快捷键立即生效，以后启动时也会使用。</translation>
+    </message>
+</context>
+<context>
+    <name>StageEditors</name>
+    <message>
+        <source>&amp;Think</source>
+        <translation>思考(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Action</source>
+        <translation>动作(&amp;A)</translation>
+    </message>
+    <message>
+        <source>T&amp;ool call</source>
+        <translation>工具调用(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Stage 1 · Logical thinking: the current state or screen, then the next action, then its goal. Rewrite thinking that is wrong or redundant.</source>
+        <translation>阶段 1 · 逻辑思考：先写当前状态或界面，再写下一步动作，最后写该动作的目的。错误或冗余的思考需要重写。</translation>
+    </message>
+    <message>
+        <source>Stage 2 · Clear action: one explicit low-level instruction, as in AndroidControl.</source>
+        <translation>阶段 2 · 明确动作：一条清晰的底层操作指令，参照 AndroidControl。</translation>
+    </message>
+    <message>
+        <source>Not labelled yet. E.g. Currently on the phone home screen, the next step is to click the Taobao app to enter Taobao. (Ctrl+K keeps the original.)</source>
+        <translation>尚未标注。例如：当前在手机桌面，下一步点击淘宝应用，以进入淘宝。（按 Ctrl+K 保留原始内容。）</translation>
+    </message>
+    <message>
+        <source>Not labelled yet. E.g. Click the search box at the top. (Ctrl+K keeps the original.)</source>
+        <translation>尚未标注。例如：点击顶部的搜索框。（按 Ctrl+K 保留原始内容。）</translation>
+    </message>
+    <message>
+        <source>Labelled</source>
+        <translation>已标注</translation>
+    </message>
+    <message>
+        <source>Not labelled yet</source>
+        <translation>尚未标注</translation>
+    </message>
+    <message>
+        <source>%1 of 3 stages labelled</source>
+        <translation>已标注 %1/3 个阶段</translation>
+    </message>
+</context>
+<context>
+    <name>StageTextEditor</name>
+    <message>
+        <source>not labelled yet</source>
+        <translation>尚未标注</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n change(s) marked</source>
+        <translation>
+            <numerusform>已标出 %n 处改动</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the label keeps it as it is</source>
+        <translation>标注与原始内容相同</translation>
+    </message>
+    <message>
+        <source>Original (as collected)</source>
+        <translation>原始内容（采集时）</translation>
+    </message>
+    <message>
+        <source>Nothing was collected for this stage (a teleoperated or an inserted step).</source>
+        <translation>此阶段没有采集内容（人工操作或插入的步骤）。</translation>
+    </message>
+</context>
+<context>
+    <name>StatsCharts</name>
+    <message>
+        <source>Trajectories and steps per app</source>
+        <translation>各应用的轨迹数与步数</translation>
+    </message>
+    <message>
+        <source>Trajectories</source>
+        <translation>轨迹数</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Distribution of trajectory length</source>
+        <translation>轨迹长度分布</translation>
+    </message>
+    <message>
+        <source>Steps per trajectory</source>
+        <translation>每条轨迹的步数</translation>
+    </message>
+    <message>
+        <source>mean %1</source>
+        <translation>平均 %1</translation>
+    </message>
+    <message>
+        <source>Steps per action type</source>
+        <translation>各动作类型的步数</translation>
+    </message>
+    <message>
+        <source>labelled action</source>
+        <translation>已标注的动作</translation>
+    </message>
+    <message>
+        <source>collected action (not labelled)</source>
+        <translation>采集时的动作（未标注）</translation>
+    </message>
+    <message>
+        <source>(no action)</source>
+        <translation>（无动作）</translation>
+    </message>
+    <message>
+        <source>Review progress</source>
+        <translation>审核进度</translation>
+    </message>
+    <message>
+        <source>No trajectories yet</source>
+        <translation>还没有轨迹</translation>
+    </message>
+</context>
+<context>
+    <name>StatsView</name>
+    <message>
+        <source>App</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令数</translation>
+    </message>
+    <message>
+        <source>Instructions with at least one trajectory</source>
+        <translation>至少有一条轨迹的指令</translation>
+    </message>
+    <message>
+        <source>Trajectories</source>
+        <translation>轨迹数</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Steps per trajectory</source>
+        <translation>平均步数</translation>
+    </message>
+    <message>
+        <source>Mean number of steps of this app&apos;s trajectories</source>
+        <translation>该应用轨迹的平均步数</translation>
+    </message>
+    <message>
+        <source>Person</source>
+        <translation>人员</translation>
+    </message>
+    <message>
+        <source>Trajectories labelled</source>
+        <translation>标注轨迹数</translation>
+    </message>
+    <message>
+        <source>Trajectories in which this person changed at least one label</source>
+        <translation>此人至少修改过一处标注的轨迹</translation>
+    </message>
+    <message>
+        <source>Steps labelled</source>
+        <translation>标注步数</translation>
+    </message>
+    <message>
+        <source>Steps in which this person changed at least one label</source>
+        <translation>此人至少修改过一处标注的步骤</translation>
+    </message>
+    <message>
+        <source>Label changes</source>
+        <translation>标注修改次数</translation>
+    </message>
+    <message>
+        <source>Every change of a label field, each one a revision in the history</source>
+        <translation>标注字段的每一次修改，每次都是历史中的一个版本</translation>
+    </message>
+    <message>
+        <source>Reviews done</source>
+        <translation>审核次数</translation>
+    </message>
+    <message>
+        <source>Review decisions this person made</source>
+        <translation>此人做出的审核决定</translation>
+    </message>
+    <message>
+        <source>Accepted</source>
+        <translation>已通过</translation>
+    </message>
+    <message>
+        <source>Trajectories this person labelled that are now accepted</source>
+        <translation>此人标注、目前已通过的轨迹</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>已驳回</translation>
+    </message>
+    <message>
+        <source>Trajectories this person labelled that are now rejected</source>
+        <translation>此人标注、目前已驳回的轨迹</translation>
+    </message>
+    <message>
+        <source>Awaiting review</source>
+        <translation>待审核</translation>
+    </message>
+    <message>
+        <source>Trajectories this person labelled that wait for a reviewer</source>
+        <translation>此人标注、正在等待审核的轨迹</translation>
+    </message>
+    <message>
+        <source>Computing the dataset statistics</source>
+        <translation>计算数据集统计</translation>
+    </message>
+    <message>
+        <source>Computing the statistics…</source>
+        <translation>正在计算统计…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln app(s)</source>
+        <translation>
+            <numerusform>%Ln 个应用</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln instruction(s)</source>
+        <translation>
+            <numerusform>%Ln 条指令</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln trajectory(s)</source>
+        <translation>
+            <numerusform>%Ln 条轨迹</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln step(s)</source>
+        <translation>
+            <numerusform>%Ln 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 steps per trajectory</source>
+        <translation>平均每条轨迹 %1 步</translation>
+    </message>
+    <message>
+        <source>Updating…</source>
+        <translation>正在更新…</translation>
+    </message>
+    <message>
+        <source>Updated at %1</source>
+        <translation>更新于 %1</translation>
+    </message>
+    <message>
+        <source>No workspace open: choose one with File › Open Workspace Folder…</source>
+        <translation>未打开工作区：请通过“文件 › 打开工作区文件夹…”选择一个</translation>
+    </message>
+    <message>
+        <source>The statistics could not be computed. Try Refresh.</source>
+        <translation>无法计算统计，请点击“刷新”重试。</translation>
+    </message>
+    <message>
+        <source>No trajectories yet. Record some in the Collect view or import a bundle (File › Import Bundle…); their statistics appear here.</source>
+        <translation>还没有轨迹。请在采集视图中录制，或导入数据包（文件 › 导入数据包…）；它们的统计会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Per app (Mobile-R1 Tables 2 and 6)</source>
+        <translation>按应用统计（Mobile-R1 表 2 和表 6）</translation>
+    </message>
+    <message>
+        <source>Labelling and review per person</source>
+        <translation>每人的标注与审核</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>（未署名）</translation>
+    </message>
+    <message>
+        <source>Export Charts as PNG</source>
+        <translation>导出图表为 PNG</translation>
+    </message>
+    <message>
+        <source>Could not write the charts to %1: %2</source>
+        <translation>无法将图表写入 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n chart(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 张图表写入 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export Statistics as CSV</source>
+        <translation>导出统计为 CSV</translation>
+    </message>
+    <message>
+        <source>Writing the statistics CSV files</source>
+        <translation>写入统计 CSV 文件</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n table(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 张表写入 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>There are no statistics to export yet.</source>
+        <translation>还没有可导出的统计。</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Count everything again</source>
+        <translation>重新统计全部数据</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>导出 PNG…</translation>
+    </message>
+    <message>
+        <source>Save every chart as a PNG file in a folder</source>
+        <translation>将每张图表保存为文件夹中的 PNG 文件</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Save every table as a CSV file in a folder</source>
+        <translation>将每张表保存为文件夹中的 CSV 文件</translation>
+    </message>
+</context>
+<context>
+    <name>StepCanvas</name>
+    <message>
+        <source>No step to show</source>
+        <translation>没有可显示的步骤</translation>
+    </message>
+    <message>
+        <source>The screenshot cannot be read: %1</source>
+        <translation>无法读取截图：%1</translation>
+    </message>
+    <message>
+        <source>hold</source>
+        <translation>长按</translation>
+    </message>
+    <message>
+        <source>hold %1 s</source>
+        <translation>长按 %1 秒</translation>
+    </message>
+    <message>
+        <source>as collected: %1</source>
+        <translation>采集时：%1</translation>
+    </message>
+    <message>
+        <source>label</source>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <source>as collected</source>
+        <translation>采集时</translation>
+    </message>
+</context>
+<context>
+    <name>StepList</name>
+    <message>
+        <source>Run %1 · %2</source>
+        <translation>第 %1 次 · %2</translation>
+    </message>
+    <message>
+        <source>Trajectory %1, step %2: recorded in %3 ms</source>
+        <translation>轨迹 %1，第 %2 步：录制耗时 %3 毫秒</translation>
+    </message>
+</context>
+<context>
+    <name>StepPanel</name>
+    <message>
+        <source>Correct</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <source>Wrong</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Redundant</source>
+        <translation>冗余</translation>
+    </message>
+    <message>
+        <source>Restore Step</source>
+        <translation>恢复步骤</translation>
+    </message>
+    <message>
+        <source>Remove Step</source>
+        <translation>移除步骤</translation>
+    </message>
+    <message>
+        <source>No step</source>
+        <translation>无步骤</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>screen %1×%2</source>
+        <translation>屏幕 %1×%2</translation>
+    </message>
+    <message>
+        <source>inserted: corrects the step before it</source>
+        <translation>插入的步骤：更正前一步</translation>
+    </message>
+    <message>
+        <source>left out of the labelled trajectory (Ctrl+Shift+Delete restores it)</source>
+        <translation>已移出标注轨迹（按 Ctrl+Shift+Delete 恢复）</translation>
+    </message>
+    <message>
+        <source>Mark the step %1 (key %2)</source>
+        <translation>将该步骤标为%1（按键 %2）</translation>
+    </message>
+    <message>
+        <source>Keep Original</source>
+        <translation>保留原始内容</translation>
+    </message>
+    <message>
+        <source>Copy what was collected into the empty stages (Ctrl+K)</source>
+        <translation>把采集的原始内容复制到尚未标注的阶段（Ctrl+K）</translation>
+    </message>
+    <message>
+        <source>Insert Corrected Step</source>
+        <translation>插入更正步骤</translation>
+    </message>
+    <message>
+        <source>After a wrong step, add the step that should have been taken (Ctrl+I)</source>
+        <translation>在错误步骤之后添加本应执行的步骤（Ctrl+I）</translation>
+    </message>
+    <message>
+        <source>Leave a redundant step out of the labelled trajectory, or take it back (Ctrl+Shift+Delete)</source>
+        <translation>把冗余步骤移出标注轨迹，或将其恢复（Ctrl+Shift+Delete）</translation>
+    </message>
+</context>
+<context>
+    <name>StepStrip</name>
+    <message>
+        <source>correct</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>redundant</source>
+        <translation>冗余</translation>
+    </message>
+    <message>
+        <source>%1: labelled</source>
+        <translation>%1：已标注</translation>
+    </message>
+    <message>
+        <source>%1: not labelled yet</source>
+        <translation>%1：尚未标注</translation>
+    </message>
+    <message>
+        <source>Think</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <source>Tool call</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>Verdict: %1</source>
+        <translation>判定：%1</translation>
+    </message>
+    <message>
+        <source>Not judged yet</source>
+        <translation>尚未判定</translation>
+    </message>
+    <message>
+        <source>Inserted: corrects the step before it</source>
+        <translation>插入的步骤：纠正前一步</translation>
+    </message>
+    <message>
+        <source>Removed: left out of the labelled trajectory</source>
+        <translation>已移出：不在标注后的轨迹中</translation>
+    </message>
+    <message>
+        <source>inserted</source>
+        <translation>插入</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>移出</translation>
+    </message>
+</context>
+<context>
+    <name>TaskForm</name>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>App:</source>
+        <translation>应用：</translation>
+    </message>
+    <message>
+        <source>Instruction:</source>
+        <translation>指令：</translation>
+    </message>
+    <message>
+        <source>Max steps:</source>
+        <translation>最大步数：</translation>
+    </message>
+    <message>
+        <source>App name, e.g. 设置</source>
+        <translation>应用名称，例如 设置</translation>
+    </message>
+    <message>
+        <source>Pick an instruction, or write a new one</source>
+        <translation>选择一条指令，或写一条新指令</translation>
+    </message>
+    <message>
+        <source>A run that reaches this many steps ends as failed (Mobile-R1 uses 25)</source>
+        <translation>达到此步数的运行记为失败（Mobile-R1 使用 25）</translation>
+    </message>
+</context>
+<context>
+    <name>TeleopBar</name>
+    <message>
+        <source>Back</source>
+        <translation>返回</translation>
+    </message>
+    <message>
+        <source>Home</source>
+        <translation>主屏幕</translation>
+    </message>
+    <message>
+        <source>Menu</source>
+        <translation>菜单</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>回车</translation>
+    </message>
+    <message>
+        <source>Press the phone&apos;s %1 button</source>
+        <translation>按手机的“%1”键</translation>
+    </message>
+    <message>
+        <source>Refresh screen</source>
+        <translation>刷新画面</translation>
+    </message>
+    <message>
+        <source>Take a new screenshot (after using the phone by hand)</source>
+        <translation>重新截图（在手动操作手机之后）</translation>
+    </message>
+    <message>
+        <source>Text to type into the focused field</source>
+        <translation>要输入到当前输入框的文字</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>Record a wait step: the phone is loading</source>
+        <translation>录制一个等待步骤：手机正在加载</translation>
+    </message>
+    <message>
+        <source>Task done</source>
+        <translation>任务完成</translation>
+    </message>
+    <message>
+        <source>End the recording: the task is completed (terminate success)</source>
+        <translation>结束录制：任务已完成（terminate success）</translation>
+    </message>
+    <message>
+        <source>Task failed</source>
+        <translation>任务失败</translation>
+    </message>
+    <message>
+        <source>End the recording: the task cannot be completed (terminate failure)</source>
+        <translation>结束录制：任务无法完成（terminate failure）</translation>
+    </message>
+</context>
+<context>
+    <name>ToolCallEditor</name>
+    <message>
+        <source>press a key (adb keyevent)</source>
+        <translation>按键（adb keyevent）</translation>
+    </message>
+    <message>
+        <source>click a point</source>
+        <translation>点击某个位置</translation>
+    </message>
+    <message>
+        <source>press a point for some seconds</source>
+        <translation>长按某个位置若干秒</translation>
+    </message>
+    <message>
+        <source>swipe from one point to another</source>
+        <translation>从一点滑动到另一点</translation>
+    </message>
+    <message>
+        <source>type text into the active input box</source>
+        <translation>在当前输入框中输入文字</translation>
+    </message>
+    <message>
+        <source>press Back, Home, Menu or Enter</source>
+        <translation>按返回、主页、菜单或回车键</translation>
+    </message>
+    <message>
+        <source>open an app by its name</source>
+        <translation>按名称打开应用</translation>
+    </message>
+    <message>
+        <source>wait for the screen to change</source>
+        <translation>等待界面变化</translation>
+    </message>
+    <message>
+        <source>end the task: success or failure</source>
+        <translation>结束任务：成功或失败</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>返回</translation>
+    </message>
+    <message>
+        <source>Home</source>
+        <translation>主页</translation>
+    </message>
+    <message>
+        <source>Menu</source>
+        <translation>菜单</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>回车</translation>
+    </message>
+    <message>
+        <source>success: the task is done</source>
+        <translation>success：任务已完成</translation>
+    </message>
+    <message>
+        <source>failure: the task cannot be done</source>
+        <translation>failure：任务无法完成</translation>
+    </message>
+    <message>
+        <source>line %1, column %2</source>
+        <translation>第 %1 行第 %2 列</translation>
+    </message>
+    <message>
+        <source>not valid JSON: %1 (%2)</source>
+        <translation>不是有效的 JSON：%1（%2）</translation>
+    </message>
+    <message>
+        <source>Not saved:</source>
+        <translation>未保存：</translation>
+    </message>
+    <message>
+        <source>A valid tool call on the %1 screen.</source>
+        <translation>在 %1 屏幕上是有效的工具调用。</translation>
+    </message>
+    <message>
+        <source>Not labelled yet: edit the form or click on the screenshot.</source>
+        <translation>尚未标注：编辑表单，或在截图上点击。</translation>
+    </message>
+    <message>
+        <source>Stage 3 · Precise tool call: keep a correct call; correct a wrong one against the screenshot.</source>
+        <translation>阶段 3 · 精确工具调用：正确的调用保留；错误的调用对照截图更正。</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <source>Point</source>
+        <translation>坐标</translation>
+    </message>
+    <message>
+        <source>End point</source>
+        <translation>终点坐标</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation>秒数</translation>
+    </message>
+    <message>
+        <source>Button</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Tool call (JSON)</source>
+        <translation>工具调用（JSON）</translation>
+    </message>
+    <message>
+        <source>Original (as collected)</source>
+        <translation>原始内容（采集时）</translation>
+    </message>
+    <message>
+        <source>Nothing was collected for this step (an inserted step).</source>
+        <translation>此步骤没有采集内容（插入的步骤）。</translation>
+    </message>
+</context>
+<context>
+    <name>TrajectoryHeader</name>
+    <message>
+        <source>No trajectory open</source>
+        <translation>未打开轨迹</translation>
+    </message>
+    <message>
+        <source>Open one from the trajectory list, or press Next Trajectory.</source>
+        <translation>请从轨迹列表中打开一条，或使用“下一条轨迹”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>review: %1</source>
+        <translation>审核：%1</translation>
+    </message>
+    <message>
+        <source>collector said: %1</source>
+        <translation>采集结果：%1</translation>
+    </message>
+    <message>
+        <source>a reviewer</source>
+        <translation>审核员</translation>
+    </message>
+    <message>
+        <source>(no comment)</source>
+        <translation>（无评语）</translation>
+    </message>
+    <message>
+        <source>Rejected by %1 on %2: %3</source>
+        <translation>%1 于 %2 驳回：%3</translation>
+    </message>
+    <message>
+        <source>Outcome:</source>
+        <translation>任务结果：</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Not completed</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>The trajectory completes its task (Ctrl+Shift+Y)</source>
+        <translation>该轨迹完成了任务（Ctrl+Shift+Y）</translation>
+    </message>
+    <message>
+        <source>The trajectory does not complete its task (Ctrl+Shift+N)</source>
+        <translation>该轨迹未完成任务（Ctrl+Shift+N）</translation>
+    </message>
+    <message>
+        <source>Submit for Review</source>
+        <translation>提交审核</translation>
+    </message>
+    <message>
+        <source>Mark this trajectory as annotated so that a reviewer sees it (Ctrl+Return)</source>
+        <translation>将该轨迹标记为已标注，供审核员审核（Ctrl+Return）</translation>
+    </message>
+</context>
+<context>
+    <name>TrajectoryPreview</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Screen</source>
+        <translation>屏幕</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <source>Think</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <source>Tool call</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>correct</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>redundant</source>
+        <translation>多余</translation>
+    </message>
+    <message>
+        <source>Choose a trajectory in the queue.</source>
+        <translation>请在队列中选择一条轨迹。</translation>
+    </message>
+    <message>
+        <source>not judged</source>
+        <translation>未判断</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>outcome: %1</source>
+        <translation>结果：%1</translation>
+    </message>
+    <message>
+        <source>collector said: %1</source>
+        <translation>采集时报告：%1</translation>
+    </message>
+    <message>
+        <source>review: %1</source>
+        <translation>审核：%1</translation>
+    </message>
+    <message>
+        <source>someone</source>
+        <translation>某人</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rejected by %1&lt;/b&gt; on %2:&lt;br&gt;%3</source>
+        <translation>&lt;b&gt;%1 于 %2 退回&lt;/b&gt;：&lt;br&gt;%3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Accepted by %1&lt;/b&gt; on %2. %3</source>
+        <translation>&lt;b&gt;%1 于 %2 接受&lt;/b&gt;。%3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2: %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2）：%3</translation>
+    </message>
+    <message>
+        <source>box %1</source>
+        <translation>目标框 %1</translation>
+    </message>
+    <message>
+        <source>Not labelled: this is what was collected.</source>
+        <translation>未标注：这是采集时的原始内容。</translation>
+    </message>
+    <message>
+        <source>no verdict</source>
+        <translation>未判定</translation>
+    </message>
+    <message>
+        <source>corrected step</source>
+        <translation>更正步骤</translation>
+    </message>
+    <message>
+        <source>left out</source>
+        <translation>已移除</translation>
+    </message>
+    <message>
+        <source>Step %1: a corrected step, inserted by an annotator</source>
+        <translation>第 %1 步：标注员插入的更正步骤</translation>
+    </message>
+    <message>
+        <source>Step %1, collected as step %2</source>
+        <translation>第 %1 步，采集时为第 %2 步</translation>
+    </message>
+    <message>
+        <source>Loading a screenshot</source>
+        <translation>读取截图</translation>
     </message>
 </context>
 <context>
@@ -689,8 +2502,24 @@
 <context>
     <name>Views</name>
     <message>
+        <source>Collect</source>
+        <translation>采集</translation>
+    </message>
+    <message>
         <source>Trajectories</source>
         <translation>轨迹</translation>
+    </message>
+    <message>
+        <source>Annotate</source>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>审核</translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation>统计</translation>
     </message>
     <message>
         <source>Switch to this view</source>

@@ -1,0 +1,238 @@
+"""The annotation view's commands that write: verdicts, keep-original, undo/redo, corrected and removed steps,
+the outcome, submitting, the history and the next trajectory of the annotator's queue.
+
+Each one saves the typing that waits first and then runs through the one ``annotation.Editor`` on the
+"annotate" queue (``LabelSaver.run``), so it sees every earlier edit; its result comes back to the view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+
+from annotator.domain.trajectory import Verdict
+from annotator.services import review
+from annotator.services.annotation import Editor, StepRecord, TrajectoryRecord
+from annotator.ui import identity
+from annotator.ui.annotate.editors import STAGES
+from annotator.ui.i18n import fill
+
+if TYPE_CHECKING:
+    from annotator.ui.annotate.view import AnnotationView
+
+
+@dataclass(frozen=True)
+class Reloaded:
+    """What an operation that may touch any step hands back: the whole record and the step to show."""
+
+    record: TrajectoryRecord
+    step_id: int | None
+    done: bool = True  # False: there was nothing to do (nothing to undo, say)
+
+
+def _undo(editor: Editor) -> Reloaded:
+    if not editor.can_undo:
+        return Reloaded(editor.record(), None, done=False)
+    step_id = editor.undo()
+    return Reloaded(editor.record(), step_id)
+
+
+def _redo(editor: Editor) -> Reloaded:
+    if not editor.can_redo:
+        return Reloaded(editor.record(), None, done=False)
+    step_id = editor.redo()
+    return Reloaded(editor.record(), step_id)
+
+
+def _keep_original(editor: Editor, step_id: int) -> tuple[StepRecord, list[str]]:
+    """Copy the collected think, action and tool call into the stages that are still empty."""
+    step = editor.record().step(step_id)
+    changes = {
+        stage: getattr(step.original, stage)
+        for stage in STAGES
+        if getattr(step.label, stage) is None and getattr(step.original, stage) is not None
+    }
+    return (editor.change(step_id, changes) if changes else step), list(changes)
+
+
+class AnnotationCommands(QObject):
+    def __init__(self, view: AnnotationView) -> None:
+        super().__init__(view)
+        self.view = view
+
+    # one step ------------------------------------------------------------------------------------------------
+
+    def set_verdict(self, verdict: str) -> None:
+        view = self.view
+        if view.step_id is None or not view.editable():
+            return
+        view.edit({"verdict": verdict}, now=True)
+        position = view.steps[view.step_id].position
+        hints = {
+            Verdict.CORRECT: self.tr("Step %1 is correct."),
+            Verdict.WRONG: self.tr("Step %1 is wrong: Ctrl+I inserts the step that should have been taken."),
+            Verdict.REDUNDANT: self.tr("Step %1 is redundant: Ctrl+Shift+Delete leaves it out."),
+        }
+        view.status_message.emit(fill(hints[Verdict(verdict)], position))
+
+    def keep_original(self) -> None:
+        view, step_id = self.view, self.view.step_id
+        if step_id is None or not view.editable():
+            return
+        view.saver.run(self.tr("Keeping the original"), lambda e: _keep_original(e, step_id), self._kept)
+
+    def _kept(self, result: tuple[StepRecord, list[str]]) -> None:
+        step, kept = result
+        self.view.apply_saved_step(self.view.current_trajectory() or 0, step)
+        if not kept:
+            self.view.status_message.emit(self.tr("Nothing to keep: every stage with an original is labelled."))
+            return
+        names = {"think": self.tr("think"), "action_text": self.tr("action"), "tool_call": self.tr("tool call")}
+        kept_text = ", ".join(names[stage] for stage in kept)
+        self.view.status_message.emit(fill(self.tr("Kept the original %1 of step %2."), kept_text, step.position))
+
+    def insert_corrected_step(self) -> None:
+        view, step_id = self.view, self.view.step_id
+        if step_id is None or not view.editable():
+            return
+        if view.steps[step_id].origin != "collected":
+            view.status_message.emit(self.tr("A corrected step follows a collected step; this one was inserted."))
+            return
+
+        def insert(editor: Editor) -> Reloaded:
+            inserted = editor.insert_corrected_step(step_id)
+            return Reloaded(editor.record(), inserted.id)
+
+        view.saver.run(self.tr("Inserting a corrected step"), insert, self._inserted)
+
+    def _inserted(self, result: Reloaded) -> None:
+        self.view.show_reloaded(result.record, result.step_id)
+        step = self.view.steps.get(result.step_id) if result.step_id is not None else None
+        if step is not None:
+            message = self.tr("Inserted step %1: label what should have been done on this screen.")
+            self.view.status_message.emit(fill(message, step.position))
+            self.view.show_stage("think")
+
+    def remove_step(self) -> None:
+        """Leave the step out of the labelled trajectory, or take a removed step back."""
+        view, step_id = self.view, self.view.step_id
+        if step_id is None or not view.editable():
+            return
+        removed = view.steps[step_id].removed
+
+        def toggle(editor: Editor) -> StepRecord:
+            return editor.restore_step(step_id) if removed else editor.remove_step(step_id)
+
+        view.saver.run(self.tr("Removing the step"), toggle, self._removed)
+
+    def _removed(self, step: StepRecord) -> None:
+        self.view.apply_saved_step(self.view.current_trajectory() or 0, step)
+        message = (
+            self.tr("Step %1 is left out of the labelled trajectory; the collected record stays.")
+            if step.removed
+            else self.tr("Step %1 is back in the labelled trajectory.")
+        )
+        self.view.status_message.emit(fill(message, step.position))
+
+    # undo ---------------------------------------------------------------------------------------------------
+
+    def undo(self) -> None:
+        if self.view.editable():
+            self.view.saver.run(self.tr("Undoing"), _undo, lambda result: self._stepped(result, undo=True))
+
+    def redo(self) -> None:
+        if self.view.editable():
+            self.view.saver.run(self.tr("Redoing"), _redo, lambda result: self._stepped(result, undo=False))
+
+    def _stepped(self, result: Reloaded, undo: bool) -> None:
+        if not result.done:
+            nothing = self.tr("Nothing to undo.") if undo else self.tr("Nothing to redo.")
+            self.view.status_message.emit(nothing)
+            return
+        self.view.show_reloaded(result.record, result.step_id)
+        step = self.view.steps.get(result.step_id) if result.step_id is not None else None
+        if step is None:
+            done = self.tr("Undid the outcome.") if undo else self.tr("Redid the outcome.")
+        else:
+            done = fill(self.tr("Undid a change of step %1.") if undo else self.tr("Redid a change of step %1."),
+                        step.position)  # fmt: skip
+        self.view.status_message.emit(done)
+
+    # the trajectory -------------------------------------------------------------------------------------------
+
+    def set_outcome(self, outcome: str) -> None:
+        if self.view.editable():
+            self.view.saver.run(
+                self.tr("Saving the outcome"), lambda e: e.set_outcome(outcome), lambda r: self.view.show_reloaded(r)
+            )
+
+    def submit_for_review(self) -> None:
+        if self.view.editable():
+            self.view.saver.run(self.tr("Submitting for review"), lambda e: e.submit(), self._submitted)
+
+    def _submitted(self, record: TrajectoryRecord) -> None:
+        self.view.show_reloaded(record)
+        open_steps = sum(1 for s in record.steps if not s.removed and s.label.verdict is None)
+        notes = [self.tr("Submitted for review.")]
+        if record.outcome is None:
+            notes.append(self.tr("The outcome is not set."))
+        if open_steps:
+            notes.append(self.tr("%n step(s) have no verdict.", "", open_steps))
+        self.view.status_message.emit(" ".join(notes))
+
+    def next_trajectory(self) -> None:
+        view = self.view
+        workspace, name = view.workspace, identity.current_person()[0]
+        if workspace is None:
+            view.status_message.emit(self.tr("Open a workspace first."))
+            return
+        if not name:
+            view.status_message.emit(view.who_first())
+            return
+        current = view.current_trajectory()
+        view.saver.flush()
+        view.jobs.submit(
+            self.tr("Finding your next trajectory"),
+            lambda: review.work_queue(workspace, name),
+            on_result=lambda items: self._next_found(items, current),
+        )
+
+    def _next_found(self, items: list[review.QueueItem], current: int | None) -> None:
+        ids = [item.trajectory_id for item in items]
+        following = ids[ids.index(current) + 1 :] if current in ids else ids
+        choice = next((i for i in following if i != current), None)
+        if choice is None:
+            self.view.status_message.emit(self.tr("Your queue is empty: nothing else to label."))
+            return
+        item = items[ids.index(choice)]
+        if item.comment and item.review_status == "rejected":
+            self.view.status_message.emit(fill(self.tr("Rejected, to fix: %1"), item.comment))
+        self.view.open_trajectory(choice)
+
+    # history --------------------------------------------------------------------------------------------------
+
+    def toggle_history(self) -> None:
+        self.view.panel.show_history(self.view.panel.history.isHidden())  # isHidden: the pane's own switch
+        self.refresh_history()
+
+    def refresh_history(self) -> None:
+        history, editor = self.view.panel.history, self.view.saver.editor
+        if not history.isHidden() and editor is not None:
+            # submit, not run: reading must not hurry the typing that waits for its pause
+            self.view.saver.submit(self.tr("Reading the history"), editor.history, history.set_revisions)
+
+    def restore_revision(self, revision_id: int) -> None:
+        if not self.view.editable():
+            return
+
+        def restore(editor: Editor) -> Reloaded:
+            step_id = editor.restore(revision_id)
+            return Reloaded(editor.record(), step_id)
+
+        self.view.saver.run(self.tr("Restoring a value from the history"), restore, self._restored)
+
+    def _restored(self, result: Reloaded) -> None:
+        self.view.show_reloaded(result.record, result.step_id)
+        self.view.status_message.emit(self.tr("Restored the value from the history (Ctrl+Z takes it back)."))

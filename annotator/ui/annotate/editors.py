@@ -1,0 +1,217 @@
+"""The three Mobile-R1 labelling stages of one step: think, action, tool call (paper section 3.2).
+
+Think and action are plain text: the label is edited above, the original (what the agent wrote) is shown
+read-only below it, and a word-level diff marks what the label added (green) and what it dropped from the
+original (red, struck out). The tool call has its own editor (``tool_call_editor``). The editors only
+report edits; the view decides when they are saved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
+
+from annotator.domain.geometry import ScreenSize
+from annotator.services.annotation import StepRecord
+from annotator.ui.annotate import textdiff
+from annotator.ui.annotate.tool_call_editor import ToolCallEditor
+from annotator.ui.annotate.undo_keys import UndoKeysToWindow, give_undo_keys_to_window
+from annotator.ui.i18n import fill
+
+CONTEXT = "StageEditors"
+STAGES: tuple[str, ...] = ("think", "action_text", "tool_call")
+TEXT_STAGES: tuple[str, ...] = ("think", "action_text")
+STAGE_TITLES = {
+    "think": QT_TRANSLATE_NOOP("StageEditors", "&Think"),
+    "action_text": QT_TRANSLATE_NOOP("StageEditors", "&Action"),
+    "tool_call": QT_TRANSLATE_NOOP("StageEditors", "T&ool call"),
+}
+STAGE_HINTS = {
+    "think": QT_TRANSLATE_NOOP(
+        "StageEditors",
+        "Stage 1 · Logical thinking: the current state or screen, then the next action, then its goal. "
+        "Rewrite thinking that is wrong or redundant.",
+    ),
+    "action_text": QT_TRANSLATE_NOOP(
+        "StageEditors",
+        "Stage 2 · Clear action: one explicit low-level instruction, as in AndroidControl.",
+    ),
+}
+PLACEHOLDERS = {
+    "think": QT_TRANSLATE_NOOP(
+        "StageEditors",
+        "Not labelled yet. E.g. Currently on the phone home screen, the next step is to click the Taobao app "
+        "to enter Taobao. (Ctrl+K keeps the original.)",
+    ),
+    "action_text": QT_TRANSLATE_NOOP(
+        "StageEditors", "Not labelled yet. E.g. Click the search box at the top. (Ctrl+K keeps the original.)"
+    ),
+}
+
+
+class StageTextEditor(QWidget):
+    """The label of one text stage above its original, with the differences marked."""
+
+    edited = Signal(str)  # the text as the user left it
+
+    def __init__(self, stage: str, undo_keys: UndoKeysToWindow, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.stage = stage
+        self._filling = False  # True while code, not the user, sets the text
+        self._labelled = False
+        self.hint = QLabel(self)
+        self.hint.setWordWrap(True)
+        self.hint.setObjectName("stage-hint")
+        self.edit = QPlainTextEdit(self)
+        self.edit.setObjectName(f"label-{stage}")
+        self.edit.setTabChangesFocus(True)  # Tab moves on; a label has no use for tab characters
+        self.original_caption = QLabel(self)
+        self.original = QPlainTextEdit(self)
+        self.original.setObjectName(f"original-{stage}")
+        self.original.setReadOnly(True)
+        self.original.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.original.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        larger = QFont(self.edit.font())
+        larger.setPointSizeF(larger.pointSizeF() * 1.15)
+        for box, lines in ((self.edit, 3), (self.original, 2)):  # small minimums: the history pane fits under
+            box.setFont(larger)
+            box.setMinimumHeight(box.fontMetrics().lineSpacing() * lines + 12)
+        self.original.setStyleSheet("QPlainTextEdit { background: palette(window); }")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.edit, 3)
+        layout.addWidget(self.original_caption)
+        layout.addWidget(self.original, 2)
+        give_undo_keys_to_window(undo_keys, self.edit)
+        self.edit.textChanged.connect(self._typed)
+        self.setFocusProxy(self.edit)
+        self.retranslate()
+
+    def show_text(self, original: str | None, label: str | None) -> None:
+        """Show a step's texts; the label's text is left alone (cursor and all) when it is already there."""
+        self._filling = True
+        try:
+            if self.original.toPlainText() != (original or ""):
+                self.original.setPlainText(original or "")
+            if self.edit.toPlainText() != (label or ""):
+                self.edit.setPlainText(label or "")
+        finally:
+            self._filling = False
+        self._labelled = label is not None
+        self._mark_differences()
+
+    def text(self) -> str:
+        return self.edit.toPlainText()
+
+    def set_read_only(self, read_only: bool) -> None:
+        self.edit.setReadOnly(read_only)
+
+    def _typed(self) -> None:
+        if self._filling:
+            return
+        self._labelled = bool(self.edit.toPlainText().strip())
+        self._mark_differences()
+        self.edited.emit(self.edit.toPlainText())
+
+    def _mark_differences(self) -> None:
+        changes = textdiff.highlight(self.original, self.edit, self._labelled)
+        if not self.original.toPlainText():
+            summary = ""
+        elif not self._labelled:
+            summary = self.tr("not labelled yet")
+        elif changes:
+            summary = self.tr("%n change(s) marked", "", changes)
+        else:
+            summary = self.tr("the label keeps it as it is")
+        caption = self.tr("Original (as collected)")
+        self.original_caption.setText(f"{caption} — {summary}" if summary else caption)
+
+    def retranslate(self) -> None:
+        self.hint.setText(QCoreApplication.translate(CONTEXT, STAGE_HINTS[self.stage]))
+        self.edit.setPlaceholderText(QCoreApplication.translate(CONTEXT, PLACEHOLDERS[self.stage]))
+        self.original.setPlaceholderText(
+            self.tr("Nothing was collected for this stage (a teleoperated or an inserted step).")
+        )
+        self._mark_differences()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+
+class StageEditors(QTabWidget):
+    """The three stage editors as tabs; a tab's title says whether its stage is labelled."""
+
+    text_edited = Signal(str, str)  # stage ("think" | "action_text"), text
+    tool_call_edited = Signal(object, bool)  # a valid tool call or None, save at once?
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("stage-editors")
+        self.undo_keys = UndoKeysToWindow(self)
+        self.think = StageTextEditor("think", self.undo_keys, self)
+        self.action_text = StageTextEditor("action_text", self.undo_keys, self)
+        self.tool_call = ToolCallEditor(self)
+        give_undo_keys_to_window(self.undo_keys, *self.tool_call.text_inputs())
+        self.stages: tuple[bool, bool, bool] = (False, False, False)
+        for stage in STAGES:
+            self.addTab(self.editor(stage), "")
+        self.think.edited.connect(lambda text: self.text_edited.emit("think", text))
+        self.action_text.edited.connect(lambda text: self.text_edited.emit("action_text", text))
+        self.tool_call.edited.connect(self.tool_call_edited)
+        self.retranslate()
+
+    def editor(self, stage: str) -> QWidget:
+        return {"think": self.think, "action_text": self.action_text, "tool_call": self.tool_call}[stage]
+
+    def show_stage(self, stage: str) -> None:
+        """Bring a stage's editor forward and put the cursor in it."""
+        widget = self.editor(stage)
+        self.setCurrentWidget(widget)
+        target = widget.json_edit if isinstance(widget, ToolCallEditor) else widget
+        target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def show_field(self, step: StepRecord, stage: str) -> None:
+        """Show one stage of a step (the view calls it for the stages it has no unsaved edit of)."""
+        if stage == "tool_call":
+            screen = ScreenSize(step.width, step.height)
+            self.tool_call.show_call(step.original.tool_call, step.label.tool_call, screen)
+        else:
+            editor = self.think if stage == "think" else self.action_text
+            editor.show_text(getattr(step.original, stage), getattr(step.label, stage))
+
+    def show_progress(self, stages: tuple[bool, bool, bool]) -> None:
+        self.stages = stages
+        for row, (stage, done) in enumerate(zip(STAGES, stages, strict=True)):
+            title = QCoreApplication.translate(CONTEXT, STAGE_TITLES[stage])
+            self.setTabText(row, f"{row + 1} {title} {'✓' if done else '·'}")
+            tip = self.tr("Labelled") if done else self.tr("Not labelled yet")
+            self.setTabToolTip(row, tip)
+
+    def value(self, stage: str) -> Any:
+        """What the stage's editor holds now, as it would be saved (None: not labelled)."""
+        if stage == "tool_call":
+            return self.tool_call.valid_call()
+        text = self.editor(stage).text()
+        return text if text.strip() else None
+
+    def set_read_only(self, read_only: bool) -> None:
+        self.think.set_read_only(read_only)
+        self.action_text.set_read_only(read_only)
+        self.tool_call.set_read_only(read_only)
+
+    def progress_text(self) -> str:
+        done = sum(self.stages)
+        return fill(self.tr("%1 of 3 stages labelled"), done)
+
+    def retranslate(self) -> None:
+        self.show_progress(self.stages)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

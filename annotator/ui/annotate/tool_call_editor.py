@@ -1,0 +1,379 @@
+"""Stage 3, the precise tool call: a form per action type and the raw JSON, kept in step both ways.
+
+The form writes the JSON; a JSON edit that reads as a valid action fills the form. Every edit is checked by
+the domain's action parser against the step's screenshot size; a call with a problem is shown with the
+problem in words and never handed on for saving, but it stays in the editor until it is fixed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from annotator.domain.actions import (
+    ACTION_ARGUMENTS,
+    ACTION_NAMES,
+    DEFAULT_LONG_PRESS_SECONDS,
+    SYSTEM_BUTTONS,
+    TERMINATE_STATUSES,
+    TOOL_NAME,
+    ActionError,
+    action_from_tool_call,
+    validate_action,
+)
+from annotator.domain.geometry import ScreenSize
+from annotator.domain.response import tool_call_json
+from annotator.ui.annotate import textdiff
+from annotator.ui.i18n import fill
+
+CONTEXT = "ToolCallEditor"
+ACTION_HELP = {
+    "key": QT_TRANSLATE_NOOP("ToolCallEditor", "press a key (adb keyevent)"),
+    "click": QT_TRANSLATE_NOOP("ToolCallEditor", "click a point"),
+    "long_press": QT_TRANSLATE_NOOP("ToolCallEditor", "press a point for some seconds"),
+    "swipe": QT_TRANSLATE_NOOP("ToolCallEditor", "swipe from one point to another"),
+    "type": QT_TRANSLATE_NOOP("ToolCallEditor", "type text into the active input box"),
+    "system_button": QT_TRANSLATE_NOOP("ToolCallEditor", "press Back, Home, Menu or Enter"),
+    "open": QT_TRANSLATE_NOOP("ToolCallEditor", "open an app by its name"),
+    "wait": QT_TRANSLATE_NOOP("ToolCallEditor", "wait for the screen to change"),
+    "terminate": QT_TRANSLATE_NOOP("ToolCallEditor", "end the task: success or failure"),
+}
+BUTTON_NAMES = {
+    "Back": QT_TRANSLATE_NOOP("ToolCallEditor", "Back"),
+    "Home": QT_TRANSLATE_NOOP("ToolCallEditor", "Home"),
+    "Menu": QT_TRANSLATE_NOOP("ToolCallEditor", "Menu"),
+    "Enter": QT_TRANSLATE_NOOP("ToolCallEditor", "Enter"),
+}
+STATUS_NAMES = {
+    "success": QT_TRANSLATE_NOOP("ToolCallEditor", "success: the task is done"),
+    "failure": QT_TRANSLATE_NOOP("ToolCallEditor", "failure: the task cannot be done"),
+}
+POINT_ACTIONS = ("click", "long_press", "swipe")
+
+
+def check_tool_call(value: Any, screen: ScreenSize) -> tuple[dict[str, Any] | None, list[str]]:
+    """(the canonical call, []) when `value` is a valid action on `screen`; else (None, problems in words)."""
+    try:
+        action = action_from_tool_call(value)
+    except ActionError as error:
+        return None, [f"{error.field.removeprefix('arguments.')}: {error.detail}"]
+    problems = [f"{e.field.removeprefix('arguments.')}: {e.detail}" for e in validate_action(action, screen)]
+    return (None, problems) if problems else (action.to_tool_call(), [])
+
+
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value
+
+
+class PointInput(QWidget):
+    """x and y spin boxes in device pixels; a value changes when typing is done (Enter, Tab) or on arrows."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.x, self.y = QSpinBox(self), QSpinBox(self)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for prefix, box in (("x ", self.x), ("y ", self.y)):
+            box.setPrefix(prefix)
+            box.setKeyboardTracking(False)  # one save per finished number, not one per digit
+            layout.addWidget(box, 1)
+
+    def set_range(self, width: int, height: int) -> None:
+        self.x.setRange(0, max(0, width - 1))
+        self.y.setRange(0, max(0, height - 1))
+
+    def set_point(self, point: Any) -> None:
+        if isinstance(point, (list, tuple)) and len(point) == 2:
+            for box, value in zip((self.x, self.y), point, strict=True):
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    box.setValue(round(value))
+
+    def point(self) -> list[int]:
+        return [self.x.value(), self.y.value()]
+
+
+class ToolCallEditor(QWidget):
+    edited = Signal(object, bool)  # a valid tool call dict or None (cleared), and whether to save at once
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.screen_size = ScreenSize(1080, 2400)
+        self.problems: list[str] = []
+        self._syncing = False  # True while code (not the user) fills the widgets
+        self._rows_for = "click"  # the action whose argument rows the form shows
+        self.hint = QLabel(self)
+        self.hint.setWordWrap(True)
+        self.hint.setObjectName("stage-hint")
+        self.action = QComboBox(self)
+        for name in ACTION_NAMES:
+            self.action.addItem(name, name)
+        self.coordinate, self.coordinate2 = PointInput(self), PointInput(self)
+        self.text = QLineEdit(self)
+        self.time = QDoubleSpinBox(self)
+        self.time.setRange(0, 600)
+        self.time.setDecimals(1)
+        self.time.setSingleStep(0.5)
+        self.time.setKeyboardTracking(False)
+        self.button, self.status = QComboBox(self), QComboBox(self)
+        for value in SYSTEM_BUTTONS:
+            self.button.addItem(value, value)
+        for value in TERMINATE_STATUSES:
+            self.status.addItem(value, value)
+        self.form = QFormLayout()
+        self.form_labels = {key: QLabel(self) for key in ("action", *self._inputs())}
+        self.form.addRow(self.form_labels["action"], self.action)
+        for key, widget in self._inputs().items():
+            self.form.addRow(self.form_labels[key], widget)
+        self.json_caption = QLabel(self)
+        self.json_edit = QPlainTextEdit(self)
+        self.json_edit.setObjectName("tool-call-json")
+        self.json_edit.setTabChangesFocus(True)
+        self.problem_label = QLabel(self)
+        self.problem_label.setObjectName("tool-call-problems")
+        self.problem_label.setWordWrap(True)
+        self.original_caption = QLabel(self)
+        self.original = QPlainTextEdit(self)
+        self.original.setReadOnly(True)
+        self.original.setObjectName("original-tool-call")
+        for edit in (self.json_edit, self.original):
+            edit.setMinimumHeight(edit.fontMetrics().lineSpacing() * 2 + 12)
+            edit.setMaximumHeight(edit.fontMetrics().lineSpacing() * 4 + 12)
+            edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.hint)
+        layout.addLayout(self.form)
+        layout.addWidget(self.json_caption)
+        layout.addWidget(self.json_edit)
+        layout.addWidget(self.problem_label)
+        layout.addWidget(self.original_caption)
+        layout.addWidget(self.original)
+        layout.addStretch(1)
+        self._connect()
+        self._show_rows("click")
+        self.retranslate()
+
+    def _inputs(self) -> dict[str, QWidget]:
+        return {"coordinate": self.coordinate, "coordinate2": self.coordinate2, "text": self.text,
+                "time": self.time, "button": self.button, "status": self.status}  # fmt: skip
+
+    def text_inputs(self) -> list[QWidget]:
+        """The widgets that take typing (their undo keys must reach the window)."""
+        return [self.json_edit, self.text, self.time, self.coordinate.x, self.coordinate.y,
+                self.coordinate2.x, self.coordinate2.y]  # fmt: skip
+
+    def _connect(self) -> None:
+        self.action.activated.connect(self._action_chosen)
+        for box in (self.coordinate.x, self.coordinate.y, self.coordinate2.x, self.coordinate2.y, self.time):
+            box.valueChanged.connect(lambda _value: self._form_edited(immediate=True))
+        self.button.activated.connect(lambda _index: self._form_edited(immediate=True))
+        self.status.activated.connect(lambda _index: self._form_edited(immediate=True))
+        self.text.textEdited.connect(lambda _text: self._form_edited(immediate=False))
+        self.json_edit.textChanged.connect(self._json_edited)
+
+    # showing a step -----------------------------------------------------------------------------------------
+
+    def show_call(self, original: dict[str, Any] | None, label: dict[str, Any] | None, screen: ScreenSize) -> None:
+        """Show a step's calls; the JSON text is kept as typed when it already means `label`."""
+        self._syncing = True
+        try:
+            self.screen_size = screen
+            for point in (self.coordinate, self.coordinate2):
+                point.set_range(screen.width, screen.height)
+            self.original.setPlainText(tool_call_json(original) if original is not None else "")
+            if self._typed_value() != label or label is None:
+                self.json_edit.setPlainText(tool_call_json(label) if label is not None else "")
+            self._fill_form(label if label is not None else original)
+        finally:
+            self._syncing = False
+        self._check_json()
+
+    def set_point(self, x: float, y: float) -> dict[str, Any] | None:
+        """Point the call at (x, y) (a call without a point becomes a click); the valid call, or None."""
+        self._syncing = True
+        try:
+            if self.action.currentData() not in POINT_ACTIONS:
+                self.action.setCurrentIndex(self.action.findData("click"))
+                self._show_rows("click")
+            self.coordinate.set_point([x, y])
+        finally:
+            self._syncing = False
+        return self._write_form_json()
+
+    def valid_call(self) -> dict[str, Any] | None:
+        """The call in the editor when it is valid (None also when the editor is empty)."""
+        value = self._typed_value()
+        return check_tool_call(value, self.screen_size)[0] if value is not None else None
+
+    def set_read_only(self, read_only: bool) -> None:
+        self.json_edit.setReadOnly(read_only)
+        for widget in (self.action, *self._inputs().values()):
+            widget.setEnabled(not read_only)
+
+    # form -> JSON -------------------------------------------------------------------------------------------
+
+    def _action_chosen(self, _index: int) -> None:
+        name, before = self.action.currentData(), self._rows_for
+        self._show_rows(name)
+        self._syncing = True
+        try:
+            if name == "swipe" and before != "swipe":
+                x, y = self.coordinate.point()  # a swipe needs a second point: a third of the screen up (or down)
+                third = self.screen_size.height // 3
+                self.coordinate2.set_point([x, y - third if y >= third else y + third])
+            if name == "wait" and self.time.value() == 0:
+                self.time.setValue(2)
+        finally:
+            self._syncing = False
+        self._form_edited(immediate=True)
+
+    def _form_edited(self, immediate: bool) -> None:
+        if self._syncing:
+            return
+        call = self._write_form_json()
+        if call is not None:
+            self.edited.emit(call, immediate)
+
+    def _form_call(self) -> dict[str, Any]:
+        name = self.action.currentData()
+        spec = ACTION_ARGUMENTS[name]
+        values: dict[str, Any] = {
+            "coordinate": self.coordinate.point(),
+            "coordinate2": self.coordinate2.point(),
+            "text": self.text.text(),
+            "time": _number(self.time.value()),
+            "button": self.button.currentData(),
+            "status": self.status.currentData(),
+        }
+        arguments = {"action": name} | {key: values[key] for key in spec.required + spec.optional}
+        return {"name": TOOL_NAME, "arguments": arguments}
+
+    def _write_form_json(self) -> dict[str, Any] | None:
+        """Write the form's call into the JSON editor; the call when it is valid."""
+        call = self._form_call()
+        self._syncing = True
+        try:
+            self.json_edit.setPlainText(tool_call_json(call))
+        finally:
+            self._syncing = False
+        return self._check_json()
+
+    # JSON -> form -------------------------------------------------------------------------------------------
+
+    def _typed_value(self) -> Any:
+        """The JSON in the editor decoded; None when it is empty or not JSON."""
+        text = self.json_edit.toPlainText().strip()
+        if not text:
+            return None
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            return None
+
+    def _json_edited(self) -> None:
+        if self._syncing:
+            return
+        call = self._check_json()
+        if call is not None:
+            self._syncing = True
+            try:
+                self._fill_form(call)
+            finally:
+                self._syncing = False
+            self.edited.emit(call, False)
+        elif not self.json_edit.toPlainText().strip():
+            self.edited.emit(None, False)  # emptied: the stage is not labelled any more
+
+    def _check_json(self) -> dict[str, Any] | None:
+        """Check the JSON editor's text, show what is wrong, and return the valid call (or None)."""
+        text = self.json_edit.toPlainText().strip()
+        call, problems = None, []
+        if text:
+            try:
+                call, problems = check_tool_call(json.loads(text), self.screen_size)
+            except json.JSONDecodeError as error:
+                where = fill(self.tr("line %1, column %2"), error.lineno, error.colno)
+                problems = [fill(self.tr("not valid JSON: %1 (%2)"), error.msg, where)]
+        self.problems = problems
+        self._show_problems(bool(text))
+        textdiff.highlight(self.original, self.json_edit, labelled=bool(text))
+        return call
+
+    def _fill_form(self, call: dict[str, Any] | None) -> None:
+        arguments = call.get("arguments") if isinstance(call, dict) else None
+        if not isinstance(arguments, dict):
+            arguments = {"action": "click", "coordinate": [self.screen_size.width // 2, self.screen_size.height // 2]}
+        name = arguments.get("action")
+        if name in ACTION_ARGUMENTS:
+            self.action.setCurrentIndex(self.action.findData(name))
+            self._show_rows(name)
+        self.coordinate.set_point(arguments.get("coordinate"))
+        self.coordinate2.set_point(arguments.get("coordinate2"))
+        if isinstance(arguments.get("text"), str):
+            self.text.setText(arguments["text"])
+        time = arguments.get("time", DEFAULT_LONG_PRESS_SECONDS if name == "long_press" else None)
+        if isinstance(time, (int, float)) and not isinstance(time, bool):
+            self.time.setValue(time)
+        for combo, key in ((self.button, "button"), (self.status, "status")):
+            found = combo.findData(arguments.get(key))
+            if found >= 0:
+                combo.setCurrentIndex(found)
+
+    def _show_rows(self, name: str) -> None:
+        self._rows_for = name
+        spec = ACTION_ARGUMENTS[name]
+        for key, widget in self._inputs().items():
+            self.form.setRowVisible(widget, key in spec.required + spec.optional)
+
+    def _show_problems(self, labelled: bool) -> None:
+        if self.problems:
+            self.problem_label.setStyleSheet("color: #b3261e;")
+            lines = "\n".join(f"• {problem}" for problem in self.problems)
+            self.problem_label.setText(self.tr("Not saved:") + "\n" + lines)
+        elif labelled:
+            self.problem_label.setStyleSheet("color: #1e7b34;")
+            self.problem_label.setText(fill(self.tr("A valid tool call on the %1 screen."), self.screen_size))
+        else:
+            self.problem_label.setStyleSheet("")
+            self.problem_label.setText(self.tr("Not labelled yet: edit the form or click on the screenshot."))
+
+    # language -----------------------------------------------------------------------------------------------
+
+    def retranslate(self) -> None:
+        self.hint.setText(
+            self.tr("Stage 3 · Precise tool call: keep a correct call; correct a wrong one against the screenshot.")
+        )
+        captions = {"action": self.tr("Action"), "coordinate": self.tr("Point"), "coordinate2": self.tr("End point"),
+                    "text": self.tr("Text"), "time": self.tr("Seconds"), "button": self.tr("Button"),
+                    "status": self.tr("Status")}  # fmt: skip
+        for key, label in self.form_labels.items():
+            label.setText(captions[key])
+        for row, name in enumerate(ACTION_NAMES):
+            self.action.setItemText(row, f"{name} · {QCoreApplication.translate(CONTEXT, ACTION_HELP[name])}")
+        for combo, names in ((self.button, BUTTON_NAMES), (self.status, STATUS_NAMES)):
+            for row in range(combo.count()):
+                combo.setItemText(row, QCoreApplication.translate(CONTEXT, names[combo.itemData(row)]))
+        self.time.setSuffix(self.tr(" s"))
+        self.json_caption.setText(self.tr("Tool call (JSON)"))
+        self.json_edit.setPlaceholderText('{"name": "mobile_use", "arguments": {"action": "click", ...}}')
+        self.original_caption.setText(self.tr("Original (as collected)"))
+        self.original.setPlaceholderText(self.tr("Nothing was collected for this step (an inserted step)."))
+        self._check_json()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

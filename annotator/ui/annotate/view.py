@@ -1,0 +1,410 @@
+"""The annotation view: one trajectory, step by step, through the three Mobile-R1 labelling stages.
+
+The view keeps the loaded TrajectoryRecord and switches steps from it without a query. Its copy of each step
+is the newest the annotator knows: an edit changes it at once (so the strip, the overlays and the editors
+agree while the save is on its way) and a saved record replaces it, except for fields that have a newer
+unsaved edit. Loading, element dumps and every write run on jobs (see ``autosave``); only the newest load
+result is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+
+from annotator.device.hierarchy import UiNode
+from annotator.domain.trajectory import LABEL_FIELDS
+from annotator.services.annotation import LabelError, StepRecord, TrajectoryRecord, load_elements, load_trajectory
+from annotator.storage.workspace import Workspace
+from annotator.ui import identity
+from annotator.ui.annotate.autosave import LabelSaver
+from annotator.ui.annotate.canvas import StepCanvas
+from annotator.ui.annotate.commands import AnnotationCommands
+from annotator.ui.annotate.editors import STAGES
+from annotator.ui.annotate.header import TrajectoryHeader
+from annotator.ui.annotate.overlays import overlays_for
+from annotator.ui.annotate.step_panel import StepPanel
+from annotator.ui.annotate.strip import StepStrip
+from annotator.ui.i18n import fill
+from annotator.ui.workers import Jobs
+
+
+def with_label(step: StepRecord, changes: dict[str, Any]) -> StepRecord:
+    """The step with some label fields changed (and its stage flags to match)."""
+    label = replace(step.label, **{k: v for k, v in changes.items() if k in LABEL_FIELDS})
+    stages = (label.think is not None, label.action_text is not None, label.tool_call is not None)
+    return replace(step, label=label, stages=stages)
+
+
+class AnnotationView(QWidget):
+    status_message = Signal(str)
+
+    def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("annotation-view")
+        self.jobs = jobs
+        self.workspace: Workspace | None = None
+        self.record: TrajectoryRecord | None = None
+        self.order: list[int] = []  # step ids in labelled order
+        self.steps: dict[int, StepRecord] = {}  # the newest known state of each step
+        self.step_id: int | None = None
+        self._shown: dict[str, Any] = {}  # per stage: the stored value its editor was last filled with
+        self._elements: dict[int, list[UiNode]] = {}
+        self._open_generation = 0  # the newest open request; older results are dropped
+        self._elements_generation = 0
+        self._sized = False  # the splitter gets its first sizes when the view is first shown
+        self.saver = LabelSaver(jobs, self)
+        self.saver.step_saved.connect(self.apply_saved_step)
+        self.saver.save_failed.connect(self._save_failed)
+        self.header = TrajectoryHeader(self)
+        self.canvas = StepCanvas(self)
+        self.canvas_hint = QLabel(self)  # the mouse gestures, where the annotator looks
+        self.canvas_hint.setObjectName("canvas-hint")
+        self.canvas_hint.setWordWrap(True)
+        self.canvas_hint.setContentsMargins(8, 0, 8, 0)
+        self.strip = StepStrip(self)
+        self.panel = StepPanel(self)
+        self.editors = self.panel.editors
+        self.commands = AnnotationCommands(self)
+        self._lay_out()
+        self._connect()
+        self.setFocusProxy(self.canvas)
+        self.retranslate()
+        self.show_reloaded(None)
+
+    def _lay_out(self) -> None:
+        left = QWidget(self)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 2)
+        left_layout.addWidget(self.canvas, 1)
+        left_layout.addWidget(self.canvas_hint)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.panel.scrolling(self))
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.header)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.strip)
+        layout.addStretch(0)  # takes the room while no trajectory is open (the splitter takes it otherwise)
+
+    def _connect(self) -> None:
+        self.canvas.point_chosen.connect(self._point_chosen)
+        self.canvas.box_drawn.connect(self._box_drawn)
+        self.canvas.element_chosen.connect(self._element_chosen)
+        self.strip.step_chosen.connect(self._go_to)
+        self.header.outcome_chosen.connect(self.set_outcome)
+        self.header.submit_requested.connect(self.submit_for_review)
+        self.panel.verdict_chosen.connect(self.set_verdict)
+        self.panel.keep_original_requested.connect(self.keep_original)
+        self.panel.insert_requested.connect(self.insert_corrected_step)
+        self.panel.remove_requested.connect(self.remove_step)
+        self.panel.history.restore_requested.connect(self.commands.restore_revision)
+        self.editors.text_edited.connect(self._text_edited)
+        self.editors.tool_call_edited.connect(self._tool_call_edited)
+
+    # the workspace and trajectories ---------------------------------------------------------------------------
+
+    def set_workspace(self, workspace: Workspace | None) -> None:
+        if workspace is self.workspace:
+            return
+        self.save_state()
+        self.saver.stop()
+        self.workspace = workspace
+        self._open_generation += 1  # a load still running belongs to the old workspace
+        self.show_reloaded(None)
+
+    def save_state(self) -> None:
+        """Write every pending edit now and wait until it is saved (closing, switching workspace)."""
+        if not self.saver.wait():
+            self.status_message.emit(self.tr("Some edits are still being saved."))
+
+    def open_trajectory(self, trajectory_id: int) -> None:
+        workspace = self.workspace
+        if workspace is None:
+            self.status_message.emit(self.tr("Open a workspace first."))
+            return
+        self.saver.flush()
+        self._open_generation += 1
+        generation = self._open_generation
+        self.saver.submit(
+            fill(self.tr("Opening trajectory %1"), trajectory_id),
+            lambda: load_trajectory(workspace, trajectory_id),
+            lambda record: self._opened(generation, record),
+        )
+
+    def current_trajectory(self) -> int | None:
+        return self.record.id if self.record else None
+
+    def current_step_id(self) -> int | None:
+        return self.step_id
+
+    def is_showing(self, trajectory_id: int) -> bool:
+        """True once that trajectory is loaded and one of its steps is on screen."""
+        return self.record is not None and self.record.id == trajectory_id and self.step_id is not None
+
+    def _opened(self, generation: int, record: TrajectoryRecord) -> None:
+        if generation != self._open_generation:
+            return  # the annotator has asked for another trajectory since
+        if self.saver.trajectory_id != record.id:
+            self.saver.stop()
+            self._elements.clear()
+            self.step_id = None
+            self._start_saver(record.id)
+        self.show_reloaded(record)
+        name, _role = identity.current_person()
+        if not name:
+            self.status_message.emit(self.who_first())
+        self.canvas.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _start_saver(self, trajectory_id: int) -> bool:
+        name, role = identity.current_person()
+        if not name or self.workspace is None:
+            return False
+        self.saver.start(self.workspace, trajectory_id, name, role)
+        return True
+
+    def show_reloaded(self, record: TrajectoryRecord | None, focus_step: int | None = None) -> None:
+        """Show a (re)loaded trajectory; fields with unsaved edits keep the annotator's version."""
+        order_changed = record is None or [s.id for s in record.steps] != self.order
+        self.record = record
+        self.order = [step.id for step in record.steps] if record else []
+        self.steps = {step.id: self._merged(step) for step in record.steps} if record else {}
+        self.header.show_record(record)
+        for part in (self.splitter, self.strip):  # without a trajectory the header says what to do, alone
+            part.setVisible(record is not None)
+        if order_changed:
+            self.strip.set_steps([self.steps[i] for i in self.order])
+        else:
+            for step_id in self.order:
+                self.strip.update_step(self.steps[step_id])
+        target = focus_step if focus_step in self.steps else self.step_id
+        if target not in self.steps:
+            target = next((i for i in self.order if self.steps[i].label.verdict is None), None)
+            target = target if target is not None else (self.order[0] if self.order else None)
+        self._show_step(target, fresh=target != self.step_id)
+        self.commands.refresh_history()
+
+    # steps ---------------------------------------------------------------------------------------------------
+
+    def previous_step(self) -> None:
+        self._move(-1)
+
+    def next_step(self) -> None:
+        self._move(+1)
+
+    def _move(self, offset: int) -> None:
+        if self.step_id is None:
+            return
+        place = self.order.index(self.step_id) + offset
+        if 0 <= place < len(self.order):
+            self._go_to(self.order[place])
+
+    def _go_to(self, step_id: int) -> None:
+        if step_id == self.step_id or step_id not in self.steps:
+            return
+        self.saver.flush()  # the previous step's typing is saved before its editors are refilled
+        self._show_step(step_id, fresh=True)
+
+    def _show_step(self, step_id: int | None, fresh: bool) -> None:
+        """Put a step on screen; `fresh` refills everything, else only what changed in the store."""
+        self.step_id = step_id
+        step = self.steps.get(step_id) if step_id is not None else None
+        self.panel.show_step(step, len(self.order))
+        if step is None:
+            return
+        if fresh:
+            self.canvas.show_step(str(step.screenshot), step.width, step.height, self._elements.get(step.id, []))
+            self.strip.select_step(step.id)
+            self._shown.clear()
+            if step.id not in self._elements:
+                self._load_elements(step)
+        self._show_overlays(step)
+        for stage in STAGES:
+            value = getattr(step.label, stage)
+            if fresh or (self._shown.get(stage) != value and not self.saver.unsaved(step.id, stage)):
+                self.editors.show_field(step, stage)
+                self._shown[stage] = value
+        self.editors.set_read_only(not identity.current_person()[0])
+
+    def _show_overlays(self, step: StepRecord) -> None:
+        labelled = overlays_for(step.label.tool_call, step.label.target_box)
+        original = overlays_for(step.original.tool_call, None)
+        self.canvas.set_overlays(labelled, original)
+
+    def _load_elements(self, step: StepRecord) -> None:
+        workspace = self.workspace
+        if workspace is None:
+            return
+        self._elements_generation += 1
+        generation, step_id = self._elements_generation, step.id
+        self.jobs.submit(
+            self.tr("Reading the screen's elements"),
+            lambda: load_elements(workspace, step_id),
+            on_result=lambda elements: self._elements_loaded(generation, step_id, elements),
+        )
+
+    def _elements_loaded(self, generation: int, step_id: int, elements: list[UiNode]) -> None:
+        self._elements[step_id] = elements
+        if generation == self._elements_generation and step_id == self.step_id:
+            self.canvas.set_elements(elements)
+
+    # commands (rows of the actions table) ----------------------------------------------------------------------
+
+    def show_stage(self, stage: str) -> None:
+        self.editors.show_stage(stage)
+
+    def set_verdict(self, verdict: str) -> None:
+        self.commands.set_verdict(verdict)
+
+    def keep_original(self) -> None:
+        self.commands.keep_original()
+
+    def undo(self) -> None:
+        self.commands.undo()
+
+    def redo(self) -> None:
+        self.commands.redo()
+
+    def insert_corrected_step(self) -> None:
+        self.commands.insert_corrected_step()
+
+    def remove_step(self) -> None:
+        self.commands.remove_step()
+
+    def set_outcome(self, outcome: str) -> None:
+        self.commands.set_outcome(outcome)
+
+    def submit_for_review(self) -> None:
+        self.commands.submit_for_review()
+
+    def next_trajectory(self) -> None:
+        self.commands.next_trajectory()
+
+    def toggle_history(self) -> None:
+        self.commands.toggle_history()
+
+    def zoom_in(self) -> None:
+        self.canvas.zoom_in()
+
+    def zoom_out(self) -> None:
+        self.canvas.zoom_out()
+
+    def zoom_fit(self) -> None:
+        self.canvas.zoom_fit()
+
+    # edits ----------------------------------------------------------------------------------------------------
+
+    def _merged(self, saved: StepRecord) -> StepRecord:
+        """A saved step, with the fields the annotator has changed since kept as they are in the view."""
+        known = self.steps.get(saved.id)
+        if known is None:
+            return saved
+        newer = {f: getattr(known.label, f) for f in LABEL_FIELDS if self.saver.unsaved(saved.id, f)}
+        return with_label(saved, newer) if newer else saved
+
+    def edit(self, changes: dict[str, Any], *, now: bool) -> None:
+        """Change the current step in the view at once and save it (now, or when typing pauses)."""
+        step_id = self.step_id
+        if step_id is None or not self.editable():
+            return
+        step = with_label(self.steps[step_id], changes)
+        self.steps[step_id] = step
+        self._shown.update({k: v for k, v in changes.items() if k in STAGES})
+        if now:
+            self.saver.change_now(step_id, changes)
+        else:
+            for field, value in changes.items():
+                self.saver.type_text(step_id, field, value)
+        self.strip.update_step(step)
+        self.panel.show_step(step, len(self.order))
+        self._show_overlays(step)
+
+    def apply_saved_step(self, trajectory_id: int, saved: StepRecord) -> None:
+        if self.record is None or trajectory_id != self.record.id or saved.id not in self.steps:
+            return
+        step = self._merged(saved)
+        self.steps[saved.id] = step
+        self.strip.update_step(step)
+        if saved.id == self.step_id:
+            self._show_step(saved.id, fresh=False)
+        self.commands.refresh_history()
+
+    def _save_failed(self, step_id: int, message: str, error: BaseException) -> None:
+        if isinstance(error, LabelError) and self.record is not None:
+            self.open_trajectory(self.record.id)  # a refused value: show what is stored again
+            return
+        kept = self.tr("Not saved: %1. Your edit is kept and saved again with your next change.")
+        self.status_message.emit(fill(kept, message))
+
+    def _text_edited(self, stage: str, text: str) -> None:
+        self.edit({stage: text if text.strip() else None}, now=False)
+
+    def _tool_call_edited(self, call: dict[str, Any] | None, immediate: bool) -> None:
+        self.edit({"tool_call": call}, now=immediate)
+
+    def _point_chosen(self, x: float, y: float) -> None:
+        if self.step_id is None or not self.editable():
+            return
+        call = self.editors.tool_call.set_point(x, y)
+        self.editors.setCurrentWidget(self.editors.tool_call)
+        if call is not None:
+            self.edit({"tool_call": call}, now=True)
+
+    def _box_drawn(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        box = (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+        self.edit({"target_box": tuple(float(v) for v in box)}, now=True)
+
+    def _element_chosen(self, node: UiNode) -> None:
+        if self.step_id is None or not self.editable():
+            return
+        x1, y1, x2, y2 = node.bounds
+        call = self.editors.tool_call.set_point((x1 + x2) // 2, (y1 + y2) // 2)
+        self.editors.setCurrentWidget(self.editors.tool_call)
+        changes: dict[str, Any] = {"target_box": (float(x1), float(y1), float(x2), float(y2))}
+        if call is not None:
+            changes["tool_call"] = call
+        self.edit(changes, now=True)
+
+    def editable(self) -> bool:
+        """Whether edits may be made now; says why not when they may not."""
+        if self.record is None:
+            self.status_message.emit(self.tr("Open a trajectory first."))
+            return False
+        name, role = identity.current_person()
+        if not name:
+            self.status_message.emit(self.who_first())
+            return False
+        editor = self.saver.editor
+        if editor is None or (editor.person, editor.role) != (name, role):
+            self._start_saver(self.record.id)  # someone else sits down: their edits go under their name
+            self.editors.set_read_only(False)  # a name given since the step was shown unlocks the editors
+        return True
+
+    def who_first(self) -> str:
+        return self.tr("Say who you are first (File › Who Is Working…): every label is saved under a name.")
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._sized:  # the canvas gets the larger share, whatever the panel's texts ask for
+            self._sized = True
+            width = self.width()
+            self.splitter.setSizes([width * 4 // 7, width * 3 // 7])
+
+    # language ---------------------------------------------------------------------------------------------------
+
+    def retranslate(self) -> None:
+        self.canvas_hint.setText(
+            self.tr("Click: the point · Drag: the target box · Ctrl+click: an element (box and centre) · Wheel: zoom")
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

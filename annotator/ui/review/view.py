@@ -1,0 +1,405 @@
+"""The review view: the queue of annotated trajectories, a summary of the chosen one, and the decisions.
+
+Accept, Fix-and-accept and Reject (with a comment) are rows of the actions table aimed at this view. They
+act on the trajectory open in the annotation view when the window says one is (``current_annotated``), so a
+reviewer can decide with the keyboard while reading the steps there; otherwise on the queue's selection.
+"Fix" opens the trajectory for editing (the reviewer's edits are label revisions under their name) and the
+accept that follows is recorded as fixed. The second tab is the person's own work: rejected trajectories
+first, with the reviewer's comment. Every query and decision runs on ``jobs``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QByteArray, QEvent, Qt, Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from annotator.domain.trajectory import ReviewStatus
+from annotator.services import review
+from annotator.services.annotation import TrajectoryRecord, load_trajectory
+from annotator.storage.workspace import Workspace
+from annotator.ui import identity, labels
+from annotator.ui import settings as keys
+from annotator.ui.i18n import fill
+from annotator.ui.review.preview import TrajectoryPreview
+from annotator.ui.review.queue_model import REVIEW_COLUMNS, WORK_COLUMNS, QueueModel, Queues, QueueTable
+from annotator.ui.review.reject_dialog import RejectDialog
+from annotator.ui.workers import Jobs
+
+SPLITTER_STATE = "review/splitter"
+TAB_STATE = "review/tab"
+# Decisions share the annotation view's job queue, so label edits already on their way are written first.
+DECISION_QUEUE = "annotate"
+INSTRUCTION_CHARS = 40  # of the instruction in a status message
+WAITING, MINE = 0, 1  # the tabs
+
+
+def short(instruction: str) -> str:
+    text = " ".join(instruction.split())
+    return text if len(text) <= INSTRUCTION_CHARS else text[:INSTRUCTION_CHARS] + " …"
+
+
+class ReviewView(QWidget):
+    status_message = Signal(str)
+    edit_requested = Signal(int)  # a trajectory id: the window opens it in the annotation view
+    decided = Signal(int, str)  # trajectory id, its new review status: a view showing it can reload it
+
+    def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("review-view")
+        self.jobs = jobs
+        self.workspace: Workspace | None = None
+        # Set by the window: the trajectory open in the annotation view while that view is the current one.
+        self.current_annotated: Callable[[], int | None] | None = None
+        # Set by the window: saves the annotation view's edits that wait for a typing pause, before a decision.
+        self.flush_edits: Callable[[], None] | None = None
+        self.fixing: int | None = None  # opened with fix(): its accept is a fix-and-accept
+        self.reject_dialog: RejectDialog | None = None
+        self._load_generation = 0
+        self._preview_generation = 0
+        self._queue_person = ""  # whose work the "My work" tab shows
+        self._refilling = False
+        self.person = QLabel(self)
+        self.person.setObjectName("review-person")
+        self.person.setWordWrap(True)
+        self.refresh_button = QPushButton(self)
+        self.refresh_button.clicked.connect(lambda: self.reload())
+        self.waiting_model = QueueModel(REVIEW_COLUMNS, self)
+        self.mine_model = QueueModel(WORK_COLUMNS, self)
+        self.waiting_table = QueueTable(self.waiting_model, self)
+        self.waiting_table.setObjectName("review-queue")
+        self.mine_table = QueueTable(self.mine_model, self)
+        self.mine_table.setObjectName("work-queue")
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.waiting_table, "")
+        self.tabs.addTab(self.mine_table, "")
+        self.preview = TrajectoryPreview(jobs, self)
+        self.accept_button, self.fix_button = QPushButton(self), QPushButton(self)
+        self.reject_button, self.open_button = QPushButton(self), QPushButton(self)
+        self.fixing_note = QLabel(self)
+        self.fixing_note.setObjectName("fixing-note")
+        self.fixing_note.setWordWrap(True)
+        self._connect()
+        self._lay_out()
+        self.setFocusProxy(self.waiting_table)
+        self.retranslate()
+        self._show_tab_buttons()
+
+    def _connect(self) -> None:
+        self.accept_button.clicked.connect(self.accept)
+        self.fix_button.clicked.connect(self.fix)
+        self.reject_button.clicked.connect(self.reject)
+        self.open_button.clicked.connect(self._open_selected_work)
+        self.waiting_table.chosen.connect(lambda _row: self.fix())
+        self.mine_table.chosen.connect(lambda _row: self._open_selected_work())
+        for table in (self.waiting_table, self.mine_table):
+            table.selectionModel().selectionChanged.connect(lambda *_args, shown=table: self._row_chosen(shown))
+        self.tabs.currentChanged.connect(lambda _tab: (self._show_tab_buttons(), self._selection_changed()))
+
+    def _lay_out(self) -> None:
+        top = QHBoxLayout()
+        top.addWidget(self.person, 1)
+        top.addWidget(self.refresh_button)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.fixing_note, 1)
+        for button in (self.accept_button, self.fix_button, self.reject_button, self.open_button):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays in the queue
+            buttons.addWidget(button)
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(6, 0, 0, 0)
+        right_layout.addWidget(self.preview, 1)
+        right_layout.addLayout(buttons)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setSizes([460, 690])  # the preview's think column needs the room
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.splitter, 1)
+        stored = keys.settings()
+        state = stored.value(SPLITTER_STATE)
+        if isinstance(state, QByteArray):
+            self.splitter.restoreState(state)
+        tab = stored.value(TAB_STATE)
+        if tab in (str(WAITING), str(MINE), WAITING, MINE):
+            self.tabs.setCurrentIndex(int(tab))
+
+    # the workspace ---------------------------------------------------------------------------------------------
+
+    def set_workspace(self, workspace: Workspace | None) -> None:
+        self.workspace = workspace
+        self.fixing = None
+        self._show_fixing()
+        self.reload()
+
+    def save_state(self) -> None:
+        stored = keys.settings()
+        stored.setValue(SPLITTER_STATE, self.splitter.saveState())
+        stored.setValue(TAB_STATE, self.tabs.currentIndex())
+
+    def reload(self, next_row: int | None = None) -> None:
+        """Read both queues again; the selection stays on its trajectory, or moves to `next_row` of the waiting
+        queue (the item after a decided one)."""
+        self._load_generation += 1
+        generation, workspace, name = self._load_generation, self.workspace, identity.current_person()[0]
+        self._show_person()
+        if workspace is None:
+            self._queues_arrived(generation, Queues([], [], name), None)
+            return
+        self.jobs.submit(
+            self.tr("Loading the review queues"),
+            lambda: Queues(review.review_queue(workspace), review.work_queue(workspace, name) if name else [], name),
+            on_result=lambda queues: self._queues_arrived(generation, queues, next_row),
+        )
+
+    # commands (rows of the actions table) ----------------------------------------------------------------------
+
+    def accept(self) -> None:
+        target, name = self._decision_target(), self._reviewer()
+        if target is None or not name:
+            return
+        fixed = target == self.fixing
+        done = self.tr("Fixed and accepted: %1") if fixed else self.tr("Accepted: %1")
+        self._decide(
+            self.tr("Accepting a trajectory"),
+            target,
+            lambda workspace: review.accept(workspace, target, reviewer=name, fixed=fixed),
+            (ReviewStatus.ACCEPTED, done),
+        )
+
+    def reject(self) -> None:
+        if self.reject_dialog is not None:
+            self.reject_dialog.raise_()  # one rejection at a time
+            return
+        target, name = self._decision_target(), self._reviewer()
+        if target is None or not name:
+            return
+        dialog = RejectDialog(self._instruction(target) or fill(self.tr("Trajectory %1"), target), self)
+        dialog.accepted.connect(lambda: self._rejected(target, name, dialog.comment()))
+        dialog.finished.connect(lambda _result: self._dialog_closed(dialog))
+        self.reject_dialog = dialog
+        dialog.open()
+
+    def fix(self) -> None:
+        target = self._target()
+        if target is None:
+            return
+        self.fixing = target
+        self._show_fixing()
+        self.edit_requested.emit(target)
+
+    # deciding --------------------------------------------------------------------------------------------------
+
+    def _dialog_closed(self, dialog: RejectDialog) -> None:
+        self.reject_dialog = None
+        dialog.deleteLater()
+
+    def _rejected(self, target: int, name: str, comment: str) -> None:
+        self._decide(
+            self.tr("Rejecting a trajectory"),
+            target,
+            lambda workspace: review.reject(workspace, target, reviewer=name, comment=comment),
+            (ReviewStatus.REJECTED, self.tr("Rejected: %1 (back in the annotator's queue with your comment)")),
+        )
+
+    def _decide(
+        self, title: str, target: int, decision: Callable[[Workspace], None], outcome: tuple[ReviewStatus, str]
+    ) -> None:
+        """Run `decision` on a worker; `outcome` is the status it sets and the message that says so (%1: the
+        instruction)."""
+        workspace = self.workspace
+        if workspace is None:
+            self.status_message.emit(self.tr("Open a workspace first."))
+            return
+        if self.flush_edits is not None:
+            self.flush_edits()
+        known = self._instruction(target)
+        next_row = self.waiting_model.row_of(target)
+
+        def run() -> str:
+            decision(workspace)
+            return known if known is not None else load_trajectory(workspace, target).instruction
+
+        self.jobs.submit(
+            title, run, on_result=lambda instruction: self._decided(target, outcome, instruction, next_row),
+            queue=DECISION_QUEUE,
+        )  # fmt: skip
+
+    def _decided(self, target: int, outcome: tuple[ReviewStatus, str], instruction: str, next_row: int | None) -> None:
+        status, done = outcome
+        if target == self.fixing:
+            self.fixing = None
+            self._show_fixing()
+        self.status_message.emit(fill(done, short(instruction)))
+        self.decided.emit(target, str(status))
+        self.reload(next_row)
+
+    def _target(self) -> int | None:
+        """The trajectory open in the annotation view when it is the current view, else the queue's selection."""
+        opened = self.current_annotated() if self.current_annotated is not None else None
+        if opened is not None:
+            return opened
+        item = self._selected_item()
+        if item is None:
+            self.status_message.emit(self.tr("Choose a trajectory in the queue first."))
+            return None
+        return item.trajectory_id
+
+    def _decision_target(self) -> int | None:
+        """The target of accept or reject; a queue item that was never submitted (unlabelled, in progress,
+        rejected) is refused, since deciding on it would skip the annotator."""
+        target, item = self._target(), self._selected_item()
+        chosen = item is not None and item.trajectory_id == target and target != self.fixing
+        if chosen and item is not None and item.review_status != ReviewStatus.ANNOTATED:
+            refused = self.tr("Trajectory %1 is not waiting for review (it is %2): only submitted work is decided.")
+            self.status_message.emit(fill(refused, target, labels.label(labels.REVIEW, item.review_status)))
+            return None
+        return target
+
+    def _reviewer(self) -> str:
+        """The current person's name, or "" after telling them that a decision needs one."""
+        name = identity.current_person()[0]
+        if not name:
+            self.status_message.emit(
+                self.tr("Say who you are first (File › Who Is Working…): a review is saved under the reviewer's name.")
+            )
+        return name
+
+    def _instruction(self, trajectory_id: int) -> str | None:
+        for model in (self.waiting_model, self.mine_model):
+            row = model.row_of(trajectory_id)
+            if row is not None:
+                return model.items[row].instruction
+        shown = self.preview.record
+        return shown.instruction if shown is not None and shown.id == trajectory_id else None
+
+    # the queues and the preview --------------------------------------------------------------------------------
+
+    def _current_table(self) -> QueueTable:
+        return self.mine_table if self.tabs.currentIndex() == MINE else self.waiting_table
+
+    def _selected_item(self) -> review.QueueItem | None:
+        return self._current_table().selected_item()
+
+    def _open_selected_work(self) -> None:
+        item = self._selected_item()
+        if item is not None:
+            self.edit_requested.emit(item.trajectory_id)
+
+    def _queues_arrived(self, generation: int, queues: Queues, next_row: int | None) -> None:
+        if generation != self._load_generation:
+            return  # an older load; a newer one is on its way
+        someone_else = queues.person != self._queue_person  # another person's work starts at its top
+        self._queue_person, self._refilling = queues.person, True
+        for table, items, wanted, keep in (
+            (self.waiting_table, queues.waiting, next_row, True),
+            (self.mine_table, queues.mine, None, not someone_else),
+        ):
+            item = table.selected_item() if keep else None
+            table.queue.set_items(items)
+            table.reselect(item.trajectory_id if item else None, wanted)
+        self._refilling = False  # one preview for the new selection, not one per table change
+        self.retranslate_tabs()
+        self._selection_changed()
+
+    def _row_chosen(self, table: QueueTable) -> None:
+        if table is self._current_table() and not self._refilling:
+            self._selection_changed()
+
+    def _selection_changed(self) -> None:
+        """Preview the selected trajectory of the tab in front."""
+        self._preview_generation += 1
+        generation, workspace, item = self._preview_generation, self.workspace, self._selected_item()
+        if workspace is None or item is None:
+            self.preview.show_record(None, self._empty_text(workspace))
+            return
+        trajectory_id = item.trajectory_id
+        self.jobs.submit(
+            self.tr("Loading the trajectory"),
+            lambda: load_trajectory(workspace, trajectory_id),
+            on_result=lambda record: self._preview_arrived(generation, record),
+        )
+
+    def _preview_arrived(self, generation: int, record: TrajectoryRecord) -> None:
+        if generation == self._preview_generation:
+            self.preview.show_record(record)
+
+    def _empty_text(self, workspace: Workspace | None) -> str:
+        if workspace is None:
+            return self.tr("No workspace open.")
+        if self.tabs.currentIndex() == MINE:
+            if not identity.current_person()[0]:
+                return self.tr("Say who you are (File › Who Is Working…) to see your work.")
+            return self.tr("Nothing in your queue: no rejected, started or unlabelled trajectory.")
+        return self.tr("No trajectory is waiting for review.")
+
+    # what it says ----------------------------------------------------------------------------------------------
+
+    def _show_person(self) -> None:
+        name, _role = identity.current_person()
+        if name:
+            self.person.setStyleSheet("")
+            self.person.setText(fill(self.tr("You are <b>%1</b>: reviews and fixes are saved under this name."), name))
+        else:
+            self.person.setStyleSheet("color: #b3261e;")
+            self.person.setText(self.tr("Say who you are (File › Who Is Working…) before accepting or rejecting."))
+
+    def _show_fixing(self) -> None:
+        text = self.tr("Fixing #%1: edit it in the annotation view, then Accept (your edits are revisions).")
+        self.fixing_note.setText(fill(text, self.fixing) if self.fixing is not None else "")
+
+    def _show_tab_buttons(self) -> None:
+        deciding = self.tabs.currentIndex() == WAITING
+        for button in (self.accept_button, self.fix_button, self.reject_button):
+            button.setVisible(deciding)
+        self.open_button.setVisible(not deciding)
+
+    def retranslate_tabs(self) -> None:
+        waiting, mine = self.waiting_model.rowCount(), self.mine_model.rowCount()
+        self.tabs.setTabText(WAITING, self.tr("Waiting for review (%n)", "", waiting))
+        self.tabs.setTabText(MINE, self.tr("My work (%n)", "", mine))
+        self.tabs.setTabToolTip(MINE, self.tr("Your rejected work first, with the reviewer's comment"))
+
+    def retranslate(self) -> None:
+        self.refresh_button.setText(self.tr("Refresh"))
+        self.accept_button.setText(self.tr("Accept"))
+        self.accept_button.setToolTip(self.tr("Accept the trajectory (Ctrl+Shift+A)"))
+        self.fix_button.setText(self.tr("Fix and Accept…"))
+        self.fix_button.setToolTip(self.tr("Open it in the annotation view to edit it, then accept (Ctrl+Shift+E)"))
+        self.reject_button.setText(self.tr("Reject…"))
+        self.reject_button.setToolTip(self.tr("Send it back to the annotator with a comment (Ctrl+Shift+X)"))
+        self.open_button.setText(self.tr("Open for Editing"))
+        self.open_button.setToolTip(self.tr("Open it in the annotation view (Enter)"))
+        self.retranslate_tabs()
+        self._show_person()
+        self._show_fixing()
+        self.waiting_model.retranslate()
+        self.mine_model.retranslate()
+        if self.preview.record is None:
+            self.preview.show_record(None, self._empty_text(self.workspace))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Coming back to the view reads the queues again: others accept, reject and submit meanwhile, and the
+        person may have changed."""
+        super().showEvent(event)
+        if self.workspace is not None:
+            self.reload()

@@ -1,0 +1,400 @@
+"""The statistics view: per-app table and chart, trajectory lengths, action types, people, review progress.
+
+The numbers come from ``services.dataset_stats.compute`` on a worker. They go stale while others collect and
+label, so the view reads them again when it is shown and they are older than a few seconds, when the
+workspace changes, and on Refresh. Charts and tables can be saved as PNG and CSV files for a report.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import pandas as pd
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QEvent, QLocale, Qt, Signal
+from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from annotator.services import dataset_stats
+from annotator.services.dataset_stats import DatasetStats
+from annotator.storage.database import Database
+from annotator.storage.workspace import Workspace
+from annotator.ui import settings as keys
+from annotator.ui.i18n import fill
+from annotator.ui.stats.charts import Chart, draw_actions, draw_lengths, draw_per_app, draw_review
+from annotator.ui.workers import Jobs, describe
+
+log = logging.getLogger(__name__)
+
+CONTEXT = "StatsView"
+STALE_AFTER_S = 5.0  # shown again after this long: someone may have labelled or collected meanwhile
+EXPORT_FOLDER = "stats/export_folder"
+# (column of the service's table, header, header tooltip); the order is the order on screen.
+APP_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("app", QT_TRANSLATE_NOOP("StatsView", "App"), ""),
+    ("instructions", QT_TRANSLATE_NOOP("StatsView", "Instructions"),
+     QT_TRANSLATE_NOOP("StatsView", "Instructions with at least one trajectory")),
+    ("trajectories", QT_TRANSLATE_NOOP("StatsView", "Trajectories"), ""),
+    ("steps", QT_TRANSLATE_NOOP("StatsView", "Steps"), ""),
+    ("mean_steps", QT_TRANSLATE_NOOP("StatsView", "Steps per trajectory"),
+     QT_TRANSLATE_NOOP("StatsView", "Mean number of steps of this app's trajectories")),
+)  # fmt: skip
+PEOPLE_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("person", QT_TRANSLATE_NOOP("StatsView", "Person"), ""),
+    ("trajectories_labelled", QT_TRANSLATE_NOOP("StatsView", "Trajectories labelled"),
+     QT_TRANSLATE_NOOP("StatsView", "Trajectories in which this person changed at least one label")),
+    ("steps_labelled", QT_TRANSLATE_NOOP("StatsView", "Steps labelled"),
+     QT_TRANSLATE_NOOP("StatsView", "Steps in which this person changed at least one label")),
+    ("revisions", QT_TRANSLATE_NOOP("StatsView", "Label changes"),
+     QT_TRANSLATE_NOOP("StatsView", "Every change of a label field, each one a revision in the history")),
+    ("reviews", QT_TRANSLATE_NOOP("StatsView", "Reviews done"),
+     QT_TRANSLATE_NOOP("StatsView", "Review decisions this person made")),
+    ("accepted", QT_TRANSLATE_NOOP("StatsView", "Accepted"),
+     QT_TRANSLATE_NOOP("StatsView", "Trajectories this person labelled that are now accepted")),
+    ("rejected", QT_TRANSLATE_NOOP("StatsView", "Rejected"),
+     QT_TRANSLATE_NOOP("StatsView", "Trajectories this person labelled that are now rejected")),
+    ("awaiting_review", QT_TRANSLATE_NOOP("StatsView", "Awaiting review"),
+     QT_TRANSLATE_NOOP("StatsView", "Trajectories this person labelled that wait for a reviewer")),
+)  # fmt: skip
+MIN_NUMBER_WIDTH = 84  # short Chinese headers ("步数") would otherwise give very narrow number columns
+NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+
+
+def translate(source: str) -> str:
+    return QCoreApplication.translate(CONTEXT, source) if source else ""
+
+
+def number_text(value: object) -> str:
+    """Counts with the locale's digit grouping; means with one decimal."""
+    if isinstance(value, float):
+        return QLocale().toString(value, "f", 1)
+    return QLocale().toString(int(value))  # type: ignore[call-overload]
+
+
+class StatsTable(QTableWidget):
+    """A read-only table of one of the service's DataFrames; numbers right-aligned, an optional bold last row."""
+
+    def __init__(self, name: str, columns: tuple[tuple[str, str, str], ...], parent: QWidget | None = None) -> None:
+        super().__init__(0, len(columns), parent)
+        self.setObjectName(f"stats-table-{name}")
+        self.columns = columns
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.verticalHeader().hide()
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        header = self.horizontalHeader()
+        header.setHighlightSections(False)
+        # Names take what the numbers leave; a number column is as wide as its header or its widest value.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(MIN_NUMBER_WIDTH)
+
+    def retranslate(self) -> None:
+        for index, (_key, title, tip) in enumerate(self.columns):
+            item = QTableWidgetItem(translate(title))
+            item.setToolTip(translate(tip))
+            self.setHorizontalHeaderItem(index, item)
+
+    def show_rows(self, rows: list[list[str]], bold_last: bool = False) -> None:
+        self.setRowCount(len(rows))
+        for row, values in enumerate(rows):
+            for column, value in enumerate(values):
+                item = QTableWidgetItem(value)
+                if column > 0:
+                    item.setTextAlignment(NUMBER_ALIGNMENT)
+                if bold_last and row == len(rows) - 1:
+                    font = QFont(item.font())
+                    font.setBold(True)
+                    item.setFont(font)
+                self.setItem(row, column, item)
+
+    def fit_height(self, most_rows: int) -> None:
+        """As tall as its rows (up to `most_rows`; more scroll), so a short table leaves no blank box."""
+        shown = max(1, min(self.rowCount(), most_rows))
+        frame = 2 * self.frameWidth() + self.horizontalHeader().sizeHint().height()
+        self.setFixedHeight(frame + shown * self.verticalHeader().defaultSectionSize() + 2)
+
+
+class StatsView(QWidget):
+    status_message = Signal(str)
+
+    def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.jobs = jobs
+        self.db: Database | None = None
+        self.stats: DatasetStats | None = None
+        self.loaded_at: float | None = None  # time.monotonic() when the shown numbers were computed
+        self._generation = 0
+        self._loading = False
+        self.summary, self.updated = QLabel(self), QLabel(self)
+        self.summary.setWordWrap(True)
+        self.buttons = {name: QPushButton(self) for name in ("refresh", "export_png", "export_csv")}
+        for name, button in self.buttons.items():
+            button.clicked.connect(getattr(self, name))  # the same handlers as the menu commands
+        self.empty = QLabel(self)
+        self.empty.setObjectName("stats-empty")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.app_table = StatsTable("apps", APP_COLUMNS, self)
+        self.people_table = StatsTable("people", PEOPLE_COLUMNS, self)
+        self.charts = {
+            "per_app": Chart("per_app", draw_per_app, 240, self),
+            "trajectory_lengths": Chart("lengths", draw_lengths, 280, self),
+            "action_types": Chart("actions", draw_actions, 280, self),
+            "review_status": Chart("review", draw_review, 175, self),
+        }
+        self.charts["review_status"].setFixedHeight(175)  # one bar: a taller canvas would only stretch it
+        self.headings = {name: QLabel(self) for name in ("apps", "people")}
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.empty)
+        self.pages.addWidget(self._content())
+        top = QHBoxLayout()
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.updated)
+        for button in self.buttons.values():
+            top.addWidget(button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.pages, 1)
+        self.retranslate()
+        self._show()
+
+    def _content(self) -> QScrollArea:
+        """Tables and charts in a grid that scrolls: two columns, the wide people table across both."""
+        inner = QWidget()
+        grid = QGridLayout(inner)
+        grid.setContentsMargins(0, 0, 8, 0)
+        grid.setHorizontalSpacing(16)
+        grid.setVerticalSpacing(12)
+        overview = QVBoxLayout()  # Table 2/6 with the review progress under it, beside the per-app chart
+        overview.addWidget(self.headings["apps"])
+        overview.addWidget(self.app_table)
+        overview.addWidget(self.charts["review_status"])
+        overview.addStretch(1)  # a tall per-app chart beside it leaves room here, not a stretched bar
+        grid.addLayout(overview, 0, 0)
+        grid.addWidget(self.charts["per_app"], 0, 1)
+        grid.addWidget(self.charts["trajectory_lengths"], 1, 0)
+        grid.addWidget(self.charts["action_types"], 1, 1)
+        grid.addWidget(self.headings["people"], 2, 0, 1, 2)
+        grid.addWidget(self.people_table, 3, 0, 1, 2)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        for heading in self.headings.values():
+            heading.setStyleSheet("font-weight: bold")
+        scroll = QScrollArea(self)
+        scroll.setObjectName("stats-scroll")
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(inner)
+        return scroll
+
+    # the workspace and the numbers ---------------------------------------------------------------------------
+
+    def set_workspace(self, workspace: Workspace | None) -> None:
+        self.db = workspace.database if workspace else None
+        self.stats, self.loaded_at = None, None
+        self._generation += 1  # numbers of the previous workspace that arrive late are dropped
+        self._loading = False
+        self._show()
+        if self.db is not None:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Compute every statistic again on a worker; the view keeps showing the old numbers meanwhile."""
+        db = self.db
+        if db is None:
+            return
+        self._generation += 1
+        generation = self._generation
+        self._loading = True
+        self._show_summary()
+        self.jobs.submit(
+            self.tr("Computing the dataset statistics"),
+            lambda: dataset_stats.compute(db),
+            on_result=lambda stats: self._arrived(generation, stats),
+            on_error=lambda _error: self._failed(generation),
+        )
+
+    def is_loading(self) -> bool:
+        return self._loading
+
+    def _arrived(self, generation: int, stats: DatasetStats) -> None:
+        if generation != self._generation:
+            return
+        self.stats, self.loaded_at, self._loading = stats, time.monotonic(), False
+        self._show()
+
+    def _failed(self, generation: int) -> None:
+        if generation == self._generation:
+            self._loading = False  # Jobs.failed has told the user why
+            self._show()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        stale = self.loaded_at is None or time.monotonic() - self.loaded_at > STALE_AFTER_S
+        if self.db is not None and stale and not self._loading:
+            self.refresh()
+
+    # showing ------------------------------------------------------------------------------------------------
+
+    def _show(self) -> None:
+        """Everything from `self.stats`: the empty state, or the tables and charts."""
+        stats = self.stats
+        has_data = stats is not None and not stats.is_empty()
+        self.pages.setCurrentIndex(1 if has_data else 0)
+        self._show_summary()
+        self._show_tables()
+        for chart in self.charts.values():
+            chart.show_stats(stats if has_data else None)
+        if stats is not None and has_data:
+            # a bar per app or action type: the charts grow with them instead of squeezing the bars
+            self.charts["per_app"].setMinimumHeight(max(240, 26 * len(stats.per_app) + 110))
+            self.charts["action_types"].setMinimumHeight(max(280, 26 * len(stats.actions) + 110))
+        self.buttons["refresh"].setEnabled(self.db is not None)
+        for name in ("export_png", "export_csv"):
+            self.buttons[name].setEnabled(stats is not None)
+
+    def _show_summary(self) -> None:
+        stats = self.stats
+        if stats is None:
+            self.summary.setText(self.tr("Computing the statistics…") if self._loading else "")
+            self.empty.setText(self._empty_text())
+            self.updated.setText("")
+            return
+        totals = stats.totals
+        parts = [
+            self.tr("%Ln app(s)", "", totals.apps),
+            self.tr("%Ln instruction(s)", "", totals.instructions),
+            self.tr("%Ln trajectory(s)", "", totals.trajectories),
+            self.tr("%Ln step(s)", "", totals.steps),
+            fill(self.tr("%1 steps per trajectory"), number_text(totals.mean_steps)),
+        ]
+        self.summary.setText("<b>" + " · ".join(parts) + "</b>")
+        self.empty.setText(self._empty_text())
+        moment = QDateTime.fromSecsSinceEpoch(int(stats.computed_at.timestamp())).toLocalTime()
+        when = QLocale().toString(moment.time(), QLocale.FormatType.ShortFormat)
+        self.updated.setText(self.tr("Updating…") if self._loading else fill(self.tr("Updated at %1"), when))
+
+    def _empty_text(self) -> str:
+        if self.db is None:
+            return self.tr("No workspace open: choose one with File › Open Workspace Folder…")
+        if self.stats is None and not self._loading:  # the computation failed; the status bar said why
+            return self.tr("The statistics could not be computed. Try Refresh.")
+        if self.stats is None:
+            return self.tr("Computing the statistics…")
+        return self.tr(
+            "No trajectories yet. Record some in the Collect view or import a bundle (File › Import Bundle…); "
+            "their statistics appear here."
+        )
+
+    def _show_tables(self) -> None:
+        stats = self.stats or DatasetStats()
+        self.headings["apps"].setText(self.tr("Per app (Mobile-R1 Tables 2 and 6)"))
+        self.headings["people"].setText(self.tr("Labelling and review per person"))
+        totals = stats.totals
+        numbers = (totals.instructions, totals.trajectories, totals.steps, float(totals.mean_steps))
+        total_row = [self.tr("Total"), *(number_text(value) for value in numbers)]
+        self.app_table.show_rows([*self._rows(stats.per_app, APP_COLUMNS), total_row], bold_last=True)
+        self.app_table.fit_height(most_rows=9)
+        self.people_table.show_rows(self._rows(stats.people, PEOPLE_COLUMNS))
+        self.people_table.fit_height(most_rows=8)
+
+    def _rows(self, table: pd.DataFrame, columns: tuple[tuple[str, str, str], ...]) -> list[list[str]]:
+        keys_in_order = [key for key, _title, _tip in columns]
+        rows = []
+        for record in table[keys_in_order].itertuples(index=False):
+            name, *numbers = record
+            shown_name = name if isinstance(name, str) else self.tr("(no name)")  # labels written without a name
+            rows.append([shown_name, *(number_text(value) for value in numbers)])
+        return rows
+
+    # export -------------------------------------------------------------------------------------------------
+
+    def write_pngs(self, folder: Path) -> list[Path]:
+        """One PNG per chart (``dataset_<chart>.png``) as the charts show now; returns the paths."""
+        folder.mkdir(parents=True, exist_ok=True)
+        return [chart.save_png(folder / f"dataset_{name}.png") for name, chart in self.charts.items()]
+
+    def write_csvs(self, folder: Path) -> list[Path]:
+        """One CSV per table of the shown statistics (see dataset_stats.write_csvs); returns the paths."""
+        if self.stats is None:
+            raise RuntimeError("the statistics are not computed yet")
+        return dataset_stats.write_csvs(self.stats, folder)
+
+    def export_png(self) -> None:
+        folder = self._export_folder(self.tr("Export Charts as PNG"))
+        if folder is None:
+            return
+        try:
+            written = self.write_pngs(folder)
+        except OSError as error:
+            log.error("writing the charts to %s failed", folder, exc_info=error)
+            self.status_message.emit(fill(self.tr("Could not write the charts to %1: %2"), folder, describe(error)))
+            return
+        self.status_message.emit(fill(self.tr("Wrote %n chart(s) to %1", "", len(written)), folder))
+
+    def export_csv(self) -> None:
+        folder = self._export_folder(self.tr("Export Statistics as CSV"))
+        if folder is None or self.stats is None:
+            return
+        stats = self.stats
+        self.jobs.submit(
+            self.tr("Writing the statistics CSV files"),
+            lambda: dataset_stats.write_csvs(stats, folder),
+            on_result=lambda written: self.status_message.emit(
+                fill(self.tr("Wrote %n table(s) to %1", "", len(written)), folder)
+            ),
+        )
+
+    def _export_folder(self, title: str) -> Path | None:
+        """Ask for a folder (starting where the last export went); None when cancelled or nothing to export."""
+        if self.stats is None:
+            self.status_message.emit(self.tr("There are no statistics to export yet."))
+            return None
+        stored = keys.settings()
+        start = keys.text(EXPORT_FOLDER) or str(Path.home())
+        chosen = QFileDialog.getExistingDirectory(self, title, start)
+        if not chosen:
+            return None
+        stored.setValue(EXPORT_FOLDER, chosen)
+        return Path(chosen)
+
+    # language -----------------------------------------------------------------------------------------------
+
+    def retranslate(self) -> None:
+        texts = {
+            "refresh": (self.tr("Refresh"), self.tr("Count everything again")),
+            "export_png": (self.tr("Export PNG…"), self.tr("Save every chart as a PNG file in a folder")),
+            "export_csv": (self.tr("Export CSV…"), self.tr("Save every table as a CSV file in a folder")),
+        }
+        for name, (title, tip) in texts.items():
+            self.buttons[name].setText(title)
+            self.buttons[name].setToolTip(tip)
+        self.app_table.retranslate()
+        self.people_table.retranslate()
+        self._show_tables()
+        self._show_summary()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()  # the charts redraw themselves on the same event
+        super().changeEvent(event)
