@@ -4,7 +4,10 @@ Builds a workspace with SQLAlchemy Core bulk inserts (28 apps, 1,500 instruction
 review states), then measures in a child process, so that its peak memory is the app's alone: a new main
 window until the first page is in the table and until the counts are shown, the same page straight from
 the browse service (the reference: what the window adds), the next page on scrolling, sorting by every
-column and a free-text search. Prints one JSON object (DESIGN.md section 6) as its last line.
+column and a free-text search. Then a second workspace of 25-step trajectories with real virtual-phone
+screenshots (1,000 of them: 25,000 steps; bench/gui_annotation.py): opening a trajectory in the annotation
+view, switching steps, and the peak memory of a window that has loaded it. Prints one JSON object
+(DESIGN.md section 6) as its last line.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from gui_annotation import build_annotation_workspace, measure_annotation
 
 APPS = [
     "淘宝",
@@ -201,6 +206,39 @@ def measure(data_dir: Path, repeats: int) -> dict[str, Any]:
     }
 
 
+def measure_annotation_workspace(data_dir: Path, repeats: int) -> dict[str, Any]:
+    """In a child process: the window on the 25,000-step workspace, trajectories opened and stepped through."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings
+
+    from annotator.ui import identity
+    from annotator.ui.app import make_app
+    from annotator.ui.main_window import MainWindow
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(data_dir.parent / "settings-a"))
+    app = make_app(["bench"])
+    identity.remember("bench", "annotator")
+
+    def until(done: Callable[[], bool], limit_s: float = 120.0) -> float:
+        started = time.perf_counter()
+        while not done():
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
+            time.sleep(0.0005)
+            if time.perf_counter() - started > limit_s:
+                raise TimeoutError("the window did not get there in time")
+        return (time.perf_counter() - started) * 1000
+
+    window = MainWindow(app.languages)
+    window.resize(1400, 900)
+    window.show()
+    window.open_workspace(data_dir)
+    until(lambda: window.browser.summary is not None and not window.jobs.busy())
+    figures = measure_annotation(window, until, repeats)
+    window.close()
+    figures["annotation_peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return figures
+
+
 def machine() -> dict[str, Any]:
     import PySide6
     import sqlalchemy
@@ -219,10 +257,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="fewer steps and repeats, under a minute")
     parser.add_argument("--workdir", type=Path, help="where the work folder goes (default: system temp)")
     parser.add_argument("--keep", action="store_true", help="keep the workspace")
+    parser.add_argument("--annotation-trajectories", type=int, help="25-step trajectories (default 1000; 40 quick)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)  # measure this workspace (internal)
+    parser.add_argument("--child-annotation", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.max_steps = args.max_steps or (3 if args.quick else 10)
     args.repeats = args.repeats or (2 if args.quick else 3)
+    args.annotation_trajectories = args.annotation_trajectories or (40 if args.quick else 1000)
     return args
 
 
@@ -230,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.child:
         print(json.dumps(measure(args.child, args.repeats)))
+        return 0
+    if args.child_annotation:
+        print(json.dumps(measure_annotation_workspace(args.child_annotation, args.repeats + 2)))
         return 0
     if args.workdir:
         args.workdir.mkdir(parents=True, exist_ok=True)
@@ -244,6 +288,18 @@ def main(argv: list[str] | None = None) -> int:
         done = subprocess.run(command, check=True, capture_output=True, text=True, env={**os.environ})
         figures = {**{f"n_{k}": v for k, v in made.items()}, "build_s": round(build_s, 1)}
         figures |= json.loads(done.stdout.strip().splitlines()[-1])
+        made = build_annotation_workspace(work / "annotation", args.annotation_trajectories)
+        log(f"built {made}; opening trajectories in a fresh process")
+        command = [
+            sys.executable,
+            __file__,
+            "--child-annotation",
+            str(work / "annotation"),
+            "--repeats",
+            str(args.repeats),
+        ]
+        done = subprocess.run(command, check=True, capture_output=True, text=True, env={**os.environ})
+        figures |= made | json.loads(done.stdout.strip().splitlines()[-1])
     finally:
         if args.keep:
             log(f"kept {work}")
@@ -258,7 +314,12 @@ def main(argv: list[str] | None = None) -> int:
             "better": "lower",
         },
         {"name": "peak_rss_mib", "value": figures["peak_rss_mib"], "target": 400, "unit": "MiB", "better": "lower"},
-    ]
+        {"name": "open_trajectory_ms", "value": figures["open_trajectory_ms"], "target": 150, "unit": "ms",
+         "better": "lower"},
+        {"name": "switch_step_ms", "value": figures["switch_step_ms"], "target": 50, "unit": "ms", "better": "lower"},
+        {"name": "annotation_peak_rss_mib", "value": figures["annotation_peak_rss_mib"], "target": 400, "unit": "MiB",
+         "better": "lower"},
+    ]  # fmt: skip
     print(json.dumps({"bench": "gui", "machine": machine(), "figures": figures, "goals": goals}, ensure_ascii=False))
     return 0
 

@@ -89,7 +89,8 @@ def measure_annotation(window: Any, until: Callable[..., float], repeats: int) -
         window.open_trajectory(trajectory_id)
         until(lambda t=trajectory_id: view.is_showing(t))
         opens.append((time.perf_counter() - started) * 1000)
-        for _ in range(STEPS - 1):
+        remaining = len(view.order) - 1 - view.order.index(view.current_step_id())  # it opens at the first unlabelled
+        for _ in range(remaining):
             started = time.perf_counter()
             before = view.current_step_id()
             view.next_step()

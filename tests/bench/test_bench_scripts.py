@@ -63,6 +63,7 @@ def test_collect_bench_prints_the_overhead_goal() -> None:
 def test_gui_bench_prints_the_browser_figures_and_goals(tmp_path: Path) -> None:
     script = BENCH.parent / "gui.py"
     command = [sys.executable, str(script), "--quick", "--trajectories", "500", "--repeats", "1"]
+    command += ["--annotation-trajectories", "4"]
     done = subprocess.run([*command, "--workdir", str(tmp_path)], capture_output=True, text=True, check=True)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["bench"] == "gui" and {"platform", "python", "pyside6"} <= result["machine"].keys()
@@ -70,6 +71,9 @@ def test_gui_bench_prints_the_browser_figures_and_goals(tmp_path: Path) -> None:
     assert figures["n_trajectories"] == 500 and figures["n_steps"] >= 500
     assert figures["show_browser_ms"] > 0 and figures["service_first_page_ms"] > 0 and figures["peak_rss_mib"] > 0
     assert set(figures["sort_first_page_ms"]) >= {"id", "app", "steps", "labelled_by", "started"}
-    assert [goal["name"] for goal in result["goals"]] == ["show_browser_ms", "peak_rss_mib"]
+    assert figures["annotation_steps"] == 100 and figures["switch_step_ms"] > 0 and figures["open_trajectory_ms"] > 0
+    assert [goal["name"] for goal in result["goals"]] == [
+        "show_browser_ms", "peak_rss_mib", "open_trajectory_ms", "switch_step_ms", "annotation_peak_rss_mib",
+    ]  # fmt: skip
     assert all(goal["value"] > 0 and goal["better"] == "lower" for goal in result["goals"])
     assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep

@@ -195,6 +195,7 @@ def test_a_failed_computation_is_reported_and_explained(qtbot: QtBot, workspace:
     jobs = Jobs()
     view = StatsView(jobs)
     qtbot.addWidget(view)
+    view.show()  # a hidden view computes nothing until it is shown
     with qtbot.waitSignal(jobs.failed) as failed:
         view.set_workspace(workspace)
     assert failed.args[0] == "Computing the dataset statistics"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QEvent, QLocale, Qt, Signal
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
@@ -31,14 +31,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.services import dataset_stats
-from annotator.services.dataset_stats import DatasetStats
 from annotator.storage.database import Database
 from annotator.storage.workspace import Workspace
 from annotator.ui import settings as keys
 from annotator.ui.i18n import fill
-from annotator.ui.stats.charts import Chart, draw_actions, draw_lengths, draw_per_app, draw_review
 from annotator.ui.workers import Jobs, describe
+
+if TYPE_CHECKING:  # pandas and matplotlib load when the view first has numbers to show, not at start (~170 MB)
+    import pandas as pd
+
+    from annotator.services.dataset_stats import DatasetStats
+    from annotator.ui.stats.charts import Chart
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +136,12 @@ class StatsTable(QTableWidget):
         self.setFixedHeight(frame + shown * self.verticalHeader().defaultSectionSize() + 2)
 
 
+def write_tables(stats: DatasetStats, folder: Path) -> list[Path]:
+    from annotator.services import dataset_stats  # loaded already: it computed `stats`
+
+    return dataset_stats.write_csvs(stats, folder)
+
+
 class StatsView(QWidget):
     status_message = Signal(str)
 
@@ -155,17 +164,10 @@ class StatsView(QWidget):
         self.empty.setWordWrap(True)
         self.app_table = StatsTable("apps", APP_COLUMNS, self)
         self.people_table = StatsTable("people", PEOPLE_COLUMNS, self)
-        self.charts = {
-            "per_app": Chart("per_app", draw_per_app, 240, self),
-            "trajectory_lengths": Chart("lengths", draw_lengths, 280, self),
-            "action_types": Chart("actions", draw_actions, 280, self),
-            "review_status": Chart("review", draw_review, 175, self),
-        }
-        self.charts["review_status"].setFixedHeight(175)  # one bar: a taller canvas would only stretch it
+        self.charts: dict[str, Chart] = {}  # made with the content page, on first data
         self.headings = {name: QLabel(self) for name in ("apps", "people")}
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self.empty)
-        self.pages.addWidget(self._content())
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
         top.addWidget(self.updated)
@@ -176,6 +178,20 @@ class StatsView(QWidget):
         layout.addWidget(self.pages, 1)
         self.retranslate()
         self._show()
+
+    def _ensure_content(self) -> None:
+        if self.charts:
+            return
+        from annotator.ui.stats.charts import Chart, draw_actions, draw_lengths, draw_per_app, draw_review
+
+        self.charts = {
+            "per_app": Chart("per_app", draw_per_app, 240, self),
+            "trajectory_lengths": Chart("lengths", draw_lengths, 280, self),
+            "action_types": Chart("actions", draw_actions, 280, self),
+            "review_status": Chart("review", draw_review, 175, self),
+        }
+        self.charts["review_status"].setFixedHeight(175)  # one bar: a taller canvas would only stretch it
+        self.pages.addWidget(self._content())
 
     def _content(self) -> QScrollArea:
         """Tables and charts in a grid that scrolls: two columns, the wide people table across both."""
@@ -215,7 +231,7 @@ class StatsView(QWidget):
         self._generation += 1  # numbers of the previous workspace that arrive late are dropped
         self._loading = False
         self._show()
-        if self.db is not None:
+        if self.db is not None and self.isVisible():  # a hidden view computes when it is first shown
             self.refresh()
 
     def refresh(self) -> None:
@@ -227,6 +243,8 @@ class StatsView(QWidget):
         generation = self._generation
         self._loading = True
         self._show_summary()
+        from annotator.services import dataset_stats
+
         self.jobs.submit(
             self.tr("Computing the dataset statistics"),
             lambda: dataset_stats.compute(db),
@@ -260,6 +278,8 @@ class StatsView(QWidget):
         """Everything from `self.stats`: the empty state, or the tables and charts."""
         stats = self.stats
         has_data = stats is not None and not stats.is_empty()
+        if stats is not None:  # computed, even if empty: charts can be exported ("no trajectories")
+            self._ensure_content()
         self.pages.setCurrentIndex(1 if has_data else 0)
         self._show_summary()
         self._show_tables()
@@ -307,9 +327,13 @@ class StatsView(QWidget):
         )
 
     def _show_tables(self) -> None:
-        stats = self.stats or DatasetStats()
         self.headings["apps"].setText(self.tr("Per app (Mobile-R1 Tables 2 and 6)"))
         self.headings["people"].setText(self.tr("Labelling and review per person"))
+        stats = self.stats
+        if stats is None:  # nothing computed yet: the empty page shows, its tables stay empty
+            self.app_table.show_rows([])
+            self.people_table.show_rows([])
+            return
         totals = stats.totals
         numbers = (totals.instructions, totals.trajectories, totals.steps, float(totals.mean_steps))
         total_row = [self.tr("Total"), *(number_text(value) for value in numbers)]
@@ -338,7 +362,7 @@ class StatsView(QWidget):
         """One CSV per table of the shown statistics (see dataset_stats.write_csvs); returns the paths."""
         if self.stats is None:
             raise RuntimeError("the statistics are not computed yet")
-        return dataset_stats.write_csvs(self.stats, folder)
+        return write_tables(self.stats, folder)
 
     def export_png(self) -> None:
         folder = self._export_folder(self.tr("Export Charts as PNG"))
@@ -359,7 +383,7 @@ class StatsView(QWidget):
         stats = self.stats
         self.jobs.submit(
             self.tr("Writing the statistics CSV files"),
-            lambda: dataset_stats.write_csvs(stats, folder),
+            lambda: write_tables(stats, folder),
             on_result=lambda written: self.status_message.emit(
                 fill(self.tr("Wrote %n table(s) to %1", "", len(written)), folder)
             ),
