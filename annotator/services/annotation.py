@@ -32,10 +32,15 @@ from annotator.storage.workspace import Workspace
 
 __all__ = [
     "Editor", "Label", "LabelError", "Revision", "StepRecord", "TrajectoryRecord", "load_elements",
-    "load_trajectory",
+    "load_trajectory", "review_status_after_edit",
 ]  # fmt: skip
 
 OUTCOME = "outcome"  # the field name of trajectory-level revisions
+
+
+def review_status_after_edit(status: str) -> str:
+    """A label edit starts the labelling of an unlabelled trajectory; every other review state stays."""
+    return str(ReviewStatus.IN_PROGRESS) if status == ReviewStatus.UNLABELLED else status
 
 
 @dataclass(frozen=True)
@@ -213,5 +218,4 @@ class Editor:
 
     @staticmethod
     def _mark_started(trajectory: models.Trajectory) -> None:
-        if trajectory.review_status == ReviewStatus.UNLABELLED:
-            trajectory.review_status = str(ReviewStatus.IN_PROGRESS)
+        trajectory.review_status = review_status_after_edit(trajectory.review_status)

@@ -32,6 +32,7 @@ from annotator.storage.database import Database
 
 A, Ins, T, S = models.App, models.Instruction, models.Trajectory, models.Step
 R, P, Rev = models.LabelRevision, models.Person, models.Review
+DECISIONS = ("accepted", "rejected")
 
 ACTION_SOURCE = "label_action where a step has one, else raw_action"
 PER_APP_COLUMNS = ["app", "instructions", "trajectories", "steps", "mean_steps"]
@@ -177,7 +178,10 @@ def _people(session: Session) -> pd.DataFrame:
         .outerjoin(S, S.id == R.step_id)
         .group_by(R.person_id)
     ).all()
-    reviews = dict(session.execute(select(Rev.reviewer_id, func.count()).group_by(Rev.reviewer_id)).all())
+    decisions = Rev.status.in_(DECISIONS)  # a submission for review is recorded too, but it is not a review
+    reviews = dict(
+        session.execute(select(Rev.reviewer_id, func.count()).where(decisions).group_by(Rev.reviewer_id)).all()
+    )
     worked_on = select(R.person_id, trajectory.label("trajectory_id")).outerjoin(S, S.id == R.step_id).distinct()
     work = worked_on.subquery()
     judged = session.execute(

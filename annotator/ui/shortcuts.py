@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -58,8 +58,16 @@ class ShortcutSheet(QDialog):
         layout.addLayout(edit_row)
         layout.addWidget(self.message)
         layout.addWidget(buttons)
-        self.resize(760, 420)
+        self.resize(self._room(parent))
         self.retranslate()
+
+    @staticmethod
+    def _room(parent: QWidget | None) -> QSize:
+        """Most of the window, so that the whole list of commands is seen with little scrolling."""
+        if parent is None:
+            return QSize(900, 640)
+        window = parent.window().size()
+        return QSize(max(760, int(window.width() * 0.8)), max(420, int(window.height() * 0.85)))
 
     def selected_id(self) -> str | None:
         rows = self.table.selectionModel().selectedRows()
@@ -78,6 +86,7 @@ class ShortcutSheet(QDialog):
             )  # fmt: skip
             for column, text in enumerate(texts):
                 item = QTableWidgetItem(text)
+                item.setToolTip(text)  # a narrow column elides; the tooltip has all of it
                 item.setData(Qt.ItemDataRole.UserRole, spec.id)
                 self.table.setItem(row, column, item)
             if spec.id == selected:

@@ -132,3 +132,13 @@ def test_csv_files_read_back_as_the_tables(known: Workspace, tmp_path: Path) -> 
         read = pd.read_csv(path, encoding="utf-8")
         assert list(read.columns) == list(table.columns), name
         assert records(read) == records(table), name
+
+
+def test_a_submission_for_review_is_not_counted_as_a_review(known: Workspace) -> None:
+    before = dataset_stats.compute(known.database).people.set_index("person")["reviews"].to_dict()
+    with known.database.session() as session:
+        trajectory = session.scalars(select(models.Trajectory.id)).first()
+    assert trajectory is not None and "小王" in before
+    labels.set_review(known.database, trajectory, ReviewStatus.ANNOTATED, reviewer="小王", comment="提交审核")
+    after = dataset_stats.compute(known.database).people.set_index("person")["reviews"].to_dict()
+    assert after == before

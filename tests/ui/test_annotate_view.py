@@ -101,6 +101,7 @@ def test_a_click_on_the_screenshot_sets_the_tool_call_and_writes_a_revision(
     assert (step_id, "tool_call", expected, "小王") in revisions(populated, UNLABELLED)
     assert view.editors.tabText(2).endswith("✓")
     assert view.canvas._labelled.point == tuple(float(v) for v in expected["arguments"]["coordinate"])
+    assert "review: labelling" in view.header.details.text()  # as stored: the first edit started the labelling
 
 
 def test_a_drag_draws_the_target_box_and_ctrl_click_picks_an_element(

@@ -16,12 +16,15 @@ from annotator.device.virtual.instructions import all_instructions, instruction_
 from annotator.device.virtual.phone import VirtualPhone
 from annotator.domain import actions as act
 from annotator.domain.trajectory import Outcome, TrajectoryStatus
+from annotator.services.live_collect import PhoneListing
 from annotator.storage import models
 from annotator.storage.reading import load_trajectory
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.app import AnnotatorApp
 from annotator.ui.collect import CollectView
+from annotator.ui.collect.forms import TaskForm
+from annotator.ui.collect.panel import DevicePanel
 from annotator.ui.collect.screen import LONG_PRESS_MS, PhoneScreen
 from annotator.ui.workers import Jobs
 
@@ -275,3 +278,33 @@ def test_the_live_screen_turns_a_held_press_into_a_long_press_in_device_pixels(
 
     assert len(gestures) == 1 and isinstance(gestures[0], act.LongPress)
     assert near(list(gestures[0].coordinate), (540, 1200)) and gestures[0].seconds >= LONG_PRESS_MS / 1000
+
+
+def test_a_long_instruction_shows_its_beginning_and_all_of_it_in_the_tooltip(qtbot: QtBot, qapp: AnnotatorApp) -> None:
+    long_text = "在优选商城搜索“蓝牙耳机”，按销量排序，打开“无线蓝牙耳机 降噪长续航”的商品详情，加入购物车并提交订单"
+    form = TaskForm()
+    qtbot.addWidget(form)
+    form.resize(320, 160)
+    form.show()
+    form.set_instructions({"优选商城": [(1, "打开优选商城"), (2, long_text)]})
+    form.instruction.setCurrentIndex(1)  # picked from the list
+
+    line = form.instruction.lineEdit()
+    assert line.text() == long_text and line.cursorPosition() == 0
+    assert form.instruction.toolTip() == long_text
+    form.set_instructions({"优选商城": [(2, long_text)]})  # the list reloads (a phone started): the choice stays
+    assert line.text() == long_text and line.cursorPosition() == 0
+
+
+def test_with_the_virtual_phone_running_the_adb_note_speaks_only_of_real_phones(
+    qtbot: QtBot, qapp: AnnotatorApp
+) -> None:
+    panel = DevicePanel()
+    qtbot.addWidget(panel)
+    panel.port.setValue(5037)
+    panel.show_listing(PhoneListing([], ["127.0.0.1:5037: connection refused"]))
+    assert "start a virtual phone" in panel.note.text() and panel.note.isVisibleTo(panel)
+
+    panel.show_virtual_phone(38691, starting=False)
+    assert panel.note.text().startswith("Phones on USB or Wi-Fi") and "5037" in panel.note.text()
+    assert "virtual phone" not in panel.note.text()

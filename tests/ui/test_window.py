@@ -68,6 +68,10 @@ def test_f1_shows_every_action_with_its_shortcut(qtbot: QtBot, window: MainWindo
         row = rows[spec.id]
         assert sheet.table.item(row, 0).text() == plain(translate(spec.title))
         assert sheet.table.item(row, 1).text() == window.actions.actions[spec.id].shortcut().toString()
+    unexplained = [
+        sheet.table.item(r, 0).text() for r in range(sheet.table.rowCount()) if not sheet.table.item(r, 3).text()
+    ]
+    assert unexplained == []  # every command says what it does
     assert sheet.table.item(rows["help.shortcuts"], 1).text() == "F1"
     assert sheet.table.item(rows["view.collect"], 1).text() == "Ctrl+1"
     assert sheet.table.item(rows["view.browser"], 1).text() == "Ctrl+2"

@@ -156,8 +156,16 @@
         <translation>上一步(&amp;P)</translation>
     </message>
     <message>
+        <source>Show the step before this one; what you typed is saved first</source>
+        <translation>显示上一步；已输入的内容会先保存</translation>
+    </message>
+    <message>
         <source>&amp;Next Step</source>
         <translation>下一步(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Show the step after this one; what you typed is saved first</source>
+        <translation>显示下一步；已输入的内容会先保存</translation>
     </message>
     <message>
         <source>Next &amp;Trajectory</source>
@@ -172,12 +180,24 @@
         <translation>步骤正确(&amp;C)</translation>
     </message>
     <message>
+        <source>The collected step did the right thing</source>
+        <translation>采集的这一步操作正确</translation>
+    </message>
+    <message>
         <source>Step Is &amp;Wrong</source>
         <translation>步骤错误(&amp;W)</translation>
     </message>
     <message>
+        <source>The collected step did the wrong thing: correct its labels, or insert a corrected step</source>
+        <translation>采集的这一步操作错误：修改它的标注，或插入一个更正步骤</translation>
+    </message>
+    <message>
         <source>Step Is Re&amp;dundant</source>
         <translation>步骤冗余(&amp;D)</translation>
+    </message>
+    <message>
+        <source>The step was not needed for the task</source>
+        <translation>完成任务不需要这一步</translation>
     </message>
     <message>
         <source>Edit &amp;Think</source>
@@ -216,8 +236,16 @@
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
+        <source>Take back the last saved change of this trajectory</source>
+        <translation>撤销这条轨迹最近一次保存的修改</translation>
+    </message>
+    <message>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Make the change you took back again</source>
+        <translation>重新做一遍刚撤销的修改</translation>
     </message>
     <message>
         <source>&amp;Insert Corrected Step</source>
@@ -240,8 +268,16 @@
         <translation>任务已完成(&amp;C)</translation>
     </message>
     <message>
+        <source>The trajectory achieves its instruction</source>
+        <translation>这条轨迹完成了它的指令</translation>
+    </message>
+    <message>
         <source>Task &amp;Not Completed</source>
         <translation>任务未完成(&amp;N)</translation>
+    </message>
+    <message>
+        <source>The trajectory does not achieve its instruction</source>
+        <translation>这条轨迹没有完成它的指令</translation>
     </message>
     <message>
         <source>&amp;Submit for Review</source>
@@ -264,12 +300,24 @@
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
+        <source>Enlarge the screenshot</source>
+        <translation>放大截图</translation>
+    </message>
+    <message>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
+        <source>Shrink the screenshot</source>
+        <translation>缩小截图</translation>
+    </message>
+    <message>
         <source>&amp;Fit Screenshot</source>
         <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Show the whole screenshot</source>
+        <translation>显示完整截图</translation>
     </message>
     <message>
         <source>&amp;Accept</source>
@@ -300,12 +348,24 @@
         <translation>刷新统计(&amp;S)</translation>
     </message>
     <message>
+        <source>Count everything in the workspace again</source>
+        <translation>重新统计工作区中的全部数据</translation>
+    </message>
+    <message>
         <source>Export Charts as &amp;PNG…</source>
         <translation>导出图表为 PNG(&amp;P)…</translation>
     </message>
     <message>
+        <source>Save each chart as a PNG file in a folder you choose</source>
+        <translation>把每张图表保存为 PNG 文件，放到你选择的文件夹</translation>
+    </message>
+    <message>
         <source>Export Statistics as &amp;CSV…</source>
         <translation>导出统计为 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Save each table as a CSV file in a folder you choose</source>
+        <translation>把每个表格保存为 CSV 文件，放到你选择的文件夹</translation>
     </message>
     <message>
         <source>&amp;Keyboard Shortcuts</source>
@@ -797,6 +857,10 @@
     <message>
         <source>No adb server answers on port %1. Start one (adb start-server), set its port here, or start a virtual phone.</source>
         <translation>端口 %1 上没有 adb 服务器响应。请启动一个（adb start-server）、在此设置它的端口，或启动虚拟手机。</translation>
+    </message>
+    <message>
+        <source>Phones on USB or Wi-Fi: no adb server answers on port %1. Start one (adb start-server).</source>
+        <translation>USB 或 Wi-Fi 连接的手机：端口 %1 上没有 adb 服务器响应。请启动一个（adb start-server）。</translation>
     </message>
     <message>
         <source>Phones</source>

@@ -18,7 +18,14 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from annotator.device.hierarchy import UiNode
 from annotator.domain.trajectory import LABEL_FIELDS
-from annotator.services.annotation import LabelError, StepRecord, TrajectoryRecord, load_elements, load_trajectory
+from annotator.services.annotation import (
+    LabelError,
+    StepRecord,
+    TrajectoryRecord,
+    load_elements,
+    load_trajectory,
+    review_status_after_edit,
+)
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.annotate.autosave import LabelSaver
@@ -332,6 +339,10 @@ class AnnotationView(QWidget):
         step = self._merged(saved)
         self.steps[saved.id] = step
         self.strip.update_step(step)
+        started = review_status_after_edit(self.record.review_status)
+        if started != self.record.review_status:  # the header says "labelling" from the first saved edit on
+            self.record = replace(self.record, review_status=started)
+            self.header.show_record(self.record)
         if saved.id == self.step_id:
             self._show_step(saved.id, fresh=False)
         self.commands.refresh_history()

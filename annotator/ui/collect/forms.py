@@ -54,6 +54,7 @@ class TaskForm(QGroupBox):
         self.instruction.setMinimumContentsLength(16)
         self.instruction.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.instruction.currentTextChanged.connect(self._instruction_changed)
+        self.instruction.currentIndexChanged.connect(lambda _index: self._show_instruction_start())
         self.max_steps = QSpinBox(self)
         self.max_steps.setRange(1, 200)
         self.max_steps.setValue(_int_setting("collect/max_steps", 25))
@@ -98,7 +99,12 @@ class TaskForm(QGroupBox):
             self.instruction.addItem(text)
         self.instruction.setEditText(keep or (self.instruction.itemText(0) if self.instruction.count() else ""))
         self.instruction.blockSignals(False)
+        self._show_instruction_start()
         self._instruction_changed(self.instruction.currentText())
+
+    def _show_instruction_start(self) -> None:
+        """A long instruction shows its beginning (what to do), not its end; the tooltip has all of it."""
+        self.instruction.lineEdit().setCursorPosition(0)
 
     def _instruction_changed(self, text: str) -> None:
         self.instruction.setToolTip(text)

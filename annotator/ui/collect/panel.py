@@ -54,6 +54,7 @@ class DevicePanel(QGroupBox):
         self.virtual_port, self.virtual_starting = port, starting
         self.virtual.setEnabled(port is None and not starting)
         self._show_virtual_text()
+        self._show_note()
 
     def _show_virtual_text(self) -> None:
         if self.virtual_port is not None:
@@ -69,10 +70,13 @@ class DevicePanel(QGroupBox):
     def _show_note(self) -> None:
         self.note.setVisible(bool(self.problems))
         self.note.setToolTip("\n\n".join(self.problems))
-        text = self.tr(
-            "No adb server answers on port %1. Start one (adb start-server), set its port here, "
-            "or start a virtual phone."
-        )
+        if self.virtual_port is None:
+            text = self.tr(
+                "No adb server answers on port %1. Start one (adb start-server), set its port here, "
+                "or start a virtual phone."
+            )
+        else:  # the virtual phone is listed: the note is only about phones on USB or Wi-Fi
+            text = self.tr("Phones on USB or Wi-Fi: no adb server answers on port %1. Start one (adb start-server).")
         self.note.setText(fill(text, self.port.value()))
 
     def retranslate(self) -> None:
