@@ -10,10 +10,12 @@ from typing import Any
 import click
 
 from annotator import __version__
+from annotator.cli_agreement import agreement
 from annotator.cli_collect import collect, devices
 from annotator.cli_common import opened_workspace, progress_printer
 from annotator.cli_demo import demo, load_gui
 from annotator.cli_instructions import instructions
+from annotator.cli_judge import judge
 from annotator.cli_virtual import scripted_endpoint, virtual_phone
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.stats import dataset_stats
@@ -163,6 +165,8 @@ cli.add_command(devices)
 cli.add_command(collect)
 cli.add_command(virtual_phone)
 cli.add_command(scripted_endpoint)
+cli.add_command(judge)
+cli.add_command(agreement)
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -81,14 +82,18 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class ChatServer(ThreadingHTTPServer):
-    """``with ChatServer([Reply(...), ...]) as server: ... server.base_url ... server.seen``."""
+    """``with ChatServer([Reply(...), ...]) as server: ... server.base_url ... server.seen``.
+
+    With `respond`, each request's reply is worked out from the request itself (for concurrent clients,
+    whose requests arrive in no fixed order); `replies` is then unused."""
 
     daemon_threads = True
     block_on_close = False
 
-    def __init__(self, replies: list[Reply]) -> None:
+    def __init__(self, replies: list[Reply], respond: Callable[[Seen], Reply] | None = None) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.replies = list(replies)
+        self.respond = respond
         self.seen: list[Seen] = []
         self.release = threading.Event()  # set on close, so a held reply does not outlive the test
         self._lock = threading.Lock()
@@ -101,6 +106,8 @@ class ChatServer(ThreadingHTTPServer):
     def take(self, seen: Seen) -> Reply:
         with self._lock:
             self.seen.append(seen)
+            if self.respond is not None:
+                return self.respond(seen)
             return self.replies.pop(0) if len(self.replies) > 1 else self.replies[0]
 
     def __enter__(self) -> ChatServer:

@@ -7,6 +7,10 @@ import io
 from PIL import Image, ImageDraw
 from sqlalchemy import inspect, select
 
+from annotator.device.virtual.instructions import instruction_by_uid
+from annotator.device.virtual.phone import VirtualPhone
+from annotator.device.virtual.solver import run_solution
+from annotator.domain import actions as act
 from annotator.domain.trajectory import CollectorKind, Outcome, ReviewStatus, TrajectoryStatus
 from annotator.storage import collection, labels, models
 from annotator.storage.workspace import Workspace
@@ -81,3 +85,28 @@ def database_snapshot(workspace: Workspace) -> dict[str, list[tuple]]:
 def step_ids(workspace: Workspace) -> list[int]:
     with workspace.database.session() as session:
         return list(session.scalars(select(models.Step.id).order_by(models.Step.id)))
+
+
+def add_virtual_trajectory(workspace: Workspace, uid: str, *, actions_done: int | None = None) -> int:
+    """A trajectory of the virtual phone's instruction `uid`, recorded as its solution plays out: every
+    action, or only the first `actions_done` and then a terminate(failure), as an agent that gave up."""
+    instruction = instruction_by_uid(uid)
+    phone = VirtualPhone()
+    screens, calls = [phone.screencap_png()], []
+    for _index, action in run_solution(phone, instruction):
+        if actions_done is not None and len(calls) == actions_done:
+            calls.append(act.Terminate(status="failure").to_tool_call())
+            break
+        calls.append(action.to_tool_call())
+        screens.append(phone.screencap_png())
+    db = workspace.database
+    instruction_id = collection.add_instruction(db, instruction.app, instruction.text)
+    trajectory_id = collection.start_trajectory(
+        db, instruction_id, collection.Collector(CollectorKind.AGENT, agent_model="scripted")
+    )
+    for screen, call in zip(screens, calls, strict=False):
+        collection.record_step(db, workspace.blobs, trajectory_id, collection.Observation(screen, call))
+    done = actions_done is None
+    outcome = Outcome.SUCCESS if done else Outcome.FAILURE
+    collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, outcome, stop_reason="terminate")
+    return trajectory_id

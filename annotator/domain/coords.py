@@ -200,3 +200,21 @@ def to_device_box(box: Box, space: CoordinateSpace, screen: ScreenSize, resize: 
 
 def from_device_box(box: Box, space: CoordinateSpace, screen: ScreenSize, resize: ResizeConfig = DEFAULT_RESIZE) -> Box:
     return convert_box(box, CoordinateSpace.DEVICE, space, screen, resize)
+
+
+def fit_within(screen: ScreenSize, max_side: int | None) -> ScreenSize:
+    """A screenshot's size scaled down (never up) so that its longer side is at most `max_side`."""
+    longest = max(screen.width, screen.height)
+    if max_side is None or longest <= max_side:
+        return screen
+    factor = max_side / longest
+    return ScreenSize(max(1, math.floor(screen.width * factor + 0.5)), max(1, math.floor(screen.height * factor + 0.5)))
+
+
+def scale_point(point: Any, source: ScreenSize, target: ScreenSize) -> tuple[int, int]:
+    """A point of a `source`-sized image in a `target`-sized copy of it; linear, rounded half up, not clamped
+    (a point off the screen stays off it, so a reader sees where it went)."""
+    return (
+        math.floor(point[0] * target.width / source.width + 0.5),
+        math.floor(point[1] * target.height / source.height + 0.5),
+    )

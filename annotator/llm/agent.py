@@ -33,7 +33,7 @@ from typing import Any
 from PIL import Image
 
 from annotator.domain.actions import Action, ActionError, action_from_tool_call, validate_action
-from annotator.domain.coords import DEFAULT_RESIZE, CoordinateSpace, ResizeConfig, from_device_point
+from annotator.domain.coords import DEFAULT_RESIZE, CoordinateSpace, ResizeConfig, from_device_point, scale_point
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.prompts import agent_system_prompt
 from annotator.domain.response import ParsedResponse, parse_response, tool_call_json
@@ -147,7 +147,7 @@ def _to_model_space(tool_call: dict[str, Any], screen: ScreenSize, resize: Resiz
                     int(v) for v in from_device_point(point, CoordinateSpace.QWEN25_ABSOLUTE, screen, resize)
                 ]
             except ValueError:  # off the screen: scale it the same way so the model sees where it went
-                converted[key] = list(_scale(point, screen, resized_screen(screen, resize)))
+                converted[key] = list(scale_point(point, screen, resized_screen(screen, resize)))
     return {**tool_call, "arguments": converted}
 
 
@@ -156,14 +156,6 @@ def _is_point(value: Any) -> bool:
         isinstance(value, (list, tuple))
         and len(value) == 2
         and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
-    )
-
-
-def _scale(point: Any, source: ScreenSize, target: ScreenSize) -> tuple[int, int]:
-    """Linear scaling rounded half up: the arithmetic of annotator.domain.coords.convert_point."""
-    return (
-        math.floor(point[0] * target.width / source.width + 0.5),
-        math.floor(point[1] * target.height / source.height + 0.5),
     )
 
 
@@ -228,7 +220,7 @@ def parse_agent_reply(text: str, resized: ScreenSize, screen: ScreenSize) -> Age
     ]
     if outside:
         return AgentDecision(parsed=parsed, action=None, problems=problems + outside)
-    changes = {key: _scale(getattr(action, key), resized, screen) for key in POINT_KEYS if hasattr(action, key)}
+    changes = {key: scale_point(getattr(action, key), resized, screen) for key in POINT_KEYS if hasattr(action, key)}
     device_action = replace(action, **changes)  # type: ignore[arg-type]
     errors: list[ActionError] = validate_action(device_action, screen)
     if errors:

@@ -64,6 +64,7 @@ class LLMConfig:
     max_retries: int = 3
     temperature: float = 0.0
     max_tokens: int = 1024
+    seed: int | None = None  # sent only when set: OpenAI and vLLM honour it, some servers reject unknown fields
 
     def __post_init__(self) -> None:
         if not self.base_url.strip():
@@ -142,12 +143,14 @@ class LLMClient:
         """The model's reply to ``messages`` (OpenAI chat format); an LLMError subclass on any failure."""
         config = self.config
         started = time.perf_counter()
+        extra = {"seed": config.seed} if config.seed is not None else {}
         try:
             result = self._client.chat.completions.create(
                 model=config.model,
                 messages=messages,  # type: ignore[arg-type]
                 temperature=config.temperature if temperature is None else temperature,
                 max_tokens=config.max_tokens if max_tokens is None else max_tokens,
+                **extra,
             )
         except (openai.OpenAIError, ValueError) as error:
             raise self._translate(error) from None

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from sqlalchemy import (
     JSON,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -227,3 +228,143 @@ class Review(Base):
 
     trajectory: Mapped[Trajectory] = relationship(back_populates="reviews")
     reviewer: Mapped[Person | None] = relationship()
+
+
+class JudgeConfig(Base):
+    """What decides a judge's score: prompt, model and its settings, which screenshots it sees.
+
+    `fingerprint` hashes exactly those, so a trajectory scored under a configuration is never paid for again,
+    and two configurations can be compared on the same trajectories. The endpoint is not part of it: the same
+    model behind another URL is the same judge.
+    """
+
+    __tablename__ = "judge_configs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64), unique=True)
+    prompt_name: Mapped[str] = mapped_column(String(100))
+    prompt_text: Mapped[str] = mapped_column(Text)
+    model: Mapped[str] = mapped_column(String(255))
+    temperature: Mapped[float] = mapped_column(Float)
+    seed: Mapped[int | None]
+    image_policy: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class JudgeRun(Base):
+    """One `judge run`: which configuration, where, how many trajectories, how it went."""
+
+    __tablename__ = "judge_runs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    config_id: Mapped[int] = mapped_column(ForeignKey("judge_configs.id"), index=True)
+    base_url: Mapped[str] = mapped_column(String(1000))
+    concurrency: Mapped[int]
+    selection: Mapped[dict[str, Any] | None]  # the filter as given
+    requested: Mapped[int] = mapped_column(default=0)  # trajectories chosen, before skipping scored ones
+    scored: Mapped[int] = mapped_column(default=0)
+    failed: Mapped[int] = mapped_column(default=0)  # asked, but no usable score came back
+    skipped: Mapped[int] = mapped_column(default=0)  # already scored under this configuration
+    status: Mapped[str] = mapped_column(String(20), default="running")  # running, complete, stopped, failed
+    message: Mapped[str | None] = mapped_column(Text)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    ended_at: Mapped[datetime | None]
+
+
+class JudgeScore(Base):
+    """A trajectory's score under one configuration; `reward` is None when the reply was not usable."""
+
+    __tablename__ = "judge_scores"
+    __table_args__ = (UniqueConstraint("config_id", "trajectory_id", name="uq_judge_scores_config_trajectory"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    config_id: Mapped[int] = mapped_column(ForeignKey("judge_configs.id"), index=True)
+    trajectory_id: Mapped[int] = mapped_column(ForeignKey("trajectories.id", ondelete="CASCADE"), index=True)
+    run_id: Mapped[int | None] = mapped_column(ForeignKey("judge_runs.id"))
+    reward: Mapped[int | None] = mapped_column(index=True)  # 0-4
+    reason: Mapped[str | None] = mapped_column(Text)
+    raw_reply: Mapped[str | None] = mapped_column(Text)
+    error: Mapped[str | None] = mapped_column(Text)  # why there is no reward: no JSON, out of range, API failure
+    usage: Mapped[dict[str, Any] | None]
+    latency_ms: Mapped[float | None] = mapped_column(Float)
+    images: Mapped[int] = mapped_column(default=0)  # screenshots sent
+    attempts: Mapped[int] = mapped_column(default=1)  # times asked under this configuration, retries of runs included
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Study(Base):
+    """A blind human-scoring study of one judge: a stratified sample, its raters, the rubric they see."""
+
+    __tablename__ = "studies"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    config_id: Mapped[int] = mapped_column(ForeignKey("judge_configs.id"))
+    seed: Mapped[int]
+    sample_size: Mapped[int]
+    by_app: Mapped[bool] = mapped_column(default=False)  # strata are (level, app) instead of level
+    rubric: Mapped[str] = mapped_column(Text)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    items: Mapped[list[StudyItem]] = relationship(
+        back_populates="study", order_by="StudyItem.position", cascade="all, delete-orphan"
+    )
+    raters: Mapped[list[StudyRater]] = relationship(
+        back_populates="study", order_by="StudyRater.id", cascade="all, delete-orphan"
+    )
+
+
+class StudyItem(Base):
+    """One sampled trajectory; `judge_reward` is the judge's score when it was sampled (its stratum)."""
+
+    __tablename__ = "study_items"
+    __table_args__ = (UniqueConstraint("study_id", "trajectory_id", name="uq_study_items_study_trajectory"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
+    trajectory_id: Mapped[int] = mapped_column(ForeignKey("trajectories.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    judge_reward: Mapped[int]
+    app: Mapped[str] = mapped_column(String(200))
+    adjudicated: Mapped[int | None]  # the final label an adjudicator set, replacing the consensus
+    adjudicator_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"))
+    adjudication_note: Mapped[str | None] = mapped_column(Text)
+    adjudicated_at: Mapped[datetime | None]
+
+    study: Mapped[Study] = relationship(back_populates="items")
+    ratings: Mapped[list[StudyRating]] = relationship(back_populates="item", cascade="all, delete-orphan")
+
+
+class StudyRater(Base):
+    """A person who rates a study; `order_seed` shuffles the items into this rater's own order."""
+
+    __tablename__ = "study_raters"
+    __table_args__ = (UniqueConstraint("study_id", "person_id", name="uq_study_raters_study_person"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"))
+    order_seed: Mapped[int]
+
+    study: Mapped[Study] = relationship(back_populates="raters")
+    person: Mapped[Person] = relationship()
+
+
+class StudyRating(Base):
+    """One rater's score (0-4) of one item, with an optional note; changing it updates the row."""
+
+    __tablename__ = "study_ratings"
+    __table_args__ = (UniqueConstraint("item_id", "rater_id", name="uq_study_ratings_item_rater"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("study_items.id", ondelete="CASCADE"), index=True)
+    rater_id: Mapped[int] = mapped_column(ForeignKey("study_raters.id", ondelete="CASCADE"), index=True)
+    score: Mapped[int]
+    note: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    item: Mapped[StudyItem] = relationship(back_populates="ratings")
+    rater: Mapped[StudyRater] = relationship()

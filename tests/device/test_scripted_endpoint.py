@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import openai
 import pytest
 
+from annotator.device.virtual.chat_request import Scale
 from annotator.device.virtual.instructions import all_instructions
 from annotator.device.virtual.phone import VirtualPhone
-from annotator.device.virtual.scripted_agent import Scale
 from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
 from annotator.device.virtual.solver import apply_action
 from annotator.domain import actions as act

@@ -7,34 +7,33 @@ a tap on the wrong element, a redundant step, or an early terminate. Same reques
 
 from __future__ import annotations
 
-import base64
 import dataclasses
-import io
-import json
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
-
-from PIL import Image
 
 from annotator.device.virtual import agent_text
 from annotator.device.virtual.agent_policy import Progress, planned_action, replay, screen_key
 from annotator.device.virtual.agent_text import Turn
+from annotator.device.virtual.chat_request import (
+    RequestError,
+    Scale,
+    history_actions,
+    message_parts,
+    message_texts,
+    screenshot_size,
+    tool_calls_in,
+)
 from annotator.device.virtual.instructions import instruction_by_text
 from annotator.device.virtual.phone import VirtualPhone
+from annotator.device.virtual.scripted_judge import ScriptedJudge, is_judge_request
 from annotator.device.virtual.solver import apply_action
 from annotator.device.virtual.tasks import Instruction
 from annotator.domain import actions as act
 from annotator.domain.response import format_response
 
 TASK_LINE = re.compile(r"User Task:\s*(.+)")
-TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.S)
 MISTAKES = {"wrong_element": 0.08, "redundant": 0.05, "early_terminate": 0.03}
-
-
-class RequestError(ValueError):
-    """The request is not one the scripted agent can answer; the message says why."""
 
 
 @dataclasses.dataclass
@@ -44,92 +43,21 @@ class Request:
     image_size: tuple[int, int] | None
 
 
-def _parts(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    content = message.get("content")
-    if isinstance(content, str):
-        yield {"type": "text", "text": content}
-    elif isinstance(content, list):
-        yield from (part for part in content if isinstance(part, dict))
-
-
-def _texts(message: dict[str, Any]) -> list[str]:
-    return [part.get("text", "") for part in _parts(message) if part.get("type") == "text"]
-
-
-def _image_size(url: str) -> tuple[int, int]:
-    if not url.startswith("data:") or "," not in url:
-        raise RequestError("screenshots must be sent inline as data: URLs (the scripted endpoint is offline)")
-    try:
-        with Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))) as image:
-            return image.size
-    except (ValueError, OSError) as error:
-        raise RequestError(f"a screenshot could not be decoded: {error}") from error
-
-
-def _tool_calls_in(text: str) -> list[dict[str, Any]]:
-    """Tool calls written in a message: <tool_call> blocks, else bare {"name": "mobile_use", ...} objects."""
-    bodies = TOOL_CALL_TAG.findall(text)
-    calls = []
-    for body in bodies:
-        try:
-            calls.append(json.loads(body))
-        except json.JSONDecodeError:
-            continue
-    if bodies:
-        return calls
-    decoder, found = json.JSONDecoder(), []
-    for match in re.finditer(r'\{\s*"name"\s*:\s*"mobile_use"', text):
-        try:
-            found.append(decoder.raw_decode(text, match.start())[0])
-        except json.JSONDecodeError:
-            continue
-    return found
-
-
 def read_request(messages: list[dict[str, Any]]) -> Request:
     """The task, the history of tool calls and the latest screenshot's size, from chat messages."""
     task, history, size = None, [], None
     for message in messages:
-        for text in _texts(message):
+        for text in message_texts(message):
             tasks = TASK_LINE.findall(text)
             if tasks:  # the prompt above the task line describes the tool; only what follows is history
                 task, text = tasks[-1].strip(), text.rsplit("User Task:", 1)[-1]
-            history += _tool_calls_in(text)
-        for part in _parts(message):
+            history += tool_calls_in(text)
+        for part in message_parts(message):
             if part.get("type") == "image_url":
-                size = _image_size(str((part.get("image_url") or {}).get("url", "")))
+                size = screenshot_size(str((part.get("image_url") or {}).get("url", "")))
     if task is None:
         raise RequestError("no 'User Task:' line in the messages; send the mobile agent prompt")
     return Request(task, history, size)
-
-
-class Scale:
-    """Between the screenshot's pixels (what the model sees and answers in) and the phone's pixels."""
-
-    def __init__(self, phone: VirtualPhone, image_size: tuple[int, int] | None) -> None:
-        width, height = image_size or (phone.width, phone.height)
-        self.x, self.y = phone.width / width, phone.height / height
-
-    def to_phone(self, action: act.Action) -> act.Action:
-        return _map_points(action, lambda p: (p[0] * self.x, p[1] * self.y))
-
-    def to_image(self, action: act.Action) -> act.Action:
-        return _map_points(action, lambda p: (round(p[0] / self.x), round(p[1] / self.y)))
-
-
-def _map_points(action: act.Action, convert) -> act.Action:
-    changes = {key: convert(getattr(action, key)) for key in ("coordinate", "coordinate2") if hasattr(action, key)}
-    return dataclasses.replace(action, **changes)
-
-
-def _history_actions(calls: list[dict[str, Any]], scale: Scale) -> list[act.Action]:
-    actions = []
-    for call in calls:
-        try:
-            actions.append(scale.to_phone(act.action_from_tool_call(call)))
-        except act.ActionError:
-            continue  # a malformed call did nothing on the phone either
-    return actions
 
 
 class ScriptedAgent:
@@ -140,6 +68,8 @@ class ScriptedAgent:
         self.mistakes = MISTAKES if mistakes is None else mistakes
 
     def reply(self, messages: list[dict[str, Any]]) -> str:
+        if is_judge_request(messages):  # one endpoint serves the agent and the judge, as one model would
+            return ScriptedJudge(self.seed).reply(messages)
         request = read_request(messages)
         instruction = instruction_by_text(request.task)
         if instruction is None:
@@ -154,7 +84,7 @@ class ScriptedAgent:
 
     def next_turn(self, instruction: Instruction, request: Request) -> Turn:
         phone = VirtualPhone()
-        history = _history_actions(request.history, Scale(phone, request.image_size))
+        history = history_actions(request.history, Scale(phone, request.image_size))
         progress = replay(phone, instruction, history)
         wanted = planned_action(phone, instruction, progress)
         if progress.terminated or wanted is None:

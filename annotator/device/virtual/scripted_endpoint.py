@@ -14,7 +14,8 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from annotator.device.virtual.scripted_agent import RequestError, ScriptedAgent
+from annotator.device.virtual.chat_request import RequestError
+from annotator.device.virtual.scripted_agent import ScriptedAgent
 
 MODEL = "scripted"
 MAX_BODY = 64 * 1024 * 1024  # screenshots travel inline as base64

@@ -1,0 +1,55 @@
+"""`annotator agreement FILE.csv`: the judge-vs-human agreement report for scores made anywhere.
+
+The CSV has the columns `item`, `judge` and one column per human rater (an empty cell is a missing rating).
+No workspace is opened. Registered in cli.py with ``cli.add_command(agreement)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from annotator.judge.agreement import TIE_RULES, agreement_report
+from annotator.judge.agreement_report import to_html, to_json, to_markdown, to_text
+from annotator.judge.ratings_csv import read_ratings_csv
+
+FORMATS = ("text", "json", "md", "html")
+
+
+@click.command("agreement")
+@click.argument("csv_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (same as --format json).")
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option(
+    "--tie-rule", type=click.Choice(TIE_RULES), default="median", show_default=True,
+    help="The human label when raters have no majority: the median rating, a seeded random choice among the "
+    "tied labels, or the lowest of them (the report shows how the numbers move under the others).",
+)  # fmt: skip
+@click.option("--seed", type=int, default=0, show_default=True, help="Seeds the bootstrap and random tie-breaking.")
+@click.option("--bootstrap", "n_boot", type=click.IntRange(0), default=2000, show_default=True,
+              help="Bootstrap resamples for the rank and kappa intervals (0: none).")  # fmt: skip
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here.")
+def agreement(
+    csv_file: Path, as_json: bool, output_format: str, tie_rule: str, seed: int, n_boot: int, out: Path | None
+) -> None:
+    """Agreement of a judge with human raters: exact / within-one (Wilson 95%), MAD, bias, Spearman, Kendall
+    tau-b, quadratic-weighted kappa (bootstrap 95%), Krippendorff's alpha and Fleiss' kappa of the humans."""
+    try:
+        items = read_ratings_csv(csv_file)
+        report = agreement_report(items, tie_rule=tie_rule, seed=seed, n_boot=n_boot)  # type: ignore[arg-type]
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    chosen = "json" if as_json else output_format
+    title = f"Judge agreement: {csv_file.name}"
+    text = {
+        "text": lambda: to_text(report),
+        "json": lambda: to_json(report),
+        "md": lambda: to_markdown(report, title),
+        "html": lambda: to_html(report, title),
+    }[chosen]()
+    if out is None:
+        click.echo(text)
+        return
+    out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    click.echo(f"Wrote {out}", err=True)

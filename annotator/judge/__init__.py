@@ -1,0 +1,1 @@
+"""LLM judge runs, scoring studies, agreement statistics and reports."""

@@ -1,0 +1,165 @@
+"""Judge runs: score trajectories with bounded concurrency, storing each answer as it arrives.
+
+A run is resumable by construction: every answer is written at once, and a run skips the trajectories that
+already have a usable score under the same configuration, so it never pays twice for them. Replies that give
+no usable score (no JSON, a reward of 7, a refusal) and requests that failed after the client's retries (429,
+5xx, timeouts) are stored with their reason and no reward; the next run asks about them again. A key or model
+the server refuses ends the run at once; so does an endpoint that stays unavailable for several trajectories
+in a row. Either way the scores so far are kept.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any
+
+from annotator.domain.judge_settings import JudgeSettings
+from annotator.judge.messages import build_judge_messages, judged_trajectory
+from annotator.judge.reply import JudgeReplyError, parse_judge_reply
+from annotator.llm.client import LLMClient, LLMConfig, LLMError, LLMRejected, LLMUnavailable
+from annotator.storage import judging
+from annotator.storage.blobs import BlobError
+from annotator.storage.judging import ScoreRecord
+from annotator.storage.reading import load_trajectory
+from annotator.storage.workspace import Workspace
+
+UNAVAILABLE_IN_A_ROW = 3  # at least this many, or the concurrency if higher: a few bad requests are not an outage
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One trajectory done: its reward, or why there is none."""
+
+    trajectory_id: int
+    reward: int | None
+    error: str | None
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    done: int
+    total: int  # trajectories to ask about (the scored ones are skipped before)
+    scored: int
+    failed: int
+    last: Answer
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    run_id: int
+    config_id: int
+    requested: int
+    skipped: int
+    scored: int
+    failed: int
+    status: str  # complete, stopped, failed
+    message: str | None
+    seconds: float
+
+
+class _Tally:
+    """Counts shared by the worker threads, and the reason to stop the run early, if any."""
+
+    def __init__(self, total: int, stop: threading.Event, unavailable_limit: int) -> None:
+        self.lock = threading.Lock()
+        self.total, self.stop, self.unavailable_limit = total, stop, unavailable_limit
+        self.done = self.scored = self.failed = self.unavailable_in_a_row = 0
+        self.abort: str | None = None
+
+    def count(self, answer: Answer, failure: LLMError | None) -> RunProgress:
+        with self.lock:
+            self.done += 1
+            self.scored += answer.reward is not None
+            self.failed += answer.reward is None
+            self.unavailable_in_a_row = self.unavailable_in_a_row + 1 if isinstance(failure, LLMUnavailable) else 0
+            if isinstance(failure, LLMRejected) and self.abort is None:
+                self.abort = f"the judge endpoint refused the request: {failure.message}"
+            elif self.unavailable_in_a_row >= self.unavailable_limit and self.abort is None:
+                self.abort = f"the judge endpoint stayed unavailable: {failure.message if failure else ''}"
+            if self.abort is not None:
+                self.stop.set()
+            return RunProgress(self.done, self.total, self.scored, self.failed, answer)
+
+
+def _record_of_reply(text: str, usage: dict[str, Any], latency_ms: float, images: int) -> ScoreRecord:
+    try:
+        verdict = parse_judge_reply(text)
+    except JudgeReplyError as error:
+        return ScoreRecord(None, None, text, str(error), usage, latency_ms, images)
+    return ScoreRecord(verdict.reward, verdict.reason, text, None, usage, latency_ms, images)
+
+
+class JudgeRunner:
+    """Scores trajectories of one workspace under one judge configuration, at one endpoint."""
+
+    def __init__(self, workspace: Workspace, settings: JudgeSettings, endpoint: LLMConfig) -> None:
+        self.workspace, self.settings = workspace, settings
+        # what the configuration decides wins over the endpoint's defaults
+        self.endpoint = replace(endpoint, model=settings.model, temperature=settings.temperature, seed=settings.seed)
+        self.config_id = judging.ensure_config(workspace.database, settings)
+
+    def run(
+        self,
+        trajectory_ids: Iterable[int],
+        *,
+        concurrency: int = 4,
+        selection: dict[str, Any] | None = None,
+        on_progress: Callable[[RunProgress], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> RunSummary:
+        """Ask about every trajectory not yet scored under this configuration; `stop` ends the run after the
+        requests in flight. `on_progress` is called from worker threads."""
+        if concurrency < 1:
+            raise ValueError(f"concurrency: at least 1, got {concurrency}")
+        started = time.perf_counter()
+        db = self.workspace.database
+        requested = list(dict.fromkeys(trajectory_ids))
+        already = judging.scored_trajectories(db, self.config_id)
+        todo = [trajectory for trajectory in requested if trajectory not in already]
+        run_id = judging.start_run(
+            db, self.config_id, self.endpoint.base_url, concurrency, selection or {}, len(requested)
+        )
+        stop = stop or threading.Event()
+        tally = _Tally(len(todo), stop, max(UNAVAILABLE_IN_A_ROW, concurrency))
+
+        def work(trajectory_id: int) -> None:
+            if stop.is_set():
+                return
+            answer, failure = self._judge_one(client, run_id, trajectory_id)
+            progress = tally.count(answer, failure)
+            if on_progress is not None:
+                on_progress(progress)
+
+        with LLMClient(self.endpoint) as client, ThreadPoolExecutor(concurrency, thread_name_prefix="judge") as pool:
+            for future in [pool.submit(work, trajectory) for trajectory in todo]:
+                future.result()  # a bug in our own code surfaces here instead of vanishing in a thread
+        status = "failed" if tally.abort else "stopped" if tally.done < len(todo) else "complete"
+        counts = {"scored": tally.scored, "failed": tally.failed, "skipped": len(requested) - len(todo)}
+        judging.finish_run(db, run_id, counts=counts, status=status, message=tally.abort)
+        return RunSummary(
+            run_id, self.config_id, len(requested), counts["skipped"], tally.scored, tally.failed, status,
+            tally.abort, time.perf_counter() - started,
+        )  # fmt: skip
+
+    def _judge_one(self, client: LLMClient, run_id: int, trajectory_id: int) -> tuple[Answer, LLMError | None]:
+        record, failure = self._ask(client, trajectory_id)
+        judging.save_score(self.workspace.database, self.config_id, run_id, trajectory_id, record)
+        return Answer(trajectory_id, record.reward, record.error), failure
+
+    def _ask(self, client: LLMClient, trajectory_id: int) -> tuple[ScoreRecord, LLMError | None]:
+        try:
+            judged = judged_trajectory(load_trajectory(self.workspace.database, trajectory_id))
+            messages, images = build_judge_messages(
+                judged, self.settings.prompt_text, self.settings.images, self.workspace.blobs
+            )
+        except (BlobError, OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing was sent
+            return ScoreRecord(None, None, None, f"not sent: {error}", None, None, 0), None
+        try:
+            reply = client.complete(messages)
+        except LLMError as error:
+            return ScoreRecord(None, None, None, error.message, None, None, images), error
+        return _record_of_reply(reply.text, dict(reply.usage), reply.latency_ms, images), None
