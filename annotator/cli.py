@@ -16,6 +16,7 @@ from annotator.cli_common import opened_workspace, progress_printer
 from annotator.cli_demo import demo, load_gui
 from annotator.cli_instructions import instructions
 from annotator.cli_judge import judge
+from annotator.cli_study import study
 from annotator.cli_virtual import scripted_endpoint, virtual_phone
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.stats import dataset_stats
@@ -167,6 +168,7 @@ cli.add_command(virtual_phone)
 cli.add_command(scripted_endpoint)
 cli.add_command(judge)
 cli.add_command(agreement)
+cli.add_command(study)
 
 
 def main() -> None:

@@ -10,11 +10,10 @@ from pathlib import Path
 
 import click
 
+from annotator.cli_common import emit
 from annotator.judge.agreement import TIE_RULES, agreement_report
-from annotator.judge.agreement_report import to_html, to_json, to_markdown, to_text
+from annotator.judge.agreement_report import FORMATS, render
 from annotator.judge.ratings_csv import read_ratings_csv
-
-FORMATS = ("text", "json", "md", "html")
 
 
 @click.command("agreement")
@@ -41,15 +40,4 @@ def agreement(
     except ValueError as error:
         raise click.ClickException(str(error)) from None
     chosen = "json" if as_json else output_format
-    title = f"Judge agreement: {csv_file.name}"
-    text = {
-        "text": lambda: to_text(report),
-        "json": lambda: to_json(report),
-        "md": lambda: to_markdown(report, title),
-        "html": lambda: to_html(report, title),
-    }[chosen]()
-    if out is None:
-        click.echo(text)
-        return
-    out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-    click.echo(f"Wrote {out}", err=True)
+    emit(render(report, chosen, f"Judge agreement: {csv_file.name}"), out)

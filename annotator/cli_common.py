@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
@@ -45,3 +46,22 @@ def progress_printer(label: str):  # type: ignore[no-untyped-def]
             bar["bar"].__exit__(None, None, None)
 
     return report
+
+
+def emit(text: str, out: Path | None) -> None:
+    """Print `text`, or write it to `out` (UTF-8, ending in a newline) and say where."""
+    if out is None:
+        click.echo(text)
+        return
+    out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    click.echo(f"Wrote {out}", err=True)
+
+
+@contextmanager
+def command_workspace(errors: tuple[type[Exception], ...]):  # type: ignore[no-untyped-def]
+    """The workspace the root group's options name, for a subcommand; `errors` become one-line messages."""
+    with opened_workspace(click.get_current_context()) as workspace:
+        try:
+            yield workspace
+        except errors as error:
+            raise click.ClickException(str(error)) from None

@@ -8,32 +8,22 @@ runs because cli.py imports this module.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
+from annotator.cli_common import command_workspace
 from annotator.domain.trajectory import InstructionStatus
 from annotator.llm.client import LLMClient, LLMConfig, LLMError
 from annotator.services import instructions as service
 from annotator.storage.instructions import InstructionRecord
-from annotator.storage.workspace import Workspace
 
 STATUS_CHOICE = click.Choice([status.value for status in InstructionStatus])
 ERRORS = (service.InstructionImportError, LLMError, ValueError, LookupError)
 
 
-@contextmanager
-def _workspace() -> Iterator[Workspace]:
-    """The workspace the root group's options name; our errors become one-line messages, not tracebacks."""
-    from annotator.cli import opened_workspace  # cli.py imports this module: import it when a command runs
-
-    with opened_workspace(click.get_current_context()) as workspace:
-        try:
-            yield workspace
-        except ERRORS as error:
-            raise click.ClickException(str(error)) from None
+def _workspace():  # type: ignore[no-untyped-def]
+    return command_workspace(ERRORS)
 
 
 def _as_json(record: InstructionRecord) -> dict[str, object]:

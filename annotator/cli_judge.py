@@ -8,32 +8,23 @@ from __future__ import annotations
 import json
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
 import click
 
+from annotator.cli_common import command_workspace
 from annotator.domain.judge_settings import DEFAULT_PROMPT, ImagePolicy, builtin_prompts
 from annotator.domain.trajectory import ReviewStatus, TrajectoryStatus
 from annotator.judge.runner import RunProgress, RunSummary
 from annotator.llm.client import LLMConfig, LLMError
 from annotator.services import judging as service
-from annotator.storage.workspace import Workspace
 
 ERRORS = (LLMError, ValueError, LookupError)
 
 
-@contextmanager
-def _workspace() -> Iterator[Workspace]:
-    from annotator.cli import opened_workspace  # cli.py imports this module: import it when a command runs
-
-    with opened_workspace(click.get_current_context()) as workspace:
-        try:
-            yield workspace
-        except ERRORS as error:
-            raise click.ClickException(str(error)) from None
+def _workspace():  # type: ignore[no-untyped-def]
+    return command_workspace(ERRORS)
 
 
 class _Progress:

@@ -341,3 +341,19 @@ def draw_scatter(axes: Axes, pairs: list[tuple[int, int]]) -> None:
     axes.set_xlabel("human consensus")
     axes.set_ylabel("judge")
     axes.set_title("Judge vs human (jittered; dashed: within one)")
+
+
+FORMATS = ("text", "json", "md", "html")
+
+
+def render(report: AgreementReport, output_format: str, title: str = "Judge agreement") -> str:
+    """The report in one of FORMATS."""
+    if output_format == "text":
+        return to_text(report)
+    if output_format == "json":
+        return to_json(report)
+    if output_format == "md":
+        return to_markdown(report, title)
+    if output_format == "html":
+        return to_html(report, title)
+    raise ValueError(f"report format {output_format!r}: one of {', '.join(FORMATS)}")

@@ -13,6 +13,7 @@ from sqlalchemy import select
 
 from annotator.cli import cli
 from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
+from annotator.services import blind_rating
 from annotator.storage import models
 from annotator.storage.workspace import Workspace
 from tests.factories import add_virtual_trajectory
@@ -120,3 +121,25 @@ def test_agreement_names_the_bad_row(tmp_path: Path) -> None:
     path.write_text("item,judge,小王\na,4,4\nb,7,3\n", encoding="utf-8")
     result = run(tmp_path, "agreement", str(path))
     assert result.exit_code == 1 and "row 3" in result.output and "judge" in result.output
+
+
+def test_a_study_from_the_command_line(virtual: tuple[Path, dict[str, int]], endpoint: ScriptedEndpoint) -> None:
+    data_dir, _ids = virtual
+    run(data_dir, "judge", "run", "--base-url", endpoint.base_url, "--model", "scripted")
+    created = run(data_dir, "study", "create", "试点", "--judge", "1", "--size", "4", "--rater", "甲", "--rater", "乙")
+    assert created.exit_code == 0, created.output
+    assert "4 trajectories (asked for 4)" in created.output and "甲: 0/4 rating" in created.output
+    refused = run(data_dir, "study", "report", "试点")
+    assert refused.exit_code == 1 and "still being rated" in refused.output
+    assert run(data_dir, "study", "report", "试点", "--as", "甲").exit_code == 1  # a rater still rating: no
+    with Workspace.open(data_dir) as workspace:
+        for rater in ("甲", "乙"):
+            for entry in blind_rating.rater_queue(workspace.database, "试点", rater):
+                blind_rating.rate(workspace.database, "试点", rater, entry.item_id, 3)
+    assert "甲: 4/4 done" in run(data_dir, "study", "status", "试点").output
+    report = json.loads(run(data_dir, "study", "report", "试点", "--format", "json", "--bootstrap", "100").output)
+    assert report["n"] == 4 and report["raters"] == ["甲", "乙"] and len(report["confusion_matrix"]) == 5
+    first = report["items"][0]["item"]
+    assert run(data_dir, "study", "adjudicate", "试点", first, "2", "--as", "主管").exit_code == 0
+    assert "adjudicated: 1" in run(data_dir, "study", "status", "试点").output
+    assert json.loads(run(data_dir, "study", "list", "--json").output)[0]["finished"] is True

@@ -1,0 +1,159 @@
+"""Validation studies through the services: a stratified sample, blind rating, adjudication, the report, and a
+rater who never gets the judge's score before finishing."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+import pytest
+
+from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
+from annotator.judge.agreement import RatedItem, agreement_report
+from annotator.judge.messages import JudgedStep, JudgedTrajectory
+from annotator.services import blind_rating, studies
+from annotator.services.studies import NotYetError, StudyError
+from annotator.storage import judging
+from annotator.storage.judging import ScoreRecord
+from annotator.storage.workspace import Workspace
+from tests.factories import add_trajectory
+
+RATERS = ["小王", "小李", "张审核"]
+LEVELS = [0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 4]  # the judge's rewards of 16 trajectories
+
+
+@pytest.fixture
+def scored(workspace: Workspace) -> tuple[Workspace, int, dict[int, int]]:
+    """16 trajectories over three apps, scored by one judge (one more reply was unusable)."""
+    config = judging.ensure_config(workspace.database, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
+    rewards = {}
+    for n, level in enumerate(LEVELS):
+        trajectory = add_trajectory(workspace, ("淘宝", "抖音", "设置")[n % 3], f"任务 {n}", 2, seed=n, label=False)
+        judging.save_score(workspace.database, config, None, trajectory,
+                           ScoreRecord(level, f"理由 {n}", "{}", None, None, 10.0, 2))  # fmt: skip
+        rewards[trajectory] = level
+    unusable = add_trajectory(workspace, "淘宝", "没有分数", 2, seed=99, label=False)
+    judging.save_score(workspace.database, config, None, unusable, ScoreRecord(None, None, "?", "no JSON", None, 1, 2))
+    return workspace, config, rewards
+
+
+def rate_all(workspace: Workspace, name: str, rater: str, score_of) -> None:  # type: ignore[no-untyped-def]
+    for entry in blind_rating.rater_queue(workspace.database, name, rater):
+        blind_rating.rate(workspace.database, name, rater, entry.item_id, score_of(entry.trajectory_id))
+
+
+def test_the_sample_is_stratified_over_levels_seeded_and_leaves_out_unusable_scores(scored) -> None:
+    workspace, config, rewards = scored
+    info = studies.create_study(workspace.database, "s1", config, 10, RATERS, seed=7)
+    assert info.size == 10 and info.levels == {0: 2, 1: 2, 2: 2, 3: 2, 4: 2}
+    studies.create_study(workspace.database, "s2", config, 10, RATERS, seed=7)
+    studies.create_study(workspace.database, "s3", config, 10, RATERS, seed=8)
+    queue = {s: sorted(e.trajectory_id for e in blind_rating.rater_queue(workspace.database, s, "小王"))
+             for s in ("s1", "s2", "s3")}  # fmt: skip
+    assert queue["s1"] == queue["s2"] != queue["s3"]
+    assert set(queue["s1"]) <= set(rewards)  # the unusable one is never sampled
+    small = studies.create_study(workspace.database, "big", config, 40, RATERS)
+    assert (small.size, small.asked) == (16, 40)  # all there is
+
+
+def test_a_level_with_few_trajectories_gives_its_share_to_the_others(scored) -> None:
+    workspace, config, _rewards = scored
+    info = studies.create_study(workspace.database, "s", config, 14, RATERS)
+    assert info.levels == {0: 2, 1: 3, 2: 3, 3: 3, 4: 3}
+
+
+def test_by_app_spreads_a_level_over_the_apps(scored) -> None:
+    workspace, config, _rewards = scored
+    studies.create_study(workspace.database, "apps", config, 5, ["a"], by_app=True)
+    items, _ = studies.rated_items(workspace.database, "apps", viewer="主管")
+    assert len(items) == 5  # one per level; with by_app the five-4s level picks across apps
+
+
+def test_bad_requests_say_what_to_do(scored, workspace: Workspace) -> None:
+    _ws, config, _rewards = scored
+    with pytest.raises(LookupError, match="no judge 999"):
+        studies.create_study(workspace.database, "x", 999, 5, RATERS)
+    with pytest.raises(StudyError, match="one or more raters"):
+        studies.create_study(workspace.database, "x", config, 5, [])
+    with pytest.raises(StudyError, match="each named once"):
+        studies.create_study(workspace.database, "x", config, 5, ["a", "a"])
+    studies.create_study(workspace.database, "x", config, 5, RATERS)
+    with pytest.raises(StudyError, match="exists already"):
+        studies.create_study(workspace.database, "x", config, 5, RATERS)
+    empty = judging.ensure_config(workspace.database, JudgeSettings("mobile-r1", "另一个提示", "m"))
+    with pytest.raises(StudyError, match="has scored no trajectory"):
+        studies.create_study(workspace.database, "y", empty, 5, RATERS)
+
+
+def test_each_rater_has_an_order_of_their_own(scored) -> None:
+    workspace, config, _rewards = scored
+    studies.create_study(workspace.database, "s", config, 10, RATERS)
+    orders = [[e.trajectory_id for e in blind_rating.rater_queue(workspace.database, "s", r)] for r in RATERS]
+    assert sorted(orders[0]) == sorted(orders[1]) == sorted(orders[2])
+    assert len({tuple(order) for order in orders}) == 3
+    assert orders[0] == [e.trajectory_id for e in blind_rating.rater_queue(workspace.database, "s", "小王")]
+
+
+def test_what_a_rater_receives_holds_no_judge_score(scored) -> None:
+    workspace, config, _rewards = scored
+    studies.create_study(workspace.database, "s", config, 10, RATERS)
+    for kind in (blind_rating.BlindEntry, JudgedTrajectory, JudgedStep):
+        names = {field.name for field in dataclasses.fields(kind)}
+        assert not names & {"judge", "reward", "reason", "judge_reward", "level"}, kind
+    entry = blind_rating.rater_queue(workspace.database, "s", "小王")[0]
+    seen = blind_rating.blind_trajectory(workspace, "s", "小王", entry.item_id)
+    assert seen.trajectory_id == entry.trajectory_id and len(seen.steps) == 2
+    assert "理由" not in repr(seen) and "reward" not in repr(seen)
+    with pytest.raises(PermissionError, match="not a rater"):
+        blind_rating.rater_queue(workspace.database, "s", "陌生人")
+    # no report, no disagreement list, no adjudication for a rater who is still rating
+    with pytest.raises(NotYetError, match="still rating"):
+        studies.study_report(workspace.database, "s", "小王", n_boot=0)
+    with pytest.raises(NotYetError, match="still being rated"):
+        studies.study_report(workspace.database, "s", None, n_boot=0)
+    with pytest.raises(NotYetError, match="not rated yet"):
+        blind_rating.disagreements(workspace.database, "s", "小王")
+    with pytest.raises(NotYetError, match="still rating"):
+        studies.adjudicate(workspace.database, "s", entry.trajectory_id, 2, "", "小王")
+    assert studies.study_report(workspace.database, "s", "主管", n_boot=0).n == 10  # someone else may look
+
+
+def test_ratings_scores_are_checked_and_can_be_changed(scored) -> None:
+    workspace, config, _rewards = scored
+    studies.create_study(workspace.database, "s", config, 5, RATERS)
+    entry = blind_rating.rater_queue(workspace.database, "s", "小李")[0]
+    for bad in (5, -1, None, True):
+        with pytest.raises(ValueError):
+            blind_rating.rate(workspace.database, "s", "小李", entry.item_id, bad)  # type: ignore[arg-type]
+    blind_rating.rate(workspace.database, "s", "小李", entry.item_id, 1, "太绕了")
+    blind_rating.rate(workspace.database, "s", "小李", entry.item_id, 2, " ")
+    changed = blind_rating.rater_queue(workspace.database, "s", "小李")[0]
+    assert (changed.score, changed.note) == (2, None)
+    assert [r.rated for r in studies.study_info(workspace.database, "s").raters] == [0, 1, 0]
+
+
+def test_a_finished_study_reports_what_the_agreement_module_computes(scored) -> None:
+    workspace, config, rewards = scored
+    studies.create_study(workspace.database, "s", config, 10, RATERS)
+    offsets = {"小王": 0, "小李": 1, "张审核": -1}
+    for rater in RATERS:
+        rate_all(workspace, "s", rater, lambda t, r=rater: min(4, max(0, rewards[t] + (offsets[r] if t % 2 else 0))))
+    info = studies.study_info(workspace.database, "s")
+    items, _ = studies.rated_items(workspace.database, "s", None)
+    tops = [Counter(i.humans.values()).most_common(2) for i in items]
+    assert info.finished and info.flagged == sum(1 for top in tops if len(top) > 1 and top[0][1] == top[1][1])
+    report = studies.study_report(workspace.database, "s", None, n_boot=200)
+    direct = agreement_report([RatedItem(i.item, rewards[int(i.item)], i.humans) for i in items], n_boot=200)
+    assert report.to_dict() == direct.to_dict()
+
+    gaps = blind_rating.disagreements(workspace.database, "s", "小李")
+    assert [d.gap for d in gaps] == sorted((d.gap for d in gaps), reverse=True) and gaps[0].gap == 1
+    assert gaps[0].judge_reason.startswith("理由") and gaps[0].judge == rewards[gaps[0].trajectory_id]
+
+    flagged = report.flagged_items[0] if report.flagged_items else items[0].item
+    studies.adjudicate(workspace.database, "s", int(flagged), 0, "看截图，任务没完成", "主管")
+    settled = studies.study_report(workspace.database, "s", None, n_boot=0)
+    assert settled.adjudicated_items == [flagged]
+    assert flagged not in settled.flagged_items
+    assert studies.study_info(workspace.database, "s").adjudicated == 1
+    assert Counter(item.human for item in settled.items)[0] >= 1
