@@ -22,14 +22,20 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 from sqlalchemy import select
 
+from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
+from annotator.llm.client import LLMConfig
+from annotator.services import blind_rating, judging, studies
 from annotator.services.demo import build_demo
+from annotator.storage import judging as judging_store
 from annotator.storage import models
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.app import make_app, start_demo_peers
 from annotator.ui.main_window import MainWindow
 
-VIEWS = ("collect", "browser", "annotate", "review", "stats")
+VIEWS = ("collect", "browser", "annotate", "review", "stats", "judge", "studies")
+STUDY = "演示研究"
+RATERS = ("小王", "小李", "张审核")
 
 
 def wait_until(ready: Callable[[], bool], seconds: float = 30.0, settle: float = 0.4) -> None:
@@ -64,6 +70,25 @@ def first_boxed_click(data_dir: Path) -> tuple[int, int]:
     return found[0]
 
 
+def judge_and_study(data_dir: Path) -> None:
+    """Judge the demo with the scripted endpoint and start a study that 小李 and 张审核 have rated and 小王 has
+    begun, so that the Judge and Studies views have something to show (skipped when the study exists)."""
+    with Workspace.open(data_dir) as workspace, ScriptedEndpoint(seed=0) as endpoint:
+        if any(info.name == STUDY for info in studies.list_studies(workspace.database)):
+            return
+        settings = judging.make_settings("scripted")
+        summary = judging.run_judge(
+            workspace, settings, LLMConfig(endpoint.base_url, "scripted"), judging.Selection(), concurrency=4
+        )
+        studies.create_study(workspace.database, STUDY, summary.config_id, 10, list(RATERS), created_by="主管")
+        rewards = judging_store.rewards(workspace.database, summary.config_id)
+        for number, rater in enumerate(RATERS):
+            queue = blind_rating.rater_queue(workspace.database, STUDY, rater)
+            for entry in queue if number else queue[:2]:
+                score = max(0, min(4, rewards[entry.trajectory_id] - (entry.number + number) % 3 + 1))
+                blind_rating.rate(workspace.database, STUDY, rater, entry.item_id, score)
+
+
 def grab(window: MainWindow, path: Path) -> None:
     screen = window.screen()
     if not screen.grabWindow(0).save(str(path)):
@@ -92,8 +117,16 @@ def shoot(window: MainWindow, out: Path, language: str, boxed_click: tuple[int, 
             wait_until(lambda: window.collect.screen.image is not None)
         if view == "stats":
             wait_until(lambda: not window.stats.is_loading())
+        if view == "studies":
+            wait_until(lambda: window.studies.rating.trajectory is not None)
         wait_until(lambda: not window.jobs.busy(), settle=1.0)
         grab(window, out / f"{view}-{language}.png")
+    identity.remember("主管", "reviewer")  # not a rater: the report
+    window.studies.reload()
+    wait_until(lambda: window.studies.report.report is not None, seconds=60)
+    wait_until(lambda: not window.jobs.busy(), settle=1.0)
+    grab(window, out / f"studies-report-{language}.png")
+    identity.remember("小王", "annotator")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     data_dir = args.data_dir or scratch / "demo"
     if args.data_dir is None:
         build_demo(data_dir, progress=print)
+    judge_and_study(data_dir)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
     app = make_app()
     identity.remember("小王", "annotator")

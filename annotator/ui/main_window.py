@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from annotator import __version__
 from annotator.services.browse import BrowseFilter, Summary, summarize
+from annotator.services.live_collect import SCRIPTED_MODEL
 from annotator.storage.database import SchemaTooNewError
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
@@ -41,10 +42,12 @@ from annotator.ui.bundles import BundleCommands
 from annotator.ui.collect import CollectView
 from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, fill
 from annotator.ui.identity_dialog import IdentityDialog
+from annotator.ui.judge import JudgeView
 from annotator.ui.review import ReviewView
 from annotator.ui.shortcuts import ShortcutSheet
 from annotator.ui.stats import StatsView
 from annotator.ui.status import WindowStatus
+from annotator.ui.studies import StudiesView
 from annotator.ui.workers import Jobs, describe
 
 log = logging.getLogger(__name__)
@@ -104,17 +107,21 @@ class MainWindow(QMainWindow):
     # views ---------------------------------------------------------------------------------------------------
 
     def _add_views(self) -> None:
-        """The views in the order of the work: collect, find, annotate, review, count (Ctrl+1 … Ctrl+5)."""
+        """The views in the order of the work: collect, find, annotate, review, count, check the judge (Ctrl+1 …)."""
         self.collect = CollectView(self.jobs, self)
         self.browser = BrowserView(self.jobs, self)
         self.annotate = AnnotationView(self.jobs, self)
         self.review = ReviewView(self.jobs, self)
         self.stats = StatsView(self.jobs, self)
+        self.judge = JudgeView(self.jobs, self)
+        self.studies = StudiesView(self.jobs, self)
         self.add_view("collect", QT_TRANSLATE_NOOP("Views", "Collect"), self.collect)
         self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
         self.add_view("annotate", QT_TRANSLATE_NOOP("Views", "Annotate"), self.annotate)
         self.add_view("review", QT_TRANSLATE_NOOP("Views", "Review"), self.review)
         self.add_view("stats", QT_TRANSLATE_NOOP("Views", "Statistics"), self.stats)
+        self.add_view("judge", QT_TRANSLATE_NOOP("Views", "Judge"), self.judge)
+        self.add_view("studies", QT_TRANSLATE_NOOP("Views", "Studies"), self.studies)
         self.browser.open_requested.connect(self.open_trajectory)
         self.browser.summary_changed.connect(self._browser_counts)
         self.bundles.imported.connect(self.browser.refresh)
@@ -123,6 +130,8 @@ class MainWindow(QMainWindow):
         self.review.current_annotated = self._trajectory_being_annotated
         self.review.flush_edits = self.annotate.save_state
         self.review.decided.connect(self._review_decided)
+        self.studies.open_requested.connect(self.open_trajectory)
+        self.collect.peers.endpoint_started.connect(lambda url: self.judge.use_endpoint(url, SCRIPTED_MODEL))
 
     def _trajectory_being_annotated(self) -> int | None:
         return self.annotate.current_trajectory() if self.current_view() == "annotate" else None
@@ -266,6 +275,8 @@ class MainWindow(QMainWindow):
         self.status.set_person(name, role)
         if self.workspace is not None:
             self.review.reload()  # "My work" is the new person's
+            if self.current_view() == "studies":
+                self.studies.reload()  # a rater rates, anyone else reads the report
 
     # help ----------------------------------------------------------------------------------------------------
 

@@ -77,3 +77,27 @@ def test_gui_bench_prints_the_browser_figures_and_goals(tmp_path: Path) -> None:
     ]  # fmt: skip
     assert all(goal["value"] > 0 and goal["better"] == "lower" for goal in result["goals"])
     assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep
+
+
+def test_judge_bench_prints_throughput_per_concurrency_and_the_goal(tmp_path: Path) -> None:
+    script = BENCH.parent / "judge.py"
+    command = [sys.executable, str(script), "--quick", "--delay", "0.02", "--trajectories-per-slot", "1"]
+    command += ["--steps", "1", "--workdir", str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "judge" and {"platform", "python", "cpu_count"} <= result["machine"].keys()
+    figures = result["figures"]
+    assert figures["delay_s"] == 0.02 and figures["steps_per_trajectory"] == 1 and figures["images_per_request"] == 1
+    for concurrency, trajectories in ((1, 8), (8, 8), (32, 32)):  # at least 8 a measurement
+        assert figures[f"trajectories_c{concurrency}"] == trajectories
+        assert figures[f"ideal_per_second_c{concurrency}"] == round(concurrency / 0.02, 2)
+        for name in ("seconds", "per_second", "fraction_of_ideal", "cpu_s_per_trajectory", "request_kib_mean"):
+            assert figures[f"{name}_c{concurrency}"] > 0, name
+    assert figures["fraction_of_ideal_c32_unscaled"] > 0 and figures["fraction_of_ideal_c32_no_images"] > 0
+    assert figures["one_image_urls_ms"] > 0 and figures["one_per_image_decode_ms"] > 0
+    assert "own_ms_per_trajectory_c1" in figures
+    names = [goal["name"] for goal in result["goals"]]
+    assert names == ["fraction_of_ideal_c32", "fraction_of_ideal_c1", "fraction_of_ideal_c8"]
+    for goal in result["goals"]:
+        assert goal["value"] > 0 and goal["target"] == 0.9 and goal["better"] == "higher"
+    assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep

@@ -34,6 +34,8 @@ def test_switching_to_chinese_translates_menus_views_and_values(qtbot: QtBot, wi
         "标注",
         "审核",
         "统计",
+        "评判",
+        "研究",
     ]
     model = window.browser.model
     assert model.headerData(2, Qt.Orientation.Horizontal) == "指令"

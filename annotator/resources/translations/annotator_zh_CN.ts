@@ -616,6 +616,33 @@
     </message>
 </context>
 <context>
+    <name>BlindSteps</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <source>Tool call</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>Loading the screenshot…</source>
+        <translation>正在读取截图…</translation>
+    </message>
+    <message>
+        <source>Loading a screenshot</source>
+        <translation>读取截图</translation>
+    </message>
+</context>
+<context>
     <name>BrowserView</name>
     <message>
         <source>Finding the next trajectory</source>
@@ -1131,6 +1158,128 @@ After:
     </message>
 </context>
 <context>
+    <name>JudgeView</name>
+    <message>
+        <source>Loading the judges</source>
+        <translation>读取评判模型</translation>
+    </message>
+    <message>
+        <source>Open a workspace first.</source>
+        <translation>请先打开一个工作区。</translation>
+    </message>
+    <message>
+        <source>Cannot start the run: %1</source>
+        <translation>无法开始运行：%1</translation>
+    </message>
+    <message>
+        <source>The judge run started.</source>
+        <translation>评判运行已开始。</translation>
+    </message>
+    <message>
+        <source>Running the judge</source>
+        <translation>运行评判</translation>
+    </message>
+    <message>
+        <source>Stopping the judge run after the requests in flight…</source>
+        <translation>正在等待进行中的请求完成后停止评判运行…</translation>
+    </message>
+    <message>
+        <source>The judge run failed: %1</source>
+        <translation>评判运行失败：%1</translation>
+    </message>
+    <message>
+        <source>The run was stopped because the workspace closed; the scores so far are kept.</source>
+        <translation>工作区已关闭，运行已停止；已有的评分都已保存。</translation>
+    </message>
+    <message>
+        <source>No workspace open: choose one with File › Open Workspace Folder…</source>
+        <translation>未打开工作区：请通过“文件 › 打开工作区文件夹…”选择一个</translation>
+    </message>
+    <message>
+        <source>Loading the judges…</source>
+        <translation>正在读取评判模型…</translation>
+    </message>
+    <message>
+        <source>No judge has scored anything yet: fill in the form and press Start.</source>
+        <translation>还没有评判模型打过分：填写表单后点击“开始”。</translation>
+    </message>
+    <message>
+        <source>A judge is a prompt, a model and its settings; a run skips what its judge has scored.</source>
+        <translation>评判模型 = 提示词 + 模型 + 参数；运行时会跳过该评判模型已评分的轨迹。</translation>
+    </message>
+    <message>
+        <source>Judges of this workspace</source>
+        <translation>本工作区的评判模型</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Read the judges and their scores again</source>
+        <translation>重新读取评判模型及其评分</translation>
+    </message>
+</context>
+<context>
+    <name>JudgesTable</name>
+    <message>
+        <source>Judge</source>
+        <translation>评判模型</translation>
+    </message>
+    <message>
+        <source>The judge configuration&apos;s id</source>
+        <translation>评判配置的编号</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>Scored</source>
+        <translation>已评分</translation>
+    </message>
+    <message>
+        <source>Trajectories with a usable score (0-4) from this judge</source>
+        <translation>该评判模型给出有效评分（0-4）的轨迹数</translation>
+    </message>
+    <message>
+        <source>Unusable</source>
+        <translation>无效</translation>
+    </message>
+    <message>
+        <source>Answers without a usable score; the next run asks about them again</source>
+        <translation>没有有效评分的回答；下次运行会重新询问</translation>
+    </message>
+    <message>
+        <source>Mean score</source>
+        <translation>平均分</translation>
+    </message>
+    <message>
+        <source>Mean of the usable scores (0-4)</source>
+        <translation>有效评分（0-4）的平均值</translation>
+    </message>
+    <message>
+        <source>Screenshots: longest side %1 px, at most %2 per trajectory</source>
+        <translation>截图：长边最多 %1 像素，每条轨迹最多 %2 张</translation>
+    </message>
+    <message>
+        <source>Created %1</source>
+        <translation>创建于 %1</translation>
+    </message>
+</context>
+<context>
     <name>LabelSaver</name>
     <message>
         <source>Saving the label</source>
@@ -1198,6 +1347,61 @@ After:
     <message>
         <source>Toolbar</source>
         <translation>工具栏</translation>
+    </message>
+</context>
+<context>
+    <name>NewStudyDialog</name>
+    <message>
+        <source>New Validation Study</source>
+        <translation>新建验证研究</translation>
+    </message>
+    <message>
+        <source>%1: %2 · %3 (%4 scored)</source>
+        <translation>%1：%2 · %3（已评分 %4 条）</translation>
+    </message>
+    <message>
+        <source>Names, separated by commas, e.g. 小王, 小李, 张审核</source>
+        <translation>姓名，用逗号分隔，例如 小王, 小李, 张审核</translation>
+    </message>
+    <message>
+        <source>Spread each level over the apps</source>
+        <translation>每个分数等级内均匀覆盖各应用</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Judge:</source>
+        <translation>评判模型：</translation>
+    </message>
+    <message>
+        <source>Trajectories:</source>
+        <translation>轨迹数：</translation>
+    </message>
+    <message>
+        <source>Raters:</source>
+        <translation>评分人：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <source>The sample is stratified over the judge&apos;s five score levels, as in Mobile-R1 Appendix I; raters never see the judge&apos;s scores.</source>
+        <translation>样本按评判模型的五个分数等级分层抽取（同 Mobile-R1 附录 I）；评分人看不到评判模型的分数。</translation>
+    </message>
+    <message>
+        <source>Give the study a name.</source>
+        <translation>请给研究起个名称。</translation>
+    </message>
+    <message>
+        <source>No judge has scored anything yet: run the judge first (Judge view).</source>
+        <translation>还没有评判模型打过分：请先运行评判（评判视图）。</translation>
+    </message>
+    <message>
+        <source>Name at least one rater (Mobile-R1 used three).</source>
+        <translation>至少填写一位评分人（Mobile-R1 用了三位）。</translation>
     </message>
 </context>
 <context>
@@ -1281,6 +1485,81 @@ After:
     </message>
 </context>
 <context>
+    <name>RatingPage</name>
+    <message>
+        <source>0: failed; nothing meaningful was done</source>
+        <translation>0：完全失败，没有执行有意义的动作</translation>
+    </message>
+    <message>
+        <source>1: a few actions; went off track early</source>
+        <translation>1：只执行了少量动作，早期就偏离目标</translation>
+    </message>
+    <message>
+        <source>2: partly done; the goal was not reached</source>
+        <translation>2：部分完成，目标未完全实现</translation>
+    </message>
+    <message>
+        <source>3: mostly done, or done with detours</source>
+        <translation>3：大部分完成，或完成但过程低效</translation>
+    </message>
+    <message>
+        <source>4: done, clearly and without detours</source>
+        <translation>4：完美完成，逻辑清晰且没有冗余</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>Loading a study item</source>
+        <translation>读取研究条目</translation>
+    </message>
+    <message>
+        <source>Saving a score</source>
+        <translation>保存评分</translation>
+    </message>
+    <message>
+        <source>Saving a note</source>
+        <translation>保存备注</translation>
+    </message>
+    <message>
+        <source>The score of item %1 was not saved; give it again.</source>
+        <translation>第 %1 条的评分没有保存，请重新评分。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · item %2 of %3 · %4 rated, as %5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · 第 %2 条，共 %3 条 · 已评 %4 条，评分人 %5</translation>
+    </message>
+    <message>
+        <source>Rubric</source>
+        <translation>评分标准</translation>
+    </message>
+    <message>
+        <source>The scale the judge and every rater use</source>
+        <translation>评判模型和每位评分人使用的评分标准</translation>
+    </message>
+    <message>
+        <source>Your score:</source>
+        <translation>你的评分：</translation>
+    </message>
+    <message>
+        <source>Note (optional): why this score</source>
+        <translation>备注（可选）：为什么给这个分</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>上一条</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一条</translation>
+    </message>
+    <message>
+        <source>Keys 0-4 score this trajectory and open the next; Alt+Left and Alt+Right move without scoring.</source>
+        <translation>按 0-4 键为这条轨迹评分并打开下一条；Alt+左/右方向键只切换不评分。</translation>
+    </message>
+</context>
+<context>
     <name>RejectDialog</name>
     <message>
         <source>Think: not state → action → goal</source>
@@ -1349,6 +1628,101 @@ After:
     <message>
         <source>Reject</source>
         <translation>退回</translation>
+    </message>
+</context>
+<context>
+    <name>ReportPage</name>
+    <message>
+        <source>%1 trajectories, %2 compared, %3 rated by every rater; raters: %4</source>
+        <translation>共 %1 条轨迹，%2 条可比较，%3 条每位评分人都评过；评分人：%4</translation>
+    </message>
+    <message>
+        <source>adjudicated</source>
+        <translation>已裁定</translation>
+    </message>
+    <message>
+        <source>no majority</source>
+        <translation>无多数意见</translation>
+    </message>
+    <message>
+        <source>%1 Wilson</source>
+        <translation>%1 Wilson</translation>
+    </message>
+    <message>
+        <source>%1 bootstrap</source>
+        <translation>%1 bootstrap</translation>
+    </message>
+    <message>
+        <source>Paired percentile bootstrap: %1 resamples, %2 undefined (left out)</source>
+        <translation>配对百分位 bootstrap：%1 次重抽样，%2 次无定义（已排除）</translation>
+    </message>
+    <message>
+        <source>Without a majority:</source>
+        <translation>无多数意见时：</translation>
+    </message>
+    <message>
+        <source>Save Report…</source>
+        <translation>保存报告…</translation>
+    </message>
+    <message>
+        <source>Judge vs raters</source>
+        <translation>评判模型与评分人</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>95% interval</source>
+        <translation>95% 区间</translation>
+    </message>
+    <message>
+        <source>Rater vs the others</source>
+        <translation>评分人与其他人</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Exact</source>
+        <translation>完全一致</translation>
+    </message>
+    <message>
+        <source>Within one</source>
+        <translation>相差一级内</translation>
+    </message>
+    <message>
+        <source>QW kappa</source>
+        <translation>二次加权 kappa</translation>
+    </message>
+    <message>
+        <source>Spearman</source>
+        <translation>Spearman</translation>
+    </message>
+    <message>
+        <source>Trajectories without a majority of the raters, and those adjudicated</source>
+        <translation>评分人没有多数意见的轨迹，以及已裁定的轨迹</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>轨迹</translation>
+    </message>
+    <message>
+        <source>Ratings</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Adjudicate…</source>
+        <translation>裁定…</translation>
     </message>
 </context>
 <context>
@@ -1483,6 +1857,157 @@ After:
     </message>
 </context>
 <context>
+    <name>RunForm</name>
+    <message>
+        <source>Give the endpoint&apos;s URL and the model&apos;s name.</source>
+        <translation>请填写端点 URL 和模型名称。</translation>
+    </message>
+    <message>
+        <source>Choose a Judge Prompt</source>
+        <translation>选择评判提示词</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.md);;All files (*)</source>
+        <translation>文本文件 (*.txt *.md);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>New run</source>
+        <translation>新的运行</translation>
+    </message>
+    <message>
+        <source>URL:</source>
+        <translation>URL：</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>API key env:</source>
+        <translation>API 密钥环境变量：</translation>
+    </message>
+    <message>
+        <source>Prompt:</source>
+        <translation>提示词：</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <source>Longest side of screenshots:</source>
+        <translation>截图长边：</translation>
+    </message>
+    <message>
+        <source>Screenshots per trajectory:</source>
+        <translation>每条轨迹的截图数：</translation>
+    </message>
+    <message>
+        <source>App:</source>
+        <translation>应用：</translation>
+    </message>
+    <message>
+        <source>At most:</source>
+        <translation>最多：</translation>
+    </message>
+    <message>
+        <source>Requests at once:</source>
+        <translation>并发请求数：</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>评判模型</translation>
+    </message>
+    <message>
+        <source>Trajectories</source>
+        <translation>轨迹</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1</source>
+        <translation>OpenAI 兼容的基础 URL，例如 http://127.0.0.1:8000/v1</translation>
+    </message>
+    <message>
+        <source>Model name, e.g. gpt-4o</source>
+        <translation>模型名称，例如 gpt-4o</translation>
+    </message>
+    <message>
+        <source>The environment variable that holds the API key (optional for local servers)</source>
+        <translation>保存 API 密钥的环境变量（本地服务器可不填）</translation>
+    </message>
+    <message>
+        <source>Choose a file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s instructions: a built-in prompt, or a variant of your own</source>
+        <translation>评判模型的指令：内置提示词，或你自己的变体</translation>
+    </message>
+    <message>
+        <source>Sampling temperature sent to the model (0: the most likely answer)</source>
+        <translation>发给模型的采样温度（0：最可能的回答）</translation>
+    </message>
+    <message>
+        <source>Sampling seed sent to the endpoint</source>
+        <translation>发给端点的采样种子</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>Screenshots are scaled so that their longer side is at most this long</source>
+        <translation>截图会被缩放，使长边不超过该值</translation>
+    </message>
+    <message>
+        <source>At most this many screenshots per trajectory: the first and the last ones</source>
+        <translation>每条轨迹最多发送这么多张截图：保留最前和最后的几张</translation>
+    </message>
+    <message>
+        <source>All apps</source>
+        <translation>全部应用</translation>
+    </message>
+    <message>
+        <source>Only what this judge has not scored</source>
+        <translation>只评该评判模型未评过的</translation>
+    </message>
+    <message>
+        <source>Leave out what this judge scored before the limit applies (a run skips them anyway)</source>
+        <translation>在应用数量上限前排除该评判模型已评分的轨迹（运行时本来也会跳过它们）</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>How many trajectories are sent to the endpoint at the same time</source>
+        <translation>同时发送给端点的轨迹数</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Judge the chosen trajectories (Ctrl+Return)</source>
+        <translation>评判所选轨迹（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop after the requests in flight; the scores so far are kept</source>
+        <translation>等进行中的请求完成后停止；已有的评分都会保存</translation>
+    </message>
+</context>
+<context>
     <name>RunPanel</name>
     <message>
         <source>Start recording</source>
@@ -1503,6 +2028,42 @@ After:
     <message>
         <source>Recorded steps</source>
         <translation>已录制的步骤</translation>
+    </message>
+    <message>
+        <source>complete</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Judge %1, run %2 ended early (%3 scored, %4 without a usable score): %5</source>
+        <translation>评判模型 %1，第 %2 次运行提前结束（已评分 %3 条，%4 条没有有效评分）：%5</translation>
+    </message>
+    <message>
+        <source>Judge %1, run %2: %3 scored, %4 without a usable score, %5 scored before; %6 in %7 s</source>
+        <translation>评判模型 %1，第 %2 次运行：已评分 %3 条，%4 条没有有效评分，%5 条之前已评分；%6，用时 %7 秒</translation>
+    </message>
+    <message>
+        <source>%1 of %2 judged: %3 scored, %4 without a usable score</source>
+        <translation>已评判 %1/%2 条：%3 条已评分，%4 条没有有效评分</translation>
+    </message>
+    <message>
+        <source>Starting the run…</source>
+        <translation>正在开始运行…</translation>
+    </message>
+    <message>
+        <source>Stopping after the requests in flight…</source>
+        <translation>正在等待进行中的请求完成后停止…</translation>
+    </message>
+    <message>
+        <source>Last error (trajectory %1): %2</source>
+        <translation>最近的错误（轨迹 %1）：%2</translation>
     </message>
 </context>
 <context>
@@ -2055,6 +2616,220 @@ After:
     </message>
 </context>
 <context>
+    <name>StudiesView</name>
+    <message>
+        <source>Open a workspace to see its studies.</source>
+        <translation>打开工作区后可查看其中的研究。</translation>
+    </message>
+    <message>
+        <source>Reading the studies</source>
+        <translation>读取研究</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>being rated</source>
+        <translation>评分中</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>No study yet. A study samples trajectories the judge scored, stratified over its levels, for people to score blind: New Study…</source>
+        <translation>还没有研究。研究会从评判模型评过分的轨迹中按分数等级分层抽样，交给评分人盲评：新建研究…</translation>
+    </message>
+    <message>
+        <source>Reading your items</source>
+        <translation>读取你的条目</translation>
+    </message>
+    <message>
+        <source>Computing the report…</source>
+        <translation>正在计算报告…</translation>
+    </message>
+    <message>
+        <source>Computing the agreement report</source>
+        <translation>计算一致性报告</translation>
+    </message>
+    <message>
+        <source>Reading where you and the judge differ</source>
+        <translation>读取你与评判模型的分歧</translation>
+    </message>
+    <message>
+        <source>Reading the judges</source>
+        <translation>读取评判模型</translation>
+    </message>
+    <message>
+        <source>Creating the study</source>
+        <translation>创建研究</translation>
+    </message>
+    <message>
+        <source>Study %1 created with %2 trajectories.</source>
+        <translation>已创建研究 %1，包含 %2 条轨迹。</translation>
+    </message>
+    <message>
+        <source>Say who you are first (File → Who Is Working): adjudications are signed.</source>
+        <translation>请先说明你是谁（文件 → 当前工作人员）：裁定会署名。</translation>
+    </message>
+    <message>
+        <source>Adjudicate</source>
+        <translation>裁定</translation>
+    </message>
+    <message>
+        <source>Final label of trajectory %1:</source>
+        <translation>轨迹 %1 的最终标签：</translation>
+    </message>
+    <message>
+        <source>Why (optional):</source>
+        <translation>理由（可选）：</translation>
+    </message>
+    <message>
+        <source>Saving the adjudication</source>
+        <translation>保存裁定</translation>
+    </message>
+    <message>
+        <source>Save Report</source>
+        <translation>保存报告</translation>
+    </message>
+    <message>
+        <source>Judge agreement: study %1</source>
+        <translation>评判一致性：研究 %1</translation>
+    </message>
+    <message>
+        <source>Saving the report</source>
+        <translation>保存报告</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Study</source>
+        <translation>研究</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>评判模型</translation>
+    </message>
+    <message>
+        <source>Trajectories</source>
+        <translation>轨迹数</translation>
+    </message>
+    <message>
+        <source>Raters</source>
+        <translation>评分人</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>New Study…</source>
+        <translation>新建研究…</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>轨迹</translation>
+    </message>
+    <message>
+        <source>Instruction</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Judge&apos;s reason</source>
+        <translation>评判理由</translation>
+    </message>
+    <message>
+        <source>Where you and the judge differ</source>
+        <translation>你与评判模型的分歧</translation>
+    </message>
+    <message>
+        <source>Agreement report</source>
+        <translation>一致性报告</translation>
+    </message>
+</context>
+<context>
+    <name>StudyReport</name>
+    <message>
+        <source>Exact agreement</source>
+        <translation>完全一致率</translation>
+    </message>
+    <message>
+        <source>Within one level</source>
+        <translation>相差一级内的比例</translation>
+    </message>
+    <message>
+        <source>Mean absolute deviation</source>
+        <translation>平均绝对偏差</translation>
+    </message>
+    <message>
+        <source>Bias (judge minus human)</source>
+        <translation>偏差（评判减人工）</translation>
+    </message>
+    <message>
+        <source>Spearman rho</source>
+        <translation>Spearman rho</translation>
+    </message>
+    <message>
+        <source>Kendall tau-b</source>
+        <translation>Kendall tau-b</translation>
+    </message>
+    <message>
+        <source>Quadratic-weighted kappa</source>
+        <translation>二次加权 Cohen kappa</translation>
+    </message>
+    <message>
+        <source>Krippendorff alpha, raters (ordinal)</source>
+        <translation>Krippendorff alpha，评分人（序数）</translation>
+    </message>
+    <message>
+        <source>Krippendorff alpha, raters + judge</source>
+        <translation>Krippendorff alpha，评分人 + 评判模型</translation>
+    </message>
+    <message>
+        <source>Fleiss kappa, raters</source>
+        <translation>Fleiss kappa，评分人</translation>
+    </message>
+    <message>
+        <source>judge</source>
+        <translation>评判模型</translation>
+    </message>
+    <message>
+        <source>human consensus</source>
+        <translation>人工共识</translation>
+    </message>
+    <message>
+        <source>Judge vs human consensus</source>
+        <translation>评判模型与人工共识</translation>
+    </message>
+    <message>
+        <source>Each trajectory (jittered); dashed: one level apart</source>
+        <translation>每条轨迹（加抖动）；虚线：相差一级</translation>
+    </message>
+    <message>
+        <source>median of the ratings</source>
+        <translation>取评分中位数</translation>
+    </message>
+    <message>
+        <source>random among the tied</source>
+        <translation>在并列中随机选</translation>
+    </message>
+    <message>
+        <source>lowest of the tied</source>
+        <translation>取并列中最低</translation>
+    </message>
+</context>
+<context>
     <name>TaskForm</name>
     <message>
         <source>Task</source>
@@ -2584,6 +3359,14 @@ After:
     <message>
         <source>Statistics</source>
         <translation>统计</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>评判</translation>
+    </message>
+    <message>
+        <source>Studies</source>
+        <translation>研究</translation>
     </message>
     <message>
         <source>Switch to this view</source>

@@ -1,0 +1,483 @@
+"""Benchmark judge runs: trajectories judged per second at concurrency 1, 8 and 32 against a loopback
+endpoint that answers after a fixed delay, as a fraction of the ideal (concurrency / delay).
+
+Builds a workspace of trajectories with real 1080x2400 PNG screenshots through the app's own write path,
+starts an OpenAI-compatible endpoint in a child process (so its work does not share this process's GIL)
+that reads each request fully and answers after `--delay` seconds, and runs the real `JudgeRunner` with
+the real openai client. Then times the parts of judging one trajectory one after the other, to show where
+the time over the delay goes. Prints one JSON object (DESIGN.md section 6) last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import functools
+import io
+import json
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+import zlib
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+CONCURRENCIES = (1, 8, 32)
+WIDTH, HEIGHT = 1080, 2400
+REPLY = json.dumps({"reason": "ok", "reward": 3})
+TARGET = 0.9
+
+log = functools.partial(print, "[bench judge]", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------- the endpoint
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: DelayedEndpoint
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body are separate writes; Nagle would hold the body ~40 ms
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def _send(self, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:
+        if self.path == "/stats":
+            self._send(200, self.server.take_stats())
+        else:
+            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found_error"}})
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))  # all of it, as a server would
+        if self.path.rstrip("/") != "/v1/chat/completions":
+            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found_error"}})
+            return
+        self.server.enter(len(body))
+        try:
+            time.sleep(self.server.delay)
+        finally:
+            self.server.leave()
+        self._send(
+            200,
+            {
+                "id": "chatcmpl-bench",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": "bench-judge",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": REPLY}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 5000, "completion_tokens": 12, "total_tokens": 5012},
+            },
+        )
+
+
+class DelayedEndpoint(ThreadingHTTPServer):
+    """POST /v1/chat/completions: the whole body read, then the same reply after `delay` seconds.
+    GET /stats: requests, bytes and the most requests held at once since the last /stats."""
+
+    daemon_threads = True
+    request_queue_size = 128  # 32 clients connecting at once must not be refused
+
+    def __init__(self, delay: float) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.delay = delay
+        self.lock = threading.Lock()
+        self.requests = self.body_bytes = self.in_flight = self.max_in_flight = 0
+
+    def enter(self, size: int) -> None:
+        with self.lock:
+            self.requests += 1
+            self.body_bytes += size
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def leave(self) -> None:
+        with self.lock:
+            self.in_flight -= 1
+
+    def take_stats(self) -> dict[str, int]:
+        with self.lock:
+            stats = {"requests": self.requests, "body_bytes": self.body_bytes, "max_in_flight": self.max_in_flight}
+            self.requests = self.body_bytes = self.max_in_flight = 0
+            return stats
+
+
+def serve(delay: float) -> None:
+    """The endpoint in this (child) process: prints its port, serves until stdin closes."""
+    server = DelayedEndpoint(delay)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    print(server.server_address[1], flush=True)
+    sys.stdin.read()
+    server.shutdown()
+
+
+@contextlib.contextmanager
+def endpoint_process(delay: float):  # type: ignore[no-untyped-def]
+    command = [sys.executable, __file__, "--serve", "--delay", str(delay)]
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        port = int(child.stdout.readline())
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        assert child.stdin is not None
+        child.stdin.close()
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
+def endpoint_stats(root: str) -> dict[str, int]:
+    with urllib.request.urlopen(f"{root}/stats", timeout=10) as response:
+        return json.loads(response.read())
+
+
+# -------------------------------------------------------------------------------------------- the workspace
+
+
+def photo(rng: random.Random, width: int, height: int) -> Any:
+    from PIL import Image
+
+    small = Image.effect_noise((max(width // 60, 2), max(height // 60, 2)), 60).convert("RGB")
+    tint = Image.new("RGB", small.size, tuple(rng.randrange(256) for _ in range(3)))
+    return Image.blend(small, tint, 0.5).resize((width, height), Image.Resampling.BICUBIC)
+
+
+def render_screen(seed: int) -> bytes:
+    """A phone-like 1080x2400 PNG: status bar, app bar, list rows with thumbnails and text, sometimes a photo."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    rng = random.Random(seed)
+    accent = tuple(rng.randrange(40, 200) for _ in range(3))
+    image = Image.new("RGB", (WIDTH, HEIGHT), (250, 250, 250))
+    draw = ImageDraw.Draw(image)
+    big, small = ImageFont.load_default(size=40), ImageFont.load_default(size=30)
+    draw.rectangle((0, 0, WIDTH, 80), fill=tuple(c // 2 for c in accent))
+    draw.text((40, 20), f"12:{rng.randrange(60):02d}", fill="white", font=small)
+    draw.rectangle((0, 80, WIDTH, 240), fill=accent)
+    draw.text((40, 130), f"Screen {seed}", fill="white", font=big)
+    y = 260
+    while y < HEIGHT - 200:
+        if seed % 2 and rng.random() < 0.15:
+            height = rng.randrange(300, 600)
+            image.paste(photo(rng, WIDTH - 80, height), (40, y))
+            y += height + 30
+            continue
+        image.paste(photo(rng, 120, 120), (40, y + 20))
+        words = " ".join(rng.choice(("order", "meeting", "photos", "update", "wifi")) for _ in range(4))
+        draw.text((190, y + 20), words.capitalize(), fill=(20, 20, 20), font=big)
+        draw.text((190, y + 80), "".join(rng.choice("abcdefghij   ") for _ in range(40)), fill=(110,) * 3, font=small)
+        y += 160
+    draw.rectangle((0, HEIGHT - 200, WIDTH, HEIGHT), fill=(240, 240, 240))
+    image.save(out := io.BytesIO(), "PNG")
+    return out.getvalue()
+
+
+def unique(png: bytes, text: str) -> bytes:
+    """The same PNG with a tEXt chunk after IHDR, so that each step's screenshot is its own blob."""
+    data = b"Comment\x00" + text.encode("latin-1")
+    chunk = struct.pack(">I", len(data)) + b"tEXt" + data + struct.pack(">I", zlib.crc32(b"tEXt" + data))
+    end_of_ihdr = 8 + 4 + 4 + 13 + 4
+    return png[:end_of_ihdr] + chunk + png[end_of_ihdr:]
+
+
+def tool_call(rng: random.Random, index: int, count: int) -> dict[str, Any]:
+    if index == count - 1:
+        return {"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}
+    point = [rng.randrange(WIDTH), rng.randrange(300, HEIGHT - 200)]
+    return {"name": "mobile_use", "arguments": {"action": "click", "coordinate": point}}
+
+
+def build_workspace(folder: Path, trajectories: int, steps: int, pool_size: int) -> tuple[Any, list[int], int]:
+    """(open workspace, trajectory ids, mean screenshot bytes), written through annotator.storage.collection."""
+    from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
+    from annotator.storage import collection
+    from annotator.storage.workspace import Workspace
+
+    pool = [render_screen(seed) for seed in range(pool_size)]
+    workspace = Workspace.open(folder)
+    db, rng, ids = workspace.database, random.Random(7), []
+    collector = collection.Collector(CollectorKind.AGENT, agent_model="bench-agent")
+    for number in range(trajectories):
+        instruction = collection.add_instruction(db, "Shopping", f"Find order {number} and open its receipt")
+        trajectory = collection.start_trajectory(db, instruction, collector, settings={"max_steps": 25})
+        for index in range(steps):
+            call = tool_call(rng, index, steps)
+            reply = f"<think>\nStep {index}: the list is open.\n</think>\n<tool_call>\n{json.dumps(call)}\n</tool_call>"
+            screen = unique(pool[(number + index) % pool_size], f"trajectory {number} step {index}")
+            observation = collection.Observation(screen, call, package="com.bench.shop", model_reply=reply)
+            collection.record_step(db, workspace.blobs, trajectory, observation)
+        collection.finish_trajectory(
+            db, trajectory, TrajectoryStatus.COMPLETE, Outcome.SUCCESS, stop_reason="terminate"
+        )
+        ids.append(trajectory)
+        if (number + 1) % 50 == 0:
+            log(f"  {number + 1}/{trajectories} trajectories")
+    return workspace, ids, round(statistics.mean(map(len, pool)))
+
+
+# ----------------------------------------------------------------------------------------------- measuring
+
+
+def settings_for(seed: int, images: Any = None) -> Any:
+    """A judge configuration of its own per measurement (the seed is in its fingerprint): nothing is skipped."""
+    from annotator.domain.judge_settings import ImagePolicy, JudgeSettings, builtin_prompt
+
+    return JudgeSettings(
+        "mobile-r1", builtin_prompt("mobile-r1"), "bench-judge", seed=seed, images=images or ImagePolicy()
+    )
+
+
+def variants() -> dict[str, Any]:
+    """Diagnostic runs at concurrency 32 with other image policies: screenshots sent as stored (no decoding,
+    scaling or re-encoding), and none at all (the runner, the client and the database alone)."""
+    from annotator.domain.judge_settings import ImagePolicy
+
+    return {"unscaled": ImagePolicy(max_side=None), "no_images": ImagePolicy(initial=False, after_each_step=False)}
+
+
+def judge_at(workspace: Any, ids: list[int], concurrency: int, settings: Any, base_url: str) -> dict[str, Any]:
+    from annotator.judge.runner import JudgeRunner
+    from annotator.llm.client import LLMConfig
+
+    runner = JudgeRunner(workspace, settings, LLMConfig(base_url=base_url, model="bench-judge"))
+    cpu = time.process_time()
+    summary = runner.run(ids, concurrency=concurrency)
+    cpu = time.process_time() - cpu
+    if summary.status != "complete" or summary.scored != len(ids):
+        raise SystemExit(f"the run at concurrency {concurrency} did not score everything: {summary}")
+    return {"trajectories": len(ids), "seconds": summary.seconds, "cpu_seconds": cpu}
+
+
+class Stopwatch:
+    """Milliseconds per named part, appended each time a part runs."""
+
+    def __init__(self) -> None:
+        self.ms: dict[str, list[float]] = {}
+
+    @contextlib.contextmanager
+    def part(self, name: str):  # type: ignore[no-untyped-def]
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.ms.setdefault(name, []).append((time.perf_counter() - started) * 1000)
+
+    def medians(self) -> dict[str, float]:
+        return {f"{name}_ms": round(statistics.median(values), 2) for name, values in self.ms.items()}
+
+
+def image_steps(data: bytes, size: Any, watch: Stopwatch) -> None:
+    """The steps of `annotator.judge.messages.image_url` for a screenshot that must be scaled, each timed."""
+    from PIL import Image
+
+    with watch.part("decode"), Image.open(io.BytesIO(data)) as image:
+        image.load()
+    with watch.part("scale"):
+        scaled = image.convert("RGB").resize((size.width, size.height), Image.Resampling.BICUBIC)
+    with watch.part("encode_png"):
+        scaled.save(buffer := io.BytesIO(), "PNG", compress_level=1)
+    with watch.part("base64"):
+        base64.b64encode(buffer.getvalue())
+
+
+def parts_of_one(workspace: Any, ids: list[int], base_url: str, seed: int) -> dict[str, float]:
+    """Medians, one trajectory after another, of each part of what `JudgeRunner._judge_one` does, with the
+    functions it calls: load, messages (of which `image_url`, per trajectory), the request (of which the JSON
+    body), storing the score; and per screenshot, the steps inside `image_url`."""
+    from annotator.judge import messages as judge
+    from annotator.llm.client import LLMClient, LLMConfig
+    from annotator.storage import judging
+    from annotator.storage.reading import load_trajectory
+
+    db, settings, watch, per_image = workspace.database, settings_for(seed), Stopwatch(), Stopwatch()
+    config_id = judging.ensure_config(db, settings)
+    run_id = judging.start_run(db, config_id, base_url, 1, {}, len(ids))
+    original, image_ms, shown = judge.image_url, [], []
+
+    def image_url(data: bytes, size: Any) -> str:
+        started = time.perf_counter()
+        try:
+            return original(data, size)
+        finally:
+            image_ms.append((time.perf_counter() - started) * 1000)
+            shown.append((data, size))
+
+    judge.image_url = image_url  # type: ignore[assignment]
+    try:
+        with LLMClient(LLMConfig(base_url=base_url, model="bench-judge", seed=seed)) as client:
+            for trajectory_id in ids:
+                with watch.part("load"):
+                    trajectory = load_trajectory(db, trajectory_id)
+                image_ms.clear()
+                with watch.part("messages"):
+                    judged = judge.judged_trajectory(trajectory)
+                    messages, count = judge.build_judge_messages(
+                        judged, settings.prompt_text, settings.images, workspace.blobs
+                    )
+                watch.ms.setdefault("image_urls", []).append(sum(image_ms))
+                with watch.part("request_json"):
+                    body = json.dumps({"model": "bench-judge", "messages": messages})
+                with watch.part("request"):
+                    reply = client.complete(messages)
+                record = judging.ScoreRecord(3, "ok", reply.text, None, dict(reply.usage), reply.latency_ms, count)
+                with watch.part("store"):
+                    judging.save_score(db, config_id, run_id, trajectory_id, record)
+    finally:
+        judge.image_url = original  # type: ignore[assignment]
+    for data, size in shown:
+        image_steps(data, size, per_image)
+    parts = watch.medians() | {f"per_image_{name}": value for name, value in per_image.medians().items()}
+    parts["request_kib"] = round(len(body) / 1024, 1)
+    return parts
+
+
+# ----------------------------------------------------------------------------------------------- the report
+
+
+def machine() -> dict[str, Any]:
+    import openai
+    import PIL
+    import sqlalchemy
+
+    info = {"platform": platform.platform(), "python": platform.python_version(), "cpu_count": os.cpu_count()}
+    info |= {"sqlite": sqlite3.sqlite_version, "sqlalchemy": sqlalchemy.__version__}
+    info |= {"openai": openai.__version__, "pillow": PIL.__version__}
+    with contextlib.suppress(AttributeError, OSError):
+        info["usable_cpus"] = len(os.sched_getaffinity(0))
+    return info
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a small run (delay 0.1 s, 2 trajectories a slot)")
+    parser.add_argument("--delay", type=float, help="seconds the endpoint holds each reply (default 0.2; 0.1 quick)")
+    parser.add_argument(
+        "--trajectories-per-slot",
+        type=int,
+        help="trajectories judged per unit of concurrency, at least 8 a measurement (default 4; 2 with --quick)",
+    )
+    parser.add_argument("--steps", type=int, default=5, help="steps (and screenshots) per trajectory (default 5)")
+    parser.add_argument("--workdir", type=Path, help="where the work folder goes (default: system temp)")
+    parser.add_argument("--keep", action="store_true", help="keep the work folder (the workspace)")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the endpoint's child process
+    args = parser.parse_args(argv)
+    args.delay = args.delay if args.delay is not None else (0.1 if args.quick else 0.2)
+    args.trajectories_per_slot = args.trajectories_per_slot or (2 if args.quick else 4)
+    if args.delay <= 0 or args.trajectories_per_slot < 1 or args.steps < 1:
+        parser.error("--delay must be above 0, --trajectories-per-slot and --steps at least 1")
+    return args
+
+
+def count_for(concurrency: int, per_slot: int) -> int:
+    return max(8, per_slot * concurrency)
+
+
+def measure(workspace: Any, ids: list[int], concurrency: int, settings: Any, root: str, delay: float) -> dict:
+    """One run of `JudgeRunner` over fresh scores; the figures, keyed without their suffix."""
+    result = judge_at(workspace, ids, concurrency, settings, f"{root}/v1")
+    served = endpoint_stats(root)
+    if served["requests"] != result["trajectories"]:
+        raise SystemExit(f"the endpoint saw {served['requests']} requests for {result['trajectories']} trajectories")
+    per_second = result["trajectories"] / result["seconds"]
+    ideal = concurrency / delay
+    log(f"  {result['seconds']:.2f} s, {per_second:.1f}/s of an ideal {ideal:.1f}/s ({per_second / ideal:.0%})")
+    return {
+        "trajectories": result["trajectories"],
+        "seconds": round(result["seconds"], 3),
+        "per_second": round(per_second, 2),
+        "ideal_per_second": round(ideal, 2),
+        "fraction_of_ideal": round(per_second / ideal, 3),
+        "cpu_s_per_trajectory": round(result["cpu_seconds"] / result["trajectories"], 4),
+        "max_in_flight": served["max_in_flight"],
+        "request_kib_mean": round(served["body_bytes"] / served["requests"] / 1024, 1),
+    }
+
+
+def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    from annotator.judge.messages import shown_screens
+
+    started = time.perf_counter()
+    counts: dict[Any, int] = {c: count_for(c, args.trajectories_per_slot) for c in CONCURRENCIES}
+    counts |= {"warm_up": 2, "parts": 8}
+    total = sum(counts.values())  # each measurement judges trajectories of its own, never judged before
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    log(f"writing {total} trajectories of {args.steps} steps in {work}")
+    workspace, ids, png_bytes = build_workspace(work / "workspace", total, args.steps, pool_size=6)
+    figures: dict[str, Any] = {"delay_s": args.delay, "steps_per_trajectory": args.steps}
+    figures["images_per_request"] = len(shown_screens(args.steps, settings_for(0).images))
+    figures |= {"trajectories_per_slot": args.trajectories_per_slot, "screenshot_bytes_mean": png_bytes}
+    figures |= {"build_s": round(time.perf_counter() - started, 1), "load_average_at_start": load and round(load, 2)}
+    goals, sets, start = [], {}, 0
+    for key, count in counts.items():
+        sets[key], start = ids[start : start + count], start + count
+    with workspace, endpoint_process(args.delay) as root:
+        # warm up on trajectories of their own: imports, the client, the first connection
+        judge_at(workspace, sets["warm_up"], 1, settings_for(1000), f"{root}/v1")
+        endpoint_stats(root)
+        for seed, concurrency in enumerate(CONCURRENCIES, start=1):
+            log(f"concurrency {concurrency}: judging {counts[concurrency]} trajectories")
+            found = measure(workspace, sets[concurrency], concurrency, settings_for(seed), root, args.delay)
+            figures |= {f"{name}_c{concurrency}": value for name, value in found.items()}
+            goals.append(
+                {"name": f"fraction_of_ideal_c{concurrency}", "value": found["fraction_of_ideal"], "target": TARGET}
+                | {"unit": "fraction", "better": "higher"}
+            )
+        for seed, (variant, policy) in enumerate(variants().items(), start=100):
+            log(f"concurrency 32, screenshots {variant.replace('_', ' ')}: the same {counts[32]} trajectories")
+            found = measure(workspace, sets[32], 32, settings_for(seed, policy), root, args.delay)
+            keep = ("seconds", "per_second", "fraction_of_ideal", "cpu_s_per_trajectory", "request_kib_mean")
+            figures |= {f"{name}_c32_{variant}": found[name] for name in keep}
+        log(f"timing the parts of judging one trajectory, one after another, {counts['parts']} times")
+        parts = parts_of_one(workspace, sets["parts"], f"{root}/v1", seed=2000)
+    own_ms = (figures["seconds_c1"] / figures["trajectories_c1"] - args.delay) * 1000
+    figures["own_ms_per_trajectory_c1"] = round(own_ms, 1)
+    figures |= {f"one_{name}": value for name, value in parts.items()}
+    figures["one_client_overhead_ms"] = round(parts["request_ms"] - args.delay * 1000, 2)
+    figures["total_s"] = round(time.perf_counter() - started, 1)
+    goals.sort(key=lambda goal: goal["name"] != "fraction_of_ideal_c32")  # the issue's goal first
+    return {"bench": "judge", "machine": machine(), "figures": figures, "goals": goals}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.serve:
+        serve(args.delay)
+        return 0
+    if args.workdir:
+        args.workdir.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="bench-judge-", dir=args.workdir))
+    try:
+        result = run(args, work)
+    finally:
+        if args.keep:
+            log(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""The Studies view in the main window: blind rating with the keyboard, the switch to the disagreements and the
+report once a rater is done, the report for someone who is not rating, and no judge score on a rater's screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton, QLabel, QTableWidget, QTextBrowser, QWidget
+from pytestqt.qtbot import QtBot
+
+from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
+from annotator.services import blind_rating, studies
+from annotator.storage import judging
+from annotator.storage.judging import ScoreRecord
+from annotator.storage.workspace import Workspace
+from annotator.ui import identity
+from annotator.ui.app import AnnotatorApp
+from annotator.ui.main_window import MainWindow
+from annotator.ui.studies.view import RATING, RESULTS
+from tests.factories import add_trajectory
+from tests.ui.conftest import open_window, wait_loaded
+
+LEVELS = [0, 1, 2, 3, 4, 4]
+REASON = "评判理由"
+
+
+@pytest.fixture
+def study(workspace: Workspace) -> Workspace:
+    config = judging.ensure_config(workspace.database, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
+    for n, level in enumerate(LEVELS):
+        trajectory = add_trajectory(workspace, "淘宝", f"任务 {n}", 2, seed=n, label=False)
+        record = ScoreRecord(level, f"{REASON} {n}", "{}", None, None, 5.0, 2)
+        judging.save_score(workspace.database, config, None, trajectory, record)
+    studies.create_study(workspace.database, "试点", config, 6, ["小王", "小李"])
+    return workspace
+
+
+def shown_as(qtbot: QtBot, qapp: AnnotatorApp, workspace: Workspace, person: str) -> MainWindow:
+    identity.remember(person, "annotator")
+    window = open_window(qtbot, qapp, workspace.data_dir)
+    wait_loaded(qtbot, window)
+    window.show_view("studies")
+    qtbot.waitUntil(lambda: bool(window.studies.infos))
+    return window
+
+
+def every_text(root: QWidget) -> str:
+    """What the view can show: labels, buttons, tables (cells and tooltips), text browsers."""
+    parts = []
+    for widget in [root, *root.findChildren(QWidget)]:
+        if isinstance(widget, QLabel | QAbstractButton):
+            parts += [widget.text(), widget.toolTip()]
+        elif isinstance(widget, QTextBrowser):
+            parts.append(widget.toPlainText())
+        elif isinstance(widget, QTableWidget):
+            for row in range(widget.rowCount()):
+                for column in range(widget.columnCount()):
+                    item = widget.item(row, column)
+                    parts += [item.text(), item.toolTip()] if item else []
+    return "\n".join(parts)
+
+
+def test_a_rater_scores_blind_with_the_keyboard_then_sees_the_differences(
+    qtbot: QtBot, qapp: AnnotatorApp, study: Workspace
+) -> None:
+    window = shown_as(qtbot, qapp, study, "小王")
+    view, page = window.studies, window.studies.rating
+    qtbot.waitUntil(lambda: view.pages.currentIndex() == RATING and page.trajectory is not None)
+    assert page.steps.table.rowCount() == 2 and "item 1 of 6" in page.header.text()
+    queue = [entry.trajectory_id for entry in blind_rating.rater_queue(study.database, "试点", "小王")]
+    for number in range(6):
+        qtbot.waitUntil(lambda n=number: page.index == n and page.trajectory is not None)
+        assert page.trajectory.trajectory_id == queue[number]  # the rater's own order
+        assert REASON not in every_text(view) and view.report.report is None  # blind: no judge reason, no report
+        page.setFocus()
+        qtbot.keyClick(page, Qt.Key.Key_3)
+    qtbot.waitUntil(lambda: view.pages.currentIndex() == RESULTS and view.differences.rowCount() == 6, timeout=10_000)
+    stored = [entry.score for entry in blind_rating.rater_queue(study.database, "试点", "小王")]
+    assert stored == [3] * 6
+    assert view.results.isTabVisible(0)
+    assert REASON in every_text(view.differences)  # now the judge's reasons, largest gap first
+    assert view.differences.item(0, 3).text() in ("0", "1")  # the judge's 0 or 1 is furthest from 3
+
+
+def test_digits_typed_into_the_note_are_text_not_scores(qtbot: QtBot, qapp: AnnotatorApp, study: Workspace) -> None:
+    window = shown_as(qtbot, qapp, study, "小李")
+    page = window.studies.rating
+    qtbot.waitUntil(lambda: page.trajectory is not None)
+    page.note.setFocus()
+    qtbot.keyClicks(page.note, "step 3")  # QTest types ASCII only
+    assert page.note.text() == "step 3" and page.rated() == 0
+    page.score_buttons[2].click()
+    qtbot.waitUntil(lambda: not window.jobs.busy())
+    first = blind_rating.rater_queue(study.database, "试点", "小李")[0]
+    assert (first.score, first.note) == (2, "step 3")
+
+
+def test_someone_who_is_not_rating_sees_the_report_and_can_save_it(
+    qtbot: QtBot, qapp: AnnotatorApp, study: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for rater in ("小王", "小李"):
+        for entry in blind_rating.rater_queue(study.database, "试点", rater):
+            blind_rating.rate(study.database, "试点", rater, entry.item_id, 2)
+    window = shown_as(qtbot, qapp, study, "主管")
+    view = window.studies
+    qtbot.waitUntil(lambda: view.report.report is not None, timeout=30_000)
+    assert view.pages.currentIndex() == RESULTS and not view.results.isTabVisible(0)
+    assert view.report.headline.item(0, 0).text() == "Exact agreement"
+    assert view.report.headline.item(0, 1).text().startswith("16.7% (1/6)")  # everyone said 2; the judge said 2 once
+    assert "Wilson" in view.report.headline.item(0, 2).text()
+    target = tmp_path / "report.html"
+    monkeypatch.setattr(
+        "annotator.ui.studies.view.QFileDialog.getSaveFileName", lambda *_args: (str(target), "HTML (*.html)")
+    )
+    view.export_report()
+    qtbot.waitUntil(target.exists)
+    assert target.read_text(encoding="utf-8").count("data:image/png;base64,") == 2
+
+
+def test_the_view_follows_a_language_change(qtbot: QtBot, qapp: AnnotatorApp, study: Workspace) -> None:
+    window = shown_as(qtbot, qapp, study, "小王")
+    qtbot.waitUntil(lambda: window.studies.rating.trajectory is not None)
+    qapp.languages.install("zh_CN")
+    qtbot.waitUntil(lambda: window.studies.rating.previous_button.text() != "Previous")
+    qapp.languages.install("en")
+    qtbot.waitUntil(lambda: window.studies.rating.previous_button.text() == "Previous")
