@@ -250,11 +250,17 @@ def settings_for(seed: int, images: Any = None) -> Any:
 
 
 def variants() -> dict[str, Any]:
-    """Diagnostic runs at concurrency 32 with other image policies: screenshots sent as stored (no decoding,
-    scaling or re-encoding), and none at all (the runner, the client and the database alone)."""
+    """More runs at concurrency 32 over the same trajectories: `warm`, another judge with the default image
+    policy (its scaled screenshots are in the workspace's cache now, as when two judges are compared or a run is
+    asked again); screenshots sent as stored (no decoding, scaling or re-encoding); none at all (the runner, the
+    client and the database alone)."""
     from annotator.domain.judge_settings import ImagePolicy
 
-    return {"unscaled": ImagePolicy(max_side=None), "no_images": ImagePolicy(initial=False, after_each_step=False)}
+    return {
+        "warm": ImagePolicy(),
+        "unscaled": ImagePolicy(max_side=None),
+        "no_images": ImagePolicy(initial=False, after_each_step=False),
+    }
 
 
 def judge_at(workspace: Any, ids: list[int], concurrency: int, settings: Any, base_url: str) -> dict[str, Any]:
@@ -289,13 +295,15 @@ class Stopwatch:
 
 
 def image_steps(data: bytes, size: Any, watch: Stopwatch) -> None:
-    """The steps of `annotator.judge.messages.image_url` for a screenshot that must be scaled, each timed."""
+    """The steps of `annotator.judge.screens.scaled_png` and the data URL for one screenshot, each timed."""
     from PIL import Image
 
     with watch.part("decode"), Image.open(io.BytesIO(data)) as image:
         image.load()
     with watch.part("scale"):
-        scaled = image.convert("RGB").resize((size.width, size.height), Image.Resampling.BICUBIC)
+        rgb = image if image.mode == "RGB" else image.convert("RGB")
+        factor = max(1, min(rgb.width // size.width, rgb.height // size.height))
+        scaled = (rgb.reduce(factor) if factor > 1 else rgb).resize((size.width, size.height), Image.Resampling.BICUBIC)
     with watch.part("encode_png"):
         scaled.save(buffer := io.BytesIO(), "PNG", compress_level=1)
     with watch.part("base64"):
@@ -304,9 +312,10 @@ def image_steps(data: bytes, size: Any, watch: Stopwatch) -> None:
 
 def parts_of_one(workspace: Any, ids: list[int], base_url: str, seed: int) -> dict[str, float]:
     """Medians, one trajectory after another, of each part of what `JudgeRunner._judge_one` does, with the
-    functions it calls: load, messages (of which `image_url`, per trajectory), the request (of which the JSON
-    body), storing the score; and per screenshot, the steps inside `image_url`."""
+    functions it calls: load, messages (of which `image_urls`: the screenshots, scaled without the cache), the
+    request (of which the JSON body), storing the score; and per screenshot, the steps of scaling it."""
     from annotator.judge import messages as judge
+    from annotator.judge.screens import ScreenCache
     from annotator.llm.client import LLMClient, LLMConfig
     from annotator.storage import judging
     from annotator.storage.reading import load_trajectory
@@ -314,38 +323,35 @@ def parts_of_one(workspace: Any, ids: list[int], base_url: str, seed: int) -> di
     db, settings, watch, per_image = workspace.database, settings_for(seed), Stopwatch(), Stopwatch()
     config_id = judging.ensure_config(db, settings)
     run_id = judging.start_run(db, config_id, base_url, 1, {}, len(ids))
-    original, image_ms, shown = judge.image_url, [], []
+    image_ms: list[float] = []
+    shown: list[tuple[bytes, Any]] = []
 
-    def image_url(data: bytes, size: Any) -> str:
-        started = time.perf_counter()
-        try:
-            return original(data, size)
-        finally:
-            image_ms.append((time.perf_counter() - started) * 1000)
-            shown.append((data, size))
+    class TimedScreens(ScreenCache):
+        def png(self, sha256: str, original: Any, size: Any) -> bytes:
+            started = time.perf_counter()
+            try:
+                return super().png(sha256, original, size)
+            finally:
+                image_ms.append((time.perf_counter() - started) * 1000)
+                shown.append((workspace.blobs.read_bytes(sha256), size))
 
-    judge.image_url = image_url  # type: ignore[assignment]
-    try:
-        with LLMClient(LLMConfig(base_url=base_url, model="bench-judge", seed=seed)) as client:
-            for trajectory_id in ids:
-                with watch.part("load"):
-                    trajectory = load_trajectory(db, trajectory_id)
-                image_ms.clear()
-                with watch.part("messages"):
-                    judged = judge.judged_trajectory(trajectory)
-                    messages, count = judge.build_judge_messages(
-                        judged, settings.prompt_text, settings.images, workspace.blobs
-                    )
-                watch.ms.setdefault("image_urls", []).append(sum(image_ms))
-                with watch.part("request_json"):
-                    body = json.dumps({"model": "bench-judge", "messages": messages})
-                with watch.part("request"):
-                    reply = client.complete(messages)
-                record = judging.ScoreRecord(3, "ok", reply.text, None, dict(reply.usage), reply.latency_ms, count)
-                with watch.part("store"):
-                    judging.save_score(db, config_id, run_id, trajectory_id, record)
-    finally:
-        judge.image_url = original  # type: ignore[assignment]
+    screens = TimedScreens(workspace.blobs, None)  # no cache: the cost of a screenshot never scaled before
+    with LLMClient(LLMConfig(base_url=base_url, model="bench-judge", seed=seed)) as client:
+        for trajectory_id in ids:
+            with watch.part("load"):
+                trajectory = load_trajectory(db, trajectory_id)
+            image_ms.clear()
+            with watch.part("messages"):
+                judged = judge.judged_trajectory(trajectory)
+                messages, count = judge.build_judge_messages(judged, settings.prompt_text, settings.images, screens)
+            watch.ms.setdefault("image_urls", []).append(sum(image_ms))
+            with watch.part("request_json"):
+                body = json.dumps({"model": "bench-judge", "messages": messages})
+            with watch.part("request"):
+                reply = client.complete(messages)
+            record = judging.ScoreRecord(3, "ok", reply.text, None, dict(reply.usage), reply.latency_ms, count)
+            with watch.part("store"):
+                judging.save_score(db, config_id, run_id, trajectory_id, record)
     for data, size in shown:
         image_steps(data, size, per_image)
     parts = watch.medians() | {f"per_image_{name}": value for name, value in per_image.medians().items()}

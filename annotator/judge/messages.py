@@ -9,19 +9,15 @@ Human raters of a study see the same `JudgedTrajectory`, without any score.
 
 from __future__ import annotations
 
-import base64
-import io
 from dataclasses import dataclass
 from typing import Any
-
-from PIL import Image
 
 from annotator.domain.coords import fit_within, scale_point
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.judge_settings import ImagePolicy
 from annotator.domain.response import parse_response, tool_call_json
 from annotator.domain.trajectory import Trajectory
-from annotator.storage.blobs import BlobStore
+from annotator.judge.screens import ScreenCache
 
 POINT_KEYS = ("coordinate", "coordinate2")
 NOTHING = "（无）"
@@ -97,22 +93,6 @@ def tool_call_in_image(step: JudgedStep, policy: ImagePolicy) -> dict[str, Any] 
     return {**call, "arguments": arguments}
 
 
-def image_url(data: bytes, size: ScreenSize) -> str:
-    """The screenshot as an inline PNG of `size` (re-encoded only when it must be scaled)."""
-    with Image.open(io.BytesIO(data)) as image:
-        if image.size != (size.width, size.height) or image.format != "PNG":
-            rgb = image if image.mode == "RGB" else image.convert("RGB")
-            # A box reduction by a whole factor first halves the cost of the bicubic pass (measured: 13 ms
-            # instead of 25 ms for a 1080x2400 screenshot to 1024 px) and looks the same at these sizes.
-            factor = max(1, min(rgb.width // size.width, rgb.height // size.height))
-            reduced = rgb.reduce(factor) if factor > 1 else rgb
-            scaled = reduced.resize((size.width, size.height), Image.Resampling.BICUBIC)
-            buffer = io.BytesIO()
-            scaled.save(buffer, "PNG", compress_level=1)
-            data = buffer.getvalue()
-    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
-
-
 def step_text(number: int, step: JudgedStep, policy: ImagePolicy) -> str:
     call = tool_call_in_image(step, policy)
     call_text = f"<tool_call>{tool_call_json(call)}</tool_call>" if call is not None else NOTHING
@@ -123,9 +103,10 @@ def step_text(number: int, step: JudgedStep, policy: ImagePolicy) -> str:
 
 
 def build_judge_messages(
-    judged: JudgedTrajectory, prompt_text: str, policy: ImagePolicy, blobs: BlobStore
+    judged: JudgedTrajectory, prompt_text: str, policy: ImagePolicy, screens: ScreenCache
 ) -> tuple[list[dict[str, Any]], int]:
-    """(chat messages, how many screenshots they hold). OSError/ValueError when a screenshot is unreadable."""
+    """(chat messages, how many screenshots they hold). OSError/ValueError/BlobError when a screenshot is
+    unreadable."""
     shown = set(shown_screens(len(judged.steps), policy))
     parts: list[dict[str, Any]] = [
         {"type": "text", "text": f"用户指令：{judged.instruction}\n\n动作历史（共 {len(judged.steps)} 步）："}
@@ -133,7 +114,7 @@ def build_judge_messages(
 
     def add_screen(position: int, caption: str) -> None:
         step = judged.steps[position]
-        url = image_url(blobs.read_bytes(step.screenshot_sha256), screen_size(step, policy))
+        url = screens.data_url(step.screenshot_sha256, step.screen, screen_size(step, policy))
         parts.extend([{"type": "text", "text": caption}, {"type": "image_url", "image_url": {"url": url}}])
 
     if 0 in shown:

@@ -20,6 +20,7 @@ from typing import Any
 from annotator.domain.judge_settings import JudgeSettings
 from annotator.judge.messages import build_judge_messages, judged_trajectory
 from annotator.judge.reply import JudgeReplyError, parse_judge_reply
+from annotator.judge.screens import ScreenCache
 from annotator.llm.client import LLMClient, LLMConfig, LLMError, LLMRejected, LLMUnavailable
 from annotator.storage import judging
 from annotator.storage.blobs import BlobError
@@ -27,6 +28,7 @@ from annotator.storage.judging import ScoreRecord
 from annotator.storage.reading import load_trajectory
 from annotator.storage.workspace import Workspace
 
+SCREEN_CACHE = "cache/judge-screens"  # in the data folder: screenshots at the judge's size, made once
 UNAVAILABLE_IN_A_ROW = 3  # at least this many, or the concurrency if higher: a few bad requests are not an outage
 
 
@@ -101,6 +103,7 @@ class JudgeRunner:
         # what the configuration decides wins over the endpoint's defaults
         self.endpoint = replace(endpoint, model=settings.model, temperature=settings.temperature, seed=settings.seed)
         self.config_id = judging.ensure_config(workspace.database, settings)
+        self.screens = ScreenCache(workspace.blobs, workspace.data_dir / SCREEN_CACHE)
 
     def run(
         self,
@@ -154,7 +157,7 @@ class JudgeRunner:
         try:
             judged = judged_trajectory(load_trajectory(self.workspace.database, trajectory_id))
             messages, images = build_judge_messages(
-                judged, self.settings.prompt_text, self.settings.images, self.workspace.blobs
+                judged, self.settings.prompt_text, self.settings.images, self.screens
             )
         except (BlobError, OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing was sent
             return ScoreRecord(None, None, None, f"not sent: {error}", None, None, 0), None

@@ -207,3 +207,21 @@ def test_images_are_capped_and_scaled_with_the_tool_calls(workspace: Workspace) 
     step_one = next(text for text in texts if text.startswith("第 1 步\n"))
     first_call = json.loads(re.search(r"<tool_call>(.*)</tool_call>", step_one).group(1))
     assert first_call["arguments"]["coordinate"] == [25, 50]  # (100, 200) at 600/2400
+
+
+def test_scaled_screenshots_are_kept_for_the_next_judge_and_a_broken_copy_is_made_again(
+    workspace: Workspace,
+) -> None:
+    trajectory = add_trajectory(workspace, "淘宝", "打开淘宝", 2)
+    policy = ImagePolicy(max_side=600)
+    with ChatServer([judged('{"reward": 4}')]) as server:
+        JudgeRunner(workspace, settings(images=policy), endpoint(server)).run([trajectory])
+        first = server.seen[0].body["messages"][1]["content"]
+    kept = sorted((workspace.data_dir / "cache" / "judge-screens").rglob("*.png"))
+    assert [path.name.endswith("-270x600.png") for path in kept] == [True, True]
+    kept[0].write_bytes(kept[0].read_bytes()[:100])  # cut short, as by a crash
+    with ChatServer([judged('{"reward": 4}')]) as server:
+        JudgeRunner(workspace, settings(images=policy, seed=1), endpoint(server)).run([trajectory])
+        second = server.seen[0].body["messages"][1]["content"]
+    assert first == second  # the same pixels, from the cache or made again
+    assert kept[0].read_bytes().endswith(b"IEND\xaeB`\x82")
