@@ -74,8 +74,12 @@ def test_a_rater_scores_blind_with_the_keyboard_then_sees_the_differences(
         qtbot.waitUntil(lambda n=number: page.index == n and page.trajectory is not None)
         assert page.trajectory.trajectory_id == queue[number]  # the rater's own order
         assert REASON not in every_text(view) and view.report.report is None  # blind: no judge reason, no report
-        page.setFocus()
-        qtbot.keyClick(page, Qt.Key.Key_3)
+        table = page.steps.table  # as a rater does: look at a step, then type the score
+        qtbot.mouseClick(
+            table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualItemRect(table.item(1, 1)).center()
+        )
+        assert page.steps.current_step() == 1
+        qtbot.keyClick(table, Qt.Key.Key_3)
     qtbot.waitUntil(lambda: view.pages.currentIndex() == RESULTS and view.differences.rowCount() == 6, timeout=10_000)
     stored = [entry.score for entry in blind_rating.rater_queue(study.database, "试点", "小王")]
     assert stored == [3] * 6

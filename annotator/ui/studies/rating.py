@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -94,6 +94,7 @@ class RatingPage(QWidget):
         self.keys_hint = QLabel(self)
         self.keys_hint.setObjectName("study-keys")
         self._lay_out()
+        self.steps.table.installEventFilter(self)  # a table takes typed digits for its keyboard search
         self.retranslate()
 
     def _lay_out(self) -> None:
@@ -236,6 +237,17 @@ class RatingPage(QWidget):
             event.accept()
             return True
         return super().event(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Digits typed while a step is selected score the item too."""
+        if isinstance(event, QKeyEvent) and self._score_key(event):
+            if event.type() == QEvent.Type.ShortcutOverride:
+                event.accept()
+                return True
+            if event.type() == QEvent.Type.KeyPress:
+                self.score(SCORE_KEYS[Qt.Key(event.key())])
+                return True
+        return super().eventFilter(watched, event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if self._score_key(event):
