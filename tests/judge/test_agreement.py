@@ -11,11 +11,14 @@ from collections import Counter
 import krippendorff
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
 from annotator.judge.agreement import LEVELS, RatedItem, agreement_report, consensus
+from annotator.judge.agreement_pairs import quadratic_weighted_kappa
 
 LABELS = list(LEVELS)
 _ = None  # a missing rating in the tables below
@@ -346,3 +349,14 @@ def test_bootstrap_interval_comes_from_the_defined_resamples() -> None:
     distribution = result.bootstrap_distribution
     assert report.spearman_ci_undefined == int(np.isnan(distribution).sum())
     assert report.spearman_ci == pytest.approx(list(np.nanpercentile(distribution, [2.5, 97.5])))
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=2, max_size=40).filter(
+        lambda pairs: len({level for pair in pairs for level in pair}) > 1
+    )
+)
+def test_the_kappa_used_everywhere_is_scikit_learns_over_the_whole_rubric(pairs: list[tuple[int, int]]) -> None:
+    judge, human = [p[0] for p in pairs], [p[1] for p in pairs]
+    expected = cohen_kappa_score(human, judge, weights="quadratic", labels=LABELS)
+    assert quadratic_weighted_kappa(judge, human) == pytest.approx(expected, abs=1e-12)
