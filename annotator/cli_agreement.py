@@ -11,9 +11,8 @@ from pathlib import Path
 import click
 
 from annotator.cli_common import emit
-from annotator.judge.agreement import TIE_RULES, agreement_report
-from annotator.judge.agreement_report import FORMATS, render
-from annotator.judge.ratings_csv import read_ratings_csv
+from annotator.judge import REPORT_FORMATS as FORMATS
+from annotator.judge.agreement_consensus import TIE_RULES
 
 
 @click.command("agreement")
@@ -34,6 +33,11 @@ def agreement(
 ) -> None:
     """Agreement of a judge with human raters: exact / within-one (Wilson 95%), MAD, bias, Spearman, Kendall
     tau-b, quadratic-weighted kappa (bootstrap 95%), Krippendorff's alpha and Fleiss' kappa of the humans."""
+    # scipy, scikit-learn and statsmodels load here, not with every `annotator` command
+    from annotator.judge.agreement import agreement_report
+    from annotator.judge.agreement_report import render
+    from annotator.judge.ratings_csv import read_ratings_csv
+
     try:
         items = read_ratings_csv(csv_file)
         report = agreement_report(items, tie_rule=tie_rule, seed=seed, n_boot=n_boot)  # type: ignore[arg-type]

@@ -12,8 +12,8 @@ from pathlib import Path
 import click
 
 from annotator.cli_common import command_workspace, emit
-from annotator.judge.agreement import TIE_RULES
-from annotator.judge.agreement_report import FORMATS, render
+from annotator.judge import REPORT_FORMATS as FORMATS
+from annotator.judge.agreement_consensus import TIE_RULES
 from annotator.services import studies as service
 
 ERRORS = (ValueError, LookupError, PermissionError)
@@ -123,6 +123,8 @@ def report_command(
     name: str, output_format: str, out: Path | None, tie_rule: str, seed: int, n_boot: int, viewer: str | None
 ) -> None:
     """The judge's agreement with the raters' consensus, with intervals, reliability and the confusion matrix."""
+    from annotator.judge.agreement_report import render  # the statistics stack loads only for a report
+
     with _workspace() as workspace:
         report = service.study_report(
             workspace.database,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from annotator.judge import REPORT_FORMATS
 from annotator.judge.agreement import LEVELS, AgreementReport, PairStats
 
 if TYPE_CHECKING:
@@ -343,7 +344,7 @@ def draw_scatter(axes: Axes, pairs: list[tuple[int, int]]) -> None:
     axes.set_title("Judge vs human (jittered; dashed: within one)")
 
 
-FORMATS = ("text", "json", "md", "html")
+FORMATS = REPORT_FORMATS
 
 
 def render(report: AgreementReport, output_format: str, title: str = "Judge agreement") -> str:

@@ -12,19 +12,22 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from annotator.domain.judge_settings import rubric_text
-from annotator.judge.agreement import AgreementReport, RatedItem, TieRule, agreement_report
-from annotator.judge.agreement_consensus import check_level
+from annotator.judge.agreement_consensus import RatedItem, TieRule, check_level
 from annotator.judge.sampling import Candidate, stratified_sample
 from annotator.storage import models
 from annotator.storage.collection import ensure_person
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
+
+if TYPE_CHECKING:
+    from annotator.judge.agreement import AgreementReport
 
 St, It, Ra, Rt = models.Study, models.StudyItem, models.StudyRater, models.StudyRating
 
@@ -246,5 +249,7 @@ def rated_items(db: Database, name: str, viewer: str | None) -> tuple[list[Rated
 def study_report(
     db: Database, name: str, viewer: str | None, *, tie_rule: TieRule = "median", seed: int = 0, n_boot: int = 2000
 ) -> AgreementReport:
+    from annotator.judge.agreement import agreement_report  # scipy and friends load for a report, not before
+
     items, adjudicated = rated_items(db, name, viewer)
     return agreement_report(items, tie_rule=tie_rule, seed=seed, n_boot=n_boot, adjudicated=adjudicated)

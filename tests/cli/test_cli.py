@@ -104,3 +104,12 @@ def test_data_dir_and_database_come_from_the_environment(tmp_path: Path) -> None
         env={**environment, "ANNOTATOR_DB_URL": url}, capture_output=True, text=True, check=True, timeout=120,
     )  # fmt: skip
     assert json.loads(completed.stdout)["database"] == url
+
+
+def test_the_command_line_loads_neither_qt_nor_the_statistics_stack_until_a_command_needs_them() -> None:
+    """Every `annotator` command starts with cli.py's imports: Qt and scipy/scikit-learn/statsmodels would
+    add seconds to `annotator stats` or `annotator judge list`; the agreement report loads them itself."""
+    probe = "import sys, annotator.cli; print(sorted({m.split('.')[0] for m in sys.modules}))"
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    for heavy in ("PySide6", "scipy", "sklearn", "statsmodels", "krippendorff", "matplotlib"):
+        assert f"'{heavy}'" not in loaded, heavy
