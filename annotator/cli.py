@@ -104,6 +104,8 @@ def import_bundle_command(context: click.Context, path: Path) -> None:
         f"Imported {result.trajectories_added} trajectories ({result.steps_added} steps, "
         f"{result.blobs_added} new blobs); {result.trajectories_skipped} were already here."
     )
+    if result.judge_scores_added or result.studies_added:
+        click.echo(f"Added {result.judge_scores_added} judge scores and {result.studies_added} studies.")
 
 
 @cli.group("export")

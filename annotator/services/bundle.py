@@ -1,4 +1,5 @@
-"""Export and import bundles: trajectories with their labels, revisions, reviews and blobs.
+"""Export and import bundles: trajectories with their labels, revisions, reviews and blobs, the judges' scores
+and the validation studies.
 
 Import validates the whole manifest and copies every blob (checking size and
 hash) before it touches the database, then writes all rows in one transaction:
@@ -25,6 +26,7 @@ from sqlalchemy.orm import Session, selectinload
 from annotator import __version__
 from annotator.services import bundle_manifest as fmt
 from annotator.services.bundle_io import BundleReader, open_bundle
+from annotator.services.bundle_judging import insert_judging, judging_entries, validate_judging
 from annotator.services.bundle_rows import insert_trajectory, upsert_reference_rows
 from annotator.storage import models
 from annotator.storage.blobs import BlobCorruptError, hash_stream
@@ -48,6 +50,8 @@ class ImportResult:
     trajectories_skipped: int = 0
     steps_added: int = 0
     blobs_added: int = 0
+    judge_scores_added: int = 0
+    studies_added: int = 0
     skipped_uids: list[str] = field(default_factory=list)
 
 
@@ -101,6 +105,7 @@ def build_manifest(session: Session, trajectories: list[models.Trajectory]) -> d
         ],
         "blobs": [fmt.blob_entry(b) for b in sorted(blobs, key=lambda b: b.sha256)],
         "trajectories": [fmt.trajectory_entry(t, outcome_revisions.get(t.id, [])) for t in trajectories],
+        **judging_entries(session, trajectories),
     }
 
 
@@ -181,6 +186,7 @@ def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None
     try:
         manifest = read_manifest(reader)
         blobs = fmt.validate_manifest(manifest)
+        validate_judging(manifest, {t["uid"] for t in manifest["trajectories"]})
         with workspace.database.session() as session:
             existing = set(session.scalars(select(models.Trajectory.uid)))
         wanted = [t for t in manifest["trajectories"] if t["uid"] not in existing]
@@ -198,6 +204,8 @@ def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None
         refs = upsert_reference_rows(session, manifest, blobs, needed)
         for trajectory in wanted:
             result.steps_added += insert_trajectory(session, trajectory, refs)
+        session.flush()
+        result.judge_scores_added, result.studies_added = insert_judging(session, manifest)
     result.trajectories_added = len(wanted)
     return result
 

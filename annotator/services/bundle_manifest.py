@@ -1,10 +1,13 @@
 """The bundle manifest: what a bundle holds, as JSON, and its validation.
 
-Format version 1:
-  {"format": "mobile-annotator-bundle", "format_version": 1, "created_at", "created_by",
+Format version 2 (version 1 is the same without "judges" and "studies", and is still read):
+  {"format": "mobile-annotator-bundle", "format_version": 2, "created_at", "created_by",
    "people": [...], "apps": [...], "devices": [...], "instructions": [...],
    "blobs": [{"sha256", "size", "media_type", "width", "height"}],
-   "trajectories": [{..., "reviews": [...], "steps": [{..., "label": {...}, "revisions": [...]}]}]}
+   "trajectories": [{..., "reviews": [...], "steps": [{..., "label": {...}, "revisions": [...]}]}],
+   "judges": [{"fingerprint", settings..., "scores": [{"trajectory": uid, "reward", ...}]}],
+   "studies": [{"name", "judge": fingerprint, "items": [...], "raters": [{"name", "ratings": [...]}]}]}
+(annotator/services/bundle_judging.py writes and reads the last two)
 Blob bytes live beside it as blobs/<sha256>.
 """
 
@@ -17,7 +20,8 @@ from annotator.storage import models
 from annotator.storage.blobs import BlobError, check_sha256
 
 FORMAT_NAME = "mobile-annotator-bundle"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 2 adds "judges" (with their scores) and "studies"
 MANIFEST_NAME = "manifest.json"
 BLOB_FOLDER = "blobs"
 
@@ -109,7 +113,7 @@ def blob_entry(blob: models.Blob) -> dict[str, Any]:
     }
 
 
-def _require(container: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+def require(container: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     if key not in container:
         raise BundleError(f"{where}: missing {key!r}")
     value = container[key]
@@ -125,20 +129,21 @@ def validate_manifest(manifest: Any) -> dict[str, dict[str, Any]]:
     if manifest.get("format") != FORMAT_NAME:
         raise BundleError(f"manifest.json: not a {FORMAT_NAME} (format is {manifest.get('format')!r})")
     version = manifest.get("format_version")
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS:
         raise BundleError(
-            f"manifest.json: unknown format version {version!r}; this annotator reads version {FORMAT_VERSION}"
+            f"manifest.json: unknown format version {version!r}; this annotator reads versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))}"
         )
     for key in ("people", "apps", "devices", "instructions", "blobs", "trajectories"):
-        _require(manifest, key, list, "manifest")
+        require(manifest, key, list, "manifest")
     blobs = _validate_blobs(manifest["blobs"])
-    apps = {_require(app, "name", str, f"apps[{i}]") for i, app in enumerate(manifest["apps"])}
+    apps = {require(app, "name", str, f"apps[{i}]") for i, app in enumerate(manifest["apps"])}
     instruction_uids = set()
     for i, instruction in enumerate(manifest["instructions"]):
         where = f"instructions[{i}]"
-        instruction_uids.add(_require(instruction, "uid", str, where))
-        _require(instruction, "text", str, where)
-        if _require(instruction, "app", str, where) not in apps:
+        instruction_uids.add(require(instruction, "uid", str, where))
+        require(instruction, "text", str, where)
+        if require(instruction, "app", str, where) not in apps:
             raise BundleError(f"{where}: app {instruction['app']!r} is not in the bundle's apps")
     for i, trajectory in enumerate(manifest["trajectories"]):
         _validate_trajectory(trajectory, f"trajectories[{i}]", instruction_uids, blobs)
@@ -149,15 +154,15 @@ def _validate_blobs(entries: list[Any]) -> dict[str, dict[str, Any]]:
     blobs = {}
     for i, entry in enumerate(entries):
         where = f"blobs[{i}]"
-        sha256 = _require(entry, "sha256", str, where)
+        sha256 = require(entry, "sha256", str, where)
         try:
             check_sha256(sha256)
         except BlobError as error:
             raise BundleError(f"{where}: {error}") from None
-        size = _require(entry, "size", int, where)
+        size = require(entry, "size", int, where)
         if size < 0:
             raise BundleError(f"{where}.size: negative")
-        _require(entry, "media_type", str, where)
+        require(entry, "media_type", str, where)
         blobs[sha256] = entry
     return blobs
 
@@ -167,16 +172,16 @@ def _validate_trajectory(
 ) -> None:
     if not isinstance(trajectory, dict):
         raise BundleError(f"{where}: expected an object")
-    _require(trajectory, "uid", str, where)
-    if _require(trajectory, "instruction_uid", str, where) not in instruction_uids:
+    require(trajectory, "uid", str, where)
+    if require(trajectory, "instruction_uid", str, where) not in instruction_uids:
         raise BundleError(f"{where}: instruction {trajectory['instruction_uid']!r} is not in the bundle")
     for key in ("collector_kind", "status", "review_status"):
-        _require(trajectory, key, str, where)
-    _require(trajectory, "reviews", list, where)
+        require(trajectory, key, str, where)
+    require(trajectory, "reviews", list, where)
     indexes = set()
-    for j, step in enumerate(_require(trajectory, "steps", list, where)):
+    for j, step in enumerate(require(trajectory, "steps", list, where)):
         step_where = f"{where}.steps[{j}]"
-        index = _require(step, "index", int, step_where)
+        index = require(step, "index", int, step_where)
         if index in indexes:
             raise BundleError(f"{step_where}: step index {index} appears twice")
         indexes.add(index)
@@ -186,7 +191,7 @@ def _validate_trajectory(
                 continue
             if sha256 not in blobs:
                 raise BundleError(f"{step_where}.{key}: blob {sha256!r} is not listed in the bundle's blobs")
-        _require(step, "screen_width", int, step_where)
-        _require(step, "screen_height", int, step_where)
-        _require(step, "label", dict, step_where)
-        _require(step, "revisions", list, step_where)
+        require(step, "screen_width", int, step_where)
+        require(step, "screen_height", int, step_where)
+        require(step, "label", dict, step_where)
+        require(step, "revisions", list, step_where)

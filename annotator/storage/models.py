@@ -308,6 +308,7 @@ class Study(Base):
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
+    created_by: Mapped[Person | None] = relationship()
     items: Mapped[list[StudyItem]] = relationship(
         back_populates="study", order_by="StudyItem.position", cascade="all, delete-orphan"
     )
@@ -334,6 +335,7 @@ class StudyItem(Base):
     adjudicated_at: Mapped[datetime | None]
 
     study: Mapped[Study] = relationship(back_populates="items")
+    adjudicator: Mapped[Person | None] = relationship()
     ratings: Mapped[list[StudyRating]] = relationship(back_populates="item", cascade="all, delete-orphan")
 
 
@@ -350,6 +352,9 @@ class StudyRater(Base):
 
     study: Mapped[Study] = relationship(back_populates="raters")
     person: Mapped[Person] = relationship()
+    ratings: Mapped[list[StudyRating]] = relationship(
+        back_populates="rater", order_by="StudyRating.id", cascade="all, delete-orphan"
+    )
 
 
 class StudyRating(Base):
@@ -367,4 +372,4 @@ class StudyRating(Base):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     item: Mapped[StudyItem] = relationship(back_populates="ratings")
-    rater: Mapped[StudyRater] = relationship()
+    rater: Mapped[StudyRater] = relationship(back_populates="ratings")

@@ -1,0 +1,98 @@
+"""Judges' scores and validation studies travel in bundles (format version 2): nothing of the people's blind
+ratings is lost by a backup or a move, importing twice adds nothing, version 1 bundles still import."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
+from annotator.services import blind_rating, studies
+from annotator.services.bundle import export_bundle, import_bundle
+from annotator.services.bundle_manifest import BundleError
+from annotator.storage import judging
+from annotator.storage.judging import ScoreRecord
+from annotator.storage.workspace import Workspace
+from tests.factories import add_trajectory, database_snapshot
+
+
+@pytest.fixture
+def judged(workspace: Workspace) -> Workspace:
+    """Four trajectories (three 淘宝, one 抖音) scored by a judge, one unusable answer, and a finished,
+    adjudicated study of the four."""
+    config = judging.ensure_config(workspace.database, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
+    for n, (app, level) in enumerate((("淘宝", 1), ("淘宝", 3), ("淘宝", 4), ("抖音", 2))):
+        trajectory = add_trajectory(workspace, app, f"任务 {n}", 2, seed=n)
+        record = ScoreRecord(level, f"理由 {n}", f'{{"reward": {level}}}', None, {"total_tokens": 9}, 12.5, 2)
+        judging.save_score(workspace.database, config, None, trajectory, record)
+    unusable = add_trajectory(workspace, "淘宝", "没有分数", 2, seed=9)
+    judging.save_score(workspace.database, config, None, unusable, ScoreRecord(None, None, "?", "no JSON", None, 1, 2))
+    studies.create_study(workspace.database, "试点", config, 4, ["小王", "小李"], seed=4, created_by="主管")
+    for rater, offset in (("小王", 0), ("小李", 1)):
+        for entry in blind_rating.rater_queue(workspace.database, "试点", rater):
+            blind_rating.rate(workspace.database, "试点", rater, entry.item_id, min(4, entry.number + offset), "备注")
+    first = blind_rating.rater_queue(workspace.database, "试点", "小王")[0].trajectory_id
+    studies.adjudicate(workspace.database, "试点", first, 2, "看了截图", "主管")
+    return workspace
+
+
+def test_scores_and_studies_survive_a_round_trip(judged: Workspace, tmp_path: Path) -> None:
+    bundle = export_bundle(judged, tmp_path / "b.zip").path
+    with Workspace.open(tmp_path / "other") as other:
+        result = import_bundle(other, bundle)
+        assert (result.judge_scores_added, result.studies_added) == (5, 1)
+        assert judging.config_summaries(other.database)[0].scored == 4  # and the unusable answer, unscored
+        report = studies.study_report(other.database, "试点", None, n_boot=100).to_dict()
+        assert report == studies.study_report(judged.database, "试点", None, n_boot=100).to_dict()
+        assert report["adjudicated_items"]  # the adjudication came along
+        notes = {e.note for e in blind_rating.rater_queue(other.database, "试点", "小李")}
+        assert notes == {"备注"}
+        before = database_snapshot(other)
+        again = import_bundle(other, bundle)
+        assert (again.judge_scores_added, again.studies_added) == (0, 0) and database_snapshot(other) == before
+
+
+def test_a_study_is_exported_only_with_all_its_trajectories(judged: Workspace, tmp_path: Path) -> None:
+    folder = export_bundle(judged, tmp_path / "douyin", app="抖音").path
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["format_version"] == 2 and manifest["studies"] == []
+    assert [len(judge["scores"]) for judge in manifest["judges"]] == [1]
+
+
+def test_a_version_1_bundle_still_imports(judged: Workspace, tmp_path: Path) -> None:
+    folder = export_bundle(judged, tmp_path / "old").path
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    manifest["format_version"] = 1
+    del manifest["judges"], manifest["studies"]
+    (folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    with Workspace.open(tmp_path / "other") as other:
+        result = import_bundle(other, folder)
+        assert (result.trajectories_added, result.judge_scores_added, result.studies_added) == (5, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("tamper", "problem"),
+    [
+        (lambda m: m["judges"][0].update(model="another"), "fingerprint does not match"),
+        (lambda m: m["judges"][0]["scores"][0].update(reward=7), "expected a level from 0 to 4"),
+        (lambda m: m["studies"][0]["raters"][0]["ratings"][0].update(trajectory="nope"), "not one of the study"),
+        (lambda m: m["studies"][0].update(judge="0" * 64), "its judge is not in the bundle"),
+    ],
+)
+def test_a_damaged_judging_section_is_refused_and_nothing_is_written(
+    judged: Workspace,
+    tmp_path: Path,
+    tamper,
+    problem: str,  # type: ignore[no-untyped-def]
+) -> None:
+    folder = export_bundle(judged, tmp_path / "bad").path
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    tamper(manifest)
+    (folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    with Workspace.open(tmp_path / "other") as other:
+        before = database_snapshot(other)
+        with pytest.raises(BundleError, match=problem):
+            import_bundle(other, folder)
+        assert database_snapshot(other) == before
