@@ -10,6 +10,7 @@ import sys
 import threading
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -28,16 +29,21 @@ def _workspace():  # type: ignore[no-untyped-def]
 
 
 class _Progress:
-    """A bar on a terminal, a line every 10% elsewhere; called from the run's worker threads."""
+    """A bar on a terminal, a line every 10% elsewhere; called from the run's worker threads. The total comes
+    with the first answer: it counts only what the run asks, not what this judge had scored before."""
 
-    def __init__(self, total: int) -> None:
-        self.lock, self.total, self.reported = threading.Lock(), total, 0
-        self.bar = click.progressbar(length=total, label="Judging", file=sys.stderr) if sys.stderr.isatty() else None
+    def __init__(self) -> None:
+        self.lock, self.reported = threading.Lock(), 0
+        self.bar: Any = None
 
     def __call__(self, progress: RunProgress) -> None:
         with self.lock:
-            if self.bar is not None:
+            if sys.stderr.isatty():
+                if self.bar is None:
+                    self.bar = click.progressbar(length=progress.total, label="Judging", file=sys.stderr)
                 self.bar.update(progress.done - self.bar.pos)
+                if progress.done >= progress.total:
+                    self.bar.render_finish()
             elif progress.done * 10 // max(1, progress.total) > self.reported * 10 // max(1, progress.total):
                 click.echo(f"judged {progress.done}/{progress.total}: {progress.scored} scored, "
                            f"{progress.failed} without a usable score", err=True)  # fmt: skip
@@ -105,16 +111,12 @@ def run_command(
     selection = service.Selection(
         apps=apps, review=review, statuses=statuses or service.JUDGEABLE, ids=ids, unscored=unscored, limit=limit
     )
-    stop = threading.Event()
     with _workspace() as workspace:
-        total = len(service.select_trajectories(workspace.database, selection))
         try:
             summary = service.run_judge(
-                workspace, settings, endpoint, selection, concurrency=concurrency, on_progress=_Progress(total),
-                stop=stop,
-            )  # fmt: skip
-        except KeyboardInterrupt:
-            stop.set()
+                workspace, settings, endpoint, selection, concurrency=concurrency, on_progress=_Progress()
+            )
+        except KeyboardInterrupt:  # the runner asked nothing more and recorded the run as stopped
             raise click.ClickException("stopped; the scores so far are kept, run the same command to go on") from None
     _report(summary, settings.prompt_name, settings.model, as_json)
 

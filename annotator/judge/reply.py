@@ -28,11 +28,6 @@ class JudgeVerdict:
     reward: int  # 0-4
     reason: str
 
-    @property
-    def normalized(self) -> float:
-        """The reward on [0, 1], as Mobile-R1 stage 3 uses it."""
-        return self.reward / MAX_LEVEL
-
 
 def _shown(text: str) -> str:
     flat = " ".join(text.split())

@@ -137,15 +137,26 @@ class JudgeRunner:
             if on_progress is not None:
                 on_progress(progress)
 
+        interrupted: BaseException | None = None
         with LLMClient(self.endpoint) as client, ThreadPoolExecutor(concurrency, thread_name_prefix="judge") as pool:
-            for future in [pool.submit(work, trajectory) for trajectory in todo]:
-                future.result()  # a bug in our own code surfaces here instead of vanishing in a thread
+            futures = [pool.submit(work, trajectory) for trajectory in todo]
+            try:
+                for future in futures:
+                    future.result()  # a bug in our own code surfaces here instead of vanishing in a thread
+            except BaseException as error:  # Ctrl+C, or that bug: the queued ones are not asked, the run is recorded
+                stop.set()
+                interrupted = error
         status = "failed" if tally.abort else "stopped" if tally.done < len(todo) else "complete"
+        if interrupted is not None:
+            status = "stopped" if isinstance(interrupted, KeyboardInterrupt) else "failed"
+        message = tally.abort or (f"interrupted: {interrupted!r}" if interrupted is not None else None)
         counts = {"scored": tally.scored, "failed": tally.failed, "skipped": len(requested) - len(todo)}
-        judging.finish_run(db, run_id, counts=counts, status=status, message=tally.abort)
+        judging.finish_run(db, run_id, counts=counts, status=status, message=message)
+        if interrupted is not None:
+            raise interrupted
         return RunSummary(
             run_id, self.config_id, len(requested), counts["skipped"], tally.scored, tally.failed, status,
-            tally.abort, time.perf_counter() - started,
+            message, time.perf_counter() - started,
         )  # fmt: skip
 
     def _judge_one(self, client: LLMClient, run_id: int, trajectory_id: int) -> tuple[Answer, LLMError | None]:

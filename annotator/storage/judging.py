@@ -88,9 +88,7 @@ def load_settings(db: Database, config_id: int) -> JudgeSettings:
 
 def scored_trajectories(db: Database, config_id: int) -> set[int]:
     """Trajectories with a usable score under this configuration: a run never asks about them again."""
-    with db.session() as session:
-        query = select(S.trajectory_id).where(S.config_id == config_id, S.reward.is_not(None))
-        return set(session.scalars(query))
+    return set(rewards(db, config_id))
 
 
 def rewards(db: Database, config_id: int) -> dict[int, int]:

@@ -225,3 +225,20 @@ def test_scaled_screenshots_are_kept_for_the_next_judge_and_a_broken_copy_is_mad
         second = server.seen[0].body["messages"][1]["content"]
     assert first == second  # the same pixels, from the cache or made again
     assert kept[0].read_bytes().endswith(b"IEND\xaeB`\x82")
+
+
+def test_ctrl_c_asks_nothing_more_and_records_the_run_as_stopped(workspace: Workspace) -> None:
+    ids = [add_trajectory(workspace, "淘宝", f"任务 {n}", 2, seed=n) for n in range(6)]
+
+    def interrupt(_progress: RunProgress) -> None:
+        raise KeyboardInterrupt  # as Ctrl+C lands while the first answer is handled
+
+    with ChatServer([judged('{"reward": 3}')]) as server:
+        with pytest.raises(KeyboardInterrupt):
+            JudgeRunner(workspace, settings(), endpoint(server)).run(ids, concurrency=1, on_progress=interrupt)
+        asked = len(server.seen)
+    # the one worker may have taken the next trajectory before the interrupt reached the run: it finishes
+    assert asked <= 2 and len(scores(workspace)) == asked  # what was asked is kept; the rest of the queue dropped
+    with workspace.database.session() as session:
+        run = session.scalars(select(models.JudgeRun)).one()
+        assert (run.status, run.scored) == ("stopped", asked) and "KeyboardInterrupt" in run.message

@@ -7,13 +7,14 @@ import dataclasses
 from collections import Counter
 
 import pytest
+from sqlalchemy import select
 
 from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.judge.agreement import RatedItem, agreement_report
 from annotator.judge.messages import JudgedStep, JudgedTrajectory
 from annotator.services import blind_rating, studies
 from annotator.services.studies import NotYetError, StudyError
-from annotator.storage import judging
+from annotator.storage import judging, models
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
@@ -63,10 +64,13 @@ def test_a_level_with_few_trajectories_gives_its_share_to_the_others(scored) -> 
 
 
 def test_by_app_spreads_a_level_over_the_apps(scored) -> None:
-    workspace, config, _rewards = scored
-    studies.create_study(workspace.database, "apps", config, 5, ["a"], by_app=True)
+    workspace, config, rewards = scored
+    studies.create_study(workspace.database, "apps", config, 10, ["a"], by_app=True)  # two of each level
     items, _ = studies.rated_items(workspace.database, "apps", viewer="主管")
-    assert len(items) == 5  # one per level; with by_app the five-4s level picks across apps
+    with workspace.database.session() as session:
+        app_of = dict(session.execute(select(models.StudyItem.trajectory_id, models.StudyItem.app)).all())
+    top = [app_of[int(item.item)] for item in items if rewards[int(item.item)] == 4]
+    assert len(top) == 2 and len(set(top)) == 2  # level 4 has five trajectories over three apps: two apps
 
 
 def test_bad_requests_say_what_to_do(scored, workspace: Workspace) -> None:
