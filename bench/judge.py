@@ -1,11 +1,12 @@
 """Benchmark judge runs: trajectories judged per second at concurrency 1, 8 and 32 against a loopback
 endpoint that answers after a fixed delay, as a fraction of the ideal (concurrency / delay).
 
-Builds a workspace of trajectories with real 1080x2400 PNG screenshots through the app's own write path,
-starts an OpenAI-compatible endpoint in a child process (so its work does not share this process's GIL)
-that reads each request fully and answers after `--delay` seconds, and runs the real `JudgeRunner` with
-the real openai client. Then times the parts of judging one trajectory one after the other, to show where
-the time over the delay goes. Prints one JSON object (DESIGN.md section 6) last.
+Builds a workspace of trajectories with real 1080x2400 PNG screenshots through the app's own write path
+(and, as collection does, the judge's copies of them: docs/adr/0004-judge-screens-made-at-collection.md),
+starts an OpenAI-compatible endpoint in a child process (bench/judge_endpoint.py, so that its work does not
+share this process's GIL) that reads each request fully and answers after `--delay` seconds, and runs the
+real `JudgeRunner` with the real openai client. Then times the parts of judging one trajectory one after
+the other, to show where the time over the delay goes. Prints one JSON object (DESIGN.md section 6) last.
 """
 
 from __future__ import annotations
@@ -23,134 +24,20 @@ import shutil
 import sqlite3
 import statistics
 import struct
-import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.request
 import zlib
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from judge_endpoint import endpoint_process, endpoint_stats
+
 CONCURRENCIES = (1, 8, 32)
 WIDTH, HEIGHT = 1080, 2400
-REPLY = json.dumps({"reason": "ok", "reward": 3})
 TARGET = 0.9
 
 log = functools.partial(print, "[bench judge]", file=sys.stderr, flush=True)
-
-
-# ---------------------------------------------------------------------------------------------- the endpoint
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: DelayedEndpoint
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True  # headers and body are separate writes; Nagle would hold the body ~40 ms
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_GET(self) -> None:
-        if self.path == "/stats":
-            self._send(200, self.server.take_stats())
-        else:
-            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found_error"}})
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))  # all of it, as a server would
-        if self.path.rstrip("/") != "/v1/chat/completions":
-            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found_error"}})
-            return
-        self.server.enter(len(body))
-        try:
-            time.sleep(self.server.delay)
-        finally:
-            self.server.leave()
-        self._send(
-            200,
-            {
-                "id": "chatcmpl-bench",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": "bench-judge",
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": REPLY}, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 5000, "completion_tokens": 12, "total_tokens": 5012},
-            },
-        )
-
-
-class DelayedEndpoint(ThreadingHTTPServer):
-    """POST /v1/chat/completions: the whole body read, then the same reply after `delay` seconds.
-    GET /stats: requests, bytes and the most requests held at once since the last /stats."""
-
-    daemon_threads = True
-    request_queue_size = 128  # 32 clients connecting at once must not be refused
-
-    def __init__(self, delay: float) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.delay = delay
-        self.lock = threading.Lock()
-        self.requests = self.body_bytes = self.in_flight = self.max_in_flight = 0
-
-    def enter(self, size: int) -> None:
-        with self.lock:
-            self.requests += 1
-            self.body_bytes += size
-            self.in_flight += 1
-            self.max_in_flight = max(self.max_in_flight, self.in_flight)
-
-    def leave(self) -> None:
-        with self.lock:
-            self.in_flight -= 1
-
-    def take_stats(self) -> dict[str, int]:
-        with self.lock:
-            stats = {"requests": self.requests, "body_bytes": self.body_bytes, "max_in_flight": self.max_in_flight}
-            self.requests = self.body_bytes = self.max_in_flight = 0
-            return stats
-
-
-def serve(delay: float) -> None:
-    """The endpoint in this (child) process: prints its port, serves until stdin closes."""
-    server = DelayedEndpoint(delay)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    print(server.server_address[1], flush=True)
-    sys.stdin.read()
-    server.shutdown()
-
-
-@contextlib.contextmanager
-def endpoint_process(delay: float):  # type: ignore[no-untyped-def]
-    command = [sys.executable, __file__, "--serve", "--delay", str(delay)]
-    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout is not None
-        port = int(child.stdout.readline())
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        assert child.stdin is not None
-        child.stdin.close()
-        try:
-            child.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-
-
-def endpoint_stats(root: str) -> dict[str, int]:
-    with urllib.request.urlopen(f"{root}/stats", timeout=10) as response:
-        return json.loads(response.read())
 
 
 # -------------------------------------------------------------------------------------------- the workspace
@@ -211,12 +98,15 @@ def tool_call(rng: random.Random, index: int, count: int) -> dict[str, Any]:
 
 def build_workspace(folder: Path, trajectories: int, steps: int, pool_size: int) -> tuple[Any, list[int], int]:
     """(open workspace, trajectory ids, mean screenshot bytes), written through annotator.storage.collection."""
+    from annotator.domain.geometry import ScreenSize
     from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
+    from annotator.judge.screens import workspace_screens
     from annotator.storage import collection
     from annotator.storage.workspace import Workspace
 
     pool = [render_screen(seed) for seed in range(pool_size)]
     workspace = Workspace.open(folder)
+    screens = workspace_screens(workspace)
     db, rng, ids = workspace.database, random.Random(7), []
     collector = collection.Collector(CollectorKind.AGENT, agent_model="bench-agent")
     for number in range(trajectories):
@@ -228,6 +118,7 @@ def build_workspace(folder: Path, trajectories: int, steps: int, pool_size: int)
             screen = unique(pool[(number + index) % pool_size], f"trajectory {number} step {index}")
             observation = collection.Observation(screen, call, package="com.bench.shop", model_reply=reply)
             collection.record_step(db, workspace.blobs, trajectory, observation)
+            screens.prepare(screen, ScreenSize(WIDTH, HEIGHT))  # what `collection_run` does after each step
         collection.finish_trajectory(
             db, trajectory, TrajectoryStatus.COMPLETE, Outcome.SUCCESS, stop_reason="terminate"
         )
@@ -250,14 +141,14 @@ def settings_for(seed: int, images: Any = None) -> Any:
 
 
 def variants() -> dict[str, Any]:
-    """More runs at concurrency 32 over the same trajectories: `warm`, another judge with the default image
-    policy (its scaled screenshots are in the workspace's cache now, as when two judges are compared or a run is
-    asked again); screenshots sent as stored (no decoding, scaling or re-encoding); none at all (the runner, the
-    client and the database alone)."""
+    """More runs at concurrency 32 over the same trajectories: `unprepared`, the default image policy with the
+    judge's copies deleted first (screenshots that collection did not prepare: imported ones, or those of
+    another policy), each screenshot decoded and scaled during the run; screenshots sent as stored (no decoding,
+    scaling or re-encoding); none at all (the runner, the client and the database alone)."""
     from annotator.domain.judge_settings import ImagePolicy
 
     return {
-        "warm": ImagePolicy(),
+        "unprepared": ImagePolicy(),
         "unscaled": ImagePolicy(max_side=None),
         "no_images": ImagePolicy(initial=False, after_each_step=False),
     }
@@ -377,8 +268,8 @@ def machine() -> dict[str, Any]:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a small run (delay 0.1 s, 2 trajectories a slot)")
-    parser.add_argument("--delay", type=float, help="seconds the endpoint holds each reply (default 0.2; 0.1 quick)")
+    parser.add_argument("--quick", action="store_true", help="a small run (delay 1 s, 2 trajectories a slot)")
+    parser.add_argument("--delay", type=float, help="seconds the endpoint holds each reply (default 2; 1 quick)")
     parser.add_argument(
         "--trajectories-per-slot",
         type=int,
@@ -387,9 +278,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--steps", type=int, default=5, help="steps (and screenshots) per trajectory (default 5)")
     parser.add_argument("--workdir", type=Path, help="where the work folder goes (default: system temp)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (the workspace)")
-    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the endpoint's child process
     args = parser.parse_args(argv)
-    args.delay = args.delay if args.delay is not None else (0.1 if args.quick else 0.2)
+    args.delay = args.delay if args.delay is not None else (1.0 if args.quick else 2.0)
     args.trajectories_per_slot = args.trajectories_per_slot or (2 if args.quick else 4)
     if args.delay <= 0 or args.trajectories_per_slot < 1 or args.steps < 1:
         parser.error("--delay must be above 0, --trajectories-per-slot and --steps at least 1")
@@ -423,6 +313,7 @@ def measure(workspace: Any, ids: list[int], concurrency: int, settings: Any, roo
 
 def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     from annotator.judge.messages import shown_screens
+    from annotator.judge.screens import CACHE_FOLDER
 
     started = time.perf_counter()
     counts: dict[Any, int] = {c: count_for(c, args.trajectories_per_slot) for c in CONCURRENCIES}
@@ -452,6 +343,8 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             )
         for seed, (variant, policy) in enumerate(variants().items(), start=100):
             log(f"concurrency 32, screenshots {variant.replace('_', ' ')}: the same {counts[32]} trajectories")
+            if variant == "unprepared":
+                shutil.rmtree(workspace.data_dir / CACHE_FOLDER, ignore_errors=True)
             found = measure(workspace, sets[32], 32, settings_for(seed, policy), root, args.delay)
             keep = ("seconds", "per_second", "fraction_of_ideal", "cpu_s_per_trajectory", "request_kib_mean")
             figures |= {f"{name}_c32_{variant}": found[name] for name in keep}
@@ -468,9 +361,6 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.serve:
-        serve(args.delay)
-        return 0
     if args.workdir:
         args.workdir.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="bench-judge-", dir=args.workdir))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from annotator.device.android import AndroidDevice
 from annotator.device.errors import ActionFailed, DeviceError, DeviceGone
 from annotator.device.observe import DeviceObservation
 from annotator.domain import actions as act
+from annotator.domain.geometry import ScreenSize
 from annotator.domain.response import parse_response
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.storage import collection
@@ -79,7 +81,9 @@ def _summary(action: act.Action | None) -> str:
 
 
 class CollectionRun:
-    """One trajectory on one phone. `stop` (a threading.Event) lets a GUI or Ctrl+C end it between steps."""
+    """One trajectory on one phone. `stop` (a threading.Event) lets a GUI or Ctrl+C end it between steps.
+    `after_record` gets each recorded screenshot on a thread of its own (the judge's copies are made there),
+    and has finished with all of them when the run returns."""
 
     def __init__(
         self,
@@ -91,12 +95,15 @@ class CollectionRun:
         packages: dict[str, str] | None = None,
         on_step: Callable[[StepEvent], None] | None = None,
         stop: threading.Event | None = None,
+        after_record: Callable[[bytes, ScreenSize], object] | None = None,
     ) -> None:
         self.workspace, self.device, self.decider, self.settings = workspace, device, decider, settings
         self.packages = packages or {}
         self.on_step = on_step or (lambda event: None)
         self.stop = stop or threading.Event()
         self.timings: list[dict[str, float]] = []
+        self.after_record = after_record
+        self._after_record_pool: ThreadPoolExecutor | None = None
 
     # Starting and resuming
 
@@ -126,6 +133,14 @@ class CollectionRun:
     # The loop
 
     def _run(self, trajectory_id: int, task: Task, history: list[PastStep], restart: bool = True) -> RunResult:
+        self._after_record_pool = ThreadPoolExecutor(1, thread_name_prefix="after-record")
+        try:
+            return self._drive(trajectory_id, task, history, restart)
+        finally:
+            self._after_record_pool.shutdown(wait=True)
+            self._after_record_pool = None
+
+    def _drive(self, trajectory_id: int, task: Task, history: list[PastStep], restart: bool) -> RunResult:
         try:
             with self.device.session():
                 if restart and self.settings.restart_app and task.app in self.packages:
@@ -216,6 +231,9 @@ class CollectionRun:
             collection.record_step(self.workspace.database, self.workspace.blobs, trajectory_id, step)
         except ValueError as error:  # the phone sent bytes that are not an image: nothing to keep
             raise UnreadableScreenshot(f"phone error: {error}") from error
+        if self.after_record is not None and self._after_record_pool is not None:
+            screen = ScreenSize(observation.width, observation.height)
+            self._after_record_pool.submit(self.after_record, observation.png, screen)
         timings["record"] = round((time.perf_counter() - record_started) * 1000, 1)
         timings["total"] = round((time.perf_counter() - started) * 1000, 1)
         self.timings.append(timings)

@@ -1,7 +1,9 @@
 """Judge runs: score trajectories with bounded concurrency, storing each answer as it arrives.
 
 A run is resumable by construction: every answer is written at once, and a run skips the trajectories that
-already have a usable score under the same configuration, so it never pays twice for them. Replies that give
+already have a usable score under the same configuration, so it never pays twice for them. Requests are built
+ahead of the slots that send them (loaded, screenshots scaled) while the slots wait on the endpoint, so a slot
+that frees sends at once. Replies that give
 no usable score (no JSON, a reward of 7, a refusal) and requests that failed after the client's retries (429,
 5xx, timeouts) are stored with their reason and no reward; the next run asks about them again. A key or model
 the server refuses ends the run at once; so does an endpoint that stays unavailable for several trajectories
@@ -10,17 +12,18 @@ in a row. Either way the scores so far are kept.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
 from annotator.domain.judge_settings import JudgeSettings
 from annotator.judge.messages import build_judge_messages, judged_trajectory
 from annotator.judge.reply import JudgeReplyError, parse_judge_reply
-from annotator.judge.screens import ScreenCache
+from annotator.judge.screens import workspace_screens
 from annotator.llm.client import LLMClient, LLMConfig, LLMError, LLMRejected, LLMUnavailable
 from annotator.storage import judging
 from annotator.storage.blobs import BlobError
@@ -28,7 +31,6 @@ from annotator.storage.judging import ScoreRecord
 from annotator.storage.reading import load_trajectory
 from annotator.storage.workspace import Workspace
 
-SCREEN_CACHE = "cache/judge-screens"  # in the data folder: screenshots at the judge's size, made once
 UNAVAILABLE_IN_A_ROW = 3  # at least this many, or the concurrency if higher: a few bad requests are not an outage
 
 
@@ -87,6 +89,39 @@ class _Tally:
             return RunProgress(self.done, self.total, self.scored, self.failed, answer)
 
 
+@dataclass(frozen=True)
+class _Request:
+    """What to send about one trajectory, or (`unsent`) why nothing can be."""
+
+    trajectory_id: int
+    messages: list[dict[str, Any]]
+    images: int
+    unsent: ScoreRecord | None = None
+
+
+class _Lookahead:
+    """Requests built by a few threads of their own, `ahead` of the one a slot takes next, in order."""
+
+    def __init__(self, build: Callable[[int], _Request], trajectory_ids: list[int], ahead: int) -> None:
+        workers = max(1, min(ahead, os.cpu_count() or 1))  # scaling releases the GIL: one thread per core
+        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="judge-prepare")
+        self.build, self.trajectory_ids, self.ahead = build, trajectory_ids, ahead
+        self.lock = threading.Lock()
+        self.futures: dict[int, Future[_Request]] = {}
+        self.submitted = 0
+
+    def take(self, index: int) -> _Request:
+        with self.lock:
+            while self.submitted < min(len(self.trajectory_ids), index + 1 + self.ahead):
+                self.futures[self.submitted] = self.pool.submit(self.build, self.trajectory_ids[self.submitted])
+                self.submitted += 1
+            future = self.futures.pop(index)
+        return future.result()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _record_of_reply(text: str, usage: dict[str, Any], latency_ms: float, images: int) -> ScoreRecord:
     try:
         verdict = parse_judge_reply(text)
@@ -103,7 +138,7 @@ class JudgeRunner:
         # what the configuration decides wins over the endpoint's defaults
         self.endpoint = replace(endpoint, model=settings.model, temperature=settings.temperature, seed=settings.seed)
         self.config_id = judging.ensure_config(workspace.database, settings)
-        self.screens = ScreenCache(workspace.blobs, workspace.data_dir / SCREEN_CACHE)
+        self.screens = workspace_screens(workspace)
 
     def run(
         self,
@@ -129,23 +164,26 @@ class JudgeRunner:
         stop = stop or threading.Event()
         tally = _Tally(len(todo), stop, max(UNAVAILABLE_IN_A_ROW, concurrency))
 
-        def work(trajectory_id: int) -> None:
+        def work(index: int) -> None:
             if stop.is_set():
                 return
-            answer, failure = self._judge_one(client, run_id, trajectory_id)
+            answer, failure = self._judge_one(client, run_id, lookahead.take(index))
             progress = tally.count(answer, failure)
             if on_progress is not None:
                 on_progress(progress)
 
         interrupted: BaseException | None = None
+        lookahead = _Lookahead(self._prepare, todo, ahead=concurrency)
         with LLMClient(self.endpoint) as client, ThreadPoolExecutor(concurrency, thread_name_prefix="judge") as pool:
-            futures = [pool.submit(work, trajectory) for trajectory in todo]
+            futures = [pool.submit(work, index) for index in range(len(todo))]
             try:
                 for future in futures:
                     future.result()  # a bug in our own code surfaces here instead of vanishing in a thread
             except BaseException as error:  # Ctrl+C, or that bug: the queued ones are not asked, the run is recorded
                 stop.set()
                 interrupted = error
+            finally:
+                lookahead.close()
         status = "failed" if tally.abort else "stopped" if tally.done < len(todo) else "complete"
         if interrupted is not None:
             status = "stopped" if isinstance(interrupted, KeyboardInterrupt) else "failed"
@@ -159,21 +197,25 @@ class JudgeRunner:
             message, time.perf_counter() - started,
         )  # fmt: skip
 
-    def _judge_one(self, client: LLMClient, run_id: int, trajectory_id: int) -> tuple[Answer, LLMError | None]:
-        record, failure = self._ask(client, trajectory_id)
-        judging.save_score(self.workspace.database, self.config_id, run_id, trajectory_id, record)
-        return Answer(trajectory_id, record.reward, record.error), failure
+    def _judge_one(self, client: LLMClient, run_id: int, request: _Request) -> tuple[Answer, LLMError | None]:
+        record, failure = (request.unsent, None) if request.unsent else self._send(client, request)
+        judging.save_score(self.workspace.database, self.config_id, run_id, request.trajectory_id, record)
+        return Answer(request.trajectory_id, record.reward, record.error), failure
 
-    def _ask(self, client: LLMClient, trajectory_id: int) -> tuple[ScoreRecord, LLMError | None]:
+    def _prepare(self, trajectory_id: int) -> _Request:
         try:
             judged = judged_trajectory(load_trajectory(self.workspace.database, trajectory_id))
             messages, images = build_judge_messages(
                 judged, self.settings.prompt_text, self.settings.images, self.screens
             )
-        except (BlobError, OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing was sent
-            return ScoreRecord(None, None, None, f"not sent: {error}", None, None, 0), None
+        except (BlobError, OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing is sent
+            return _Request(trajectory_id, [], 0, ScoreRecord(None, None, None, f"not sent: {error}", None, None, 0))
+        return _Request(trajectory_id, messages, images)
+
+    @staticmethod
+    def _send(client: LLMClient, request: _Request) -> tuple[ScoreRecord, LLMError | None]:
         try:
-            reply = client.complete(messages)
+            reply = client.complete(request.messages)
         except LLMError as error:
-            return ScoreRecord(None, None, None, error.message, None, None, images), error
-        return _record_of_reply(reply.text, dict(reply.usage), reply.latency_ms, images), None
+            return ScoreRecord(None, None, None, error.message, None, None, request.images), error
+        return _record_of_reply(reply.text, dict(reply.usage), reply.latency_ms, request.images), None

@@ -4,21 +4,31 @@ Decoding a 1080x2400 PNG and scaling it costs 40-80 ms of CPU, most of a judge r
 judges compared on the same trajectories (or a run asked again after a failure) would pay it again for every
 screenshot. The scaled copy is written once under `<data folder>/cache/judge-screens/` (atomically: a
 temporary file, then a rename), named by the original's sha256 and the size, and read from there afterwards.
-The folder is a cache: deleting it loses nothing.
+The folder is a cache: deleting it loses nothing. Collection makes the copies the built-in image policy shows
+while the phone is still being driven (`ScreenCache.prepare`), so a judge run is bound by its endpoint, not by
+this machine's cores (docs/adr/0004-judge-screens-made-at-collection.md).
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
+import logging
 import os
 import tempfile
 from pathlib import Path
 
 from PIL import Image
 
+from annotator.domain.coords import fit_within
 from annotator.domain.geometry import ScreenSize
+from annotator.domain.judge_settings import ImagePolicy
 from annotator.storage.blobs import BlobStore
+from annotator.storage.workspace import Workspace
+
+CACHE_FOLDER = "cache/judge-screens"  # in the data folder
+log = logging.getLogger(__name__)
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_END = b"IEND\xaeB`\x82"  # the IEND chunk with its CRC: a file cut short lacks it
@@ -37,6 +47,10 @@ def scaled_png(data: bytes, size: ScreenSize) -> bytes:
         buffer = io.BytesIO()
         reduced.resize((size.width, size.height), Image.Resampling.BICUBIC).save(buffer, "PNG", compress_level=1)
         return buffer.getvalue()
+
+
+def workspace_screens(workspace: Workspace) -> ScreenCache:
+    return ScreenCache(workspace.blobs, workspace.data_dir / CACHE_FOLDER)
 
 
 class ScreenCache:
@@ -62,6 +76,18 @@ class ScreenCache:
         if cached is not None:
             self._keep(cached, data)
         return data
+
+    def prepare(self, screenshot_png: bytes, original: ScreenSize, policy: ImagePolicy | None = None) -> None:
+        """Make the copy of a screenshot just stored that `policy` (default: the built-in one) will show. A
+        failure only means a judge run scales it itself, so it is logged, not raised."""
+        size = fit_within(original, (policy or ImagePolicy()).max_side)
+        cached = self.path(hashlib.sha256(screenshot_png).hexdigest(), size)
+        if size == original or cached is None or cached.is_file():
+            return
+        try:
+            self._keep(cached, scaled_png(screenshot_png, size))
+        except (OSError, ValueError) as error:
+            log.warning("judge copy of a screenshot not made: %s", error)
 
     def data_url(self, sha256: str, original: ScreenSize, size: ScreenSize) -> str:
         return "data:image/png;base64," + base64.b64encode(self.png(sha256, original, size)).decode("ascii")

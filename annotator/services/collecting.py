@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func, select
 
@@ -15,6 +16,7 @@ from annotator.device.adb import DeviceInfo, adb_client, list_devices
 from annotator.device.android import AndroidDevice
 from annotator.device.errors import DeviceError
 from annotator.domain.trajectory import InstructionStatus, TrajectoryStatus
+from annotator.judge.screens import workspace_screens
 from annotator.llm.client import LLMClient, LLMConfig
 from annotator.storage import collection, models
 from annotator.storage.workspace import Workspace
@@ -48,6 +50,11 @@ def choose_device(serial: str | None, port: int | None = None) -> AndroidDevice:
         wanted = f"device {serial!r} is not connected" if serial else "several phones are connected: pass --device"
         raise CollectError(f"{wanted}; connected: {listing}")
     return AndroidDevice(client, serial)
+
+
+def collection_run(workspace: Workspace, device: AndroidDevice, decider: Decider, **options: Any) -> CollectionRun:
+    """A run that also makes the judge's copies of its screenshots while the phone is driven (ADR 0004)."""
+    return CollectionRun(workspace, device, decider, after_record=workspace_screens(workspace).prepare, **options)
 
 
 def remember_device(workspace: Workspace, info: DeviceInfo) -> dict[str, str]:
@@ -131,7 +138,7 @@ def run_tasks(
     results = []
     for task in tasks:
         for number in range(1, runs + 1):
-            run = CollectionRun(
+            run = collection_run(
                 workspace, device, decider, settings=settings, packages=packages, on_step=on_step, stop=stop
             )
             result = run.start(task, collector)
@@ -159,7 +166,7 @@ def resume_run(
             raise CollectError(f"no trajectory {trajectory_id}")
         task = Task(row.instruction_id, row.instruction.text, row.instruction.app.name)
     packages = remember_device(workspace, device.info())
-    run = CollectionRun(workspace, device, decider, settings=settings, packages=packages, on_step=on_step, stop=stop)
+    run = collection_run(workspace, device, decider, settings=settings, packages=packages, on_step=on_step, stop=stop)
     try:
         return run.resume(trajectory_id, task)
     except ValueError as error:

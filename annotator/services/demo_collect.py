@@ -18,7 +18,7 @@ from pathlib import Path
 
 from annotator.collect.agent import AgentDecider
 from annotator.collect.decide import Decider
-from annotator.collect.session import CollectionRun, RunResult, Settings, Task
+from annotator.collect.session import RunResult, Settings, Task
 from annotator.collect.teleop import TeleopDecider, parse_command
 from annotator.device.adb import adb_client
 from annotator.device.android import AndroidDevice
@@ -31,7 +31,7 @@ from annotator.device.virtual.tasks import Instruction
 from annotator.domain import actions as act
 from annotator.domain.trajectory import CollectorKind
 from annotator.llm.client import LLMClient, LLMConfig
-from annotator.services.collecting import remember_device
+from annotator.services.collecting import collection_run, remember_device
 from annotator.services.instructions import import_instructions
 from annotator.storage import collection
 from annotator.storage.instructions import list_instructions
@@ -157,7 +157,7 @@ def collect_runs(
             instruction = planned.instruction
             task = Task(instruction_ids[instruction.uid], instruction.text, instruction.app)
             decider: Decider = agent if planned.person is None else teleop_decider(planned)
-            run = CollectionRun(workspace, device, decider, settings=SETTINGS, packages=packages)
+            run = collection_run(workspace, device, decider, settings=SETTINGS, packages=packages)
             result = run.start(task, _collector(planned, endpoint.base_url))
             collected.append(CollectedRun(planned, result, instruction.check(phone)))
             say(progress_line(number, len(plan), collected[-1]))

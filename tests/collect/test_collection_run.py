@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from PIL import Image
 from sqlalchemy import select
 
 from annotator.collect.agent import AgentDecider
@@ -16,8 +17,11 @@ from annotator.device.virtual.adb_server import VirtualAdbServer
 from annotator.device.virtual.instructions import instruction_by_uid
 from annotator.device.virtual.phone import VirtualPhone
 from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
+from annotator.domain.geometry import ScreenSize
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
+from annotator.judge.screens import workspace_screens
 from annotator.llm.client import LLMClient, LLMConfig
+from annotator.services.collecting import collection_run
 from annotator.services.stats import dataset_stats
 from annotator.storage import collection, models
 from annotator.storage.workspace import Workspace
@@ -205,3 +209,17 @@ def test_a_large_truncated_screenshot_is_caught_when_recording(workspace: Worksp
         )
     assert result.status == TrajectoryStatus.INTERRUPTED and "not a readable image" in result.stop_reason
     assert steps_of(workspace, result.trajectory_id) == []
+
+
+def test_a_run_from_the_services_leaves_the_judge_copies_of_its_screenshots(
+    workspace: Workspace, device: AndroidDevice, phone, packages
+) -> None:
+    task = task_for(workspace, "settings-device-name")
+    with ScriptedEndpoint(seed=0, mistakes={}) as endpoint:
+        client = LLMClient(LLMConfig(base_url=endpoint.base_url, model="scripted"))
+        result = collection_run(workspace, device, AgentDecider(client), packages=packages).start(task, AGENT)
+    screens = workspace_screens(workspace)
+    steps = steps_of(workspace, result.trajectory_id)
+    copies = [screens.path(step.screenshot_sha256, ScreenSize(461, 1024)) for step in steps]
+    assert len(steps) == 8 and all(copy is not None and copy.is_file() for copy in copies)
+    assert Image.open(copies[0]).size == (461, 1024)  # the size the built-in image policy shows

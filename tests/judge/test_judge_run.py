@@ -3,16 +3,21 @@ rewards of 7, 429 with retry-after, 500s, timeouts, a refused key; what is store
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 from sqlalchemy import select
 
+from annotator.domain.geometry import ScreenSize
 from annotator.domain.judge_settings import ImagePolicy, JudgeSettings, builtin_prompt
 from annotator.judge.runner import JudgeRunner, RunProgress
+from annotator.judge.screens import workspace_screens
 from annotator.llm.client import LLMConfig
 from annotator.storage import models
 from annotator.storage.workspace import Workspace
@@ -225,6 +230,51 @@ def test_scaled_screenshots_are_kept_for_the_next_judge_and_a_broken_copy_is_mad
         second = server.seen[0].body["messages"][1]["content"]
     assert first == second  # the same pixels, from the cache or made again
     assert kept[0].read_bytes().endswith(b"IEND\xaeB`\x82")
+
+
+def test_the_next_request_is_built_while_one_waits_on_the_endpoint(workspace: Workspace) -> None:
+    ids = [add_trajectory(workspace, "淘宝", f"任务 {n}", 2, seed=n) for n in range(2)]
+    cache = workspace.data_dir / "cache" / "judge-screens"
+    grew_while_held: list[bool] = []
+
+    def hold_the_first(seen: Seen) -> Reply:
+        if not grew_while_held:
+            before = len(list(cache.rglob("*.png")))  # the first trajectory's copies
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and len(list(cache.rglob("*.png"))) == before:
+                time.sleep(0.02)
+            grew_while_held.append(len(list(cache.rglob("*.png"))) > before)
+        return judged('{"reward": 3}')
+
+    with ChatServer([], respond=hold_the_first) as server:
+        summary = JudgeRunner(workspace, settings(images=ImagePolicy(max_side=600)), endpoint(server)).run(
+            ids, concurrency=1
+        )
+    assert grew_while_held == [True] and summary.scored == 2
+
+
+def test_the_copy_prepared_at_collection_is_the_one_a_run_sends(workspace: Workspace) -> None:
+    trajectory = add_trajectory(workspace, "淘宝", "打开淘宝", 1)
+    with workspace.database.session() as session:
+        step = session.scalars(select(models.Step).where(models.Step.trajectory_id == trajectory)).one()
+        sha, screen = step.screenshot_sha256, ScreenSize(step.screen_width, step.screen_height)
+    screens = workspace_screens(workspace)
+    screens.prepare(workspace.blobs.read_bytes(sha), screen)
+    made = screens.path(sha, ScreenSize(461, 1024))  # 1080x2400 with its longer side at the built-in 1024
+    assert made is not None and made.is_file()
+    Image.new("RGB", (461, 1024), "red").save(made, "PNG")  # a marker: the run must send this file as it is
+    with ChatServer([judged('{"reward": 4}')]) as server:
+        JudgeRunner(workspace, settings(), endpoint(server)).run([trajectory])
+        parts = server.seen[0].body["messages"][1]["content"]
+    urls = {part["image_url"]["url"] for part in parts if part["type"] == "image_url"}
+    assert urls == {"data:image/png;base64," + base64.b64encode(made.read_bytes()).decode()}
+
+
+def test_a_screenshot_that_cannot_be_scaled_is_left_to_the_run(workspace: Workspace, caplog) -> None:
+    screens = workspace_screens(workspace)
+    screens.prepare(b"not a png", ScreenSize(1080, 2400))
+    assert "judge copy of a screenshot not made" in caplog.text
+    assert not list((workspace.data_dir / "cache").rglob("*.png"))
 
 
 def test_ctrl_c_asks_nothing_more_and_records_the_run_as_stopped(workspace: Workspace) -> None:
