@@ -9,6 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 import click
 
 from annotator import __version__
+from trainer_bridge.cli_export import export_command
 
 TRAIN_PACKAGES = ("torch", "torchvision", "transformers", "trl", "peft", "accelerate", "datasets")
 
@@ -56,6 +57,9 @@ def doctor(as_json: bool) -> None:
         click.echo(f"\nGPUs: {', '.join(report['cuda_names'])}")  # type: ignore[arg-type]
     else:
         click.echo("\nNo GPU visible to torch: training runs on the CPU (fine for smoke tests only).")
+
+
+cli.add_command(export_command)
 
 
 def main() -> None:

@@ -6,18 +6,8 @@ model's processor would pick (a processor then leaves it as it is, because both 
 multiples of 28 within the pixel limits), the history's device coordinates are converted into that
 size, and the reply's coordinates are converted back to device pixels.
 
-Message layout (Qwen2.5-VL's chat template; alternating user/assistant turns after the system prompt)::
-
-    system     B.2 prompt with "User Task: ..." + "The screen's resolution is {w}x{h}."
-    user       [text: earlier steps, whose screenshots are no longer sent: think/action/tool_call each]
-               text "Step k:" + screenshot k                     } one pair per earlier step whose
-    assistant  step k's reply: <think>..<action>..<tool_call>..  } screenshot is inside the window
-    ...
-    user       [text: earlier steps, when no pair above carries them] + "Step n (current screen):" + screenshot
-
-Only the last W = ``history_images`` screenshots (the current one included) are sent, as Eq. 4's sliding
-window caps images for memory; the full text history is always sent, so the model can still see an
-earlier mis-click. Each tool call appears exactly once, in step order.
+The conversation's layout (the Mobile-R1 B.4 prompt, the text history, the window of W screenshots) is
+`annotator.domain.agent_conversation`'s, shared with the export; here each screenshot becomes an inline PNG.
 """
 
 from __future__ import annotations
@@ -25,7 +15,6 @@ from __future__ import annotations
 import base64
 import functools
 import io
-import math
 import struct
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -33,21 +22,11 @@ from typing import Any
 from PIL import Image
 
 from annotator.domain.actions import Action, ActionError, action_from_tool_call, validate_action
-from annotator.domain.coords import DEFAULT_RESIZE, CoordinateSpace, ResizeConfig, from_device_point, scale_point
+from annotator.domain.agent_conversation import HistoryStep, agent_conversation
+from annotator.domain.coords import DEFAULT_RESIZE, CoordinateSpace, ResizeConfig, scale_point
 from annotator.domain.geometry import ScreenSize
-from annotator.domain.prompts import agent_system_prompt
-from annotator.domain.response import ParsedResponse, parse_response, tool_call_json
-
-POINT_KEYS = ("coordinate", "coordinate2")
-
-
-@dataclass
-class HistoryStep:
-    """One earlier step as the agent wrote it (or a person did it); ``tool_call`` is in DEVICE pixels."""
-
-    think: str | None
-    action_text: str | None
-    tool_call: dict[str, Any] | None
+from annotator.domain.model_space import POINT_KEYS, ModelSpace
+from annotator.domain.response import ParsedResponse, parse_response
 
 
 @dataclass
@@ -95,68 +74,15 @@ def build_agent_messages(
             f"got {len(screenshots)}"
         )
     resized = resized_screen(screen, resize)
-    system = f"{agent_system_prompt(instruction)}\nThe screen's resolution is {resized.width}x{resized.height}."
-    messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
-    shown = min(history_images, len(screenshots))
-    first_shown = len(history) + 1 - shown  # the step index of the oldest screenshot sent
-    summary = _summary(history[:first_shown], screen, resized, resize)
-    for index in range(first_shown, len(history) + 1):
+    space = ModelSpace("qwen2.5-vl", CoordinateSpace.QWEN25_ABSOLUTE, resize)
+
+    def image_part(index: int) -> dict[str, Any]:
         current = screen if index == len(history) else None
-        image = _image_part(screenshots[index - len(history) - 1], resized, current=current)
-        label = f"Step {index + 1} (current screen):" if index == len(history) else f"Step {index + 1}:"
-        content = [{"type": "text", "text": summary}] if summary else []
-        summary = ""
-        messages.append({"role": "user", "content": [*content, {"type": "text", "text": label}, image]})
-        if index < len(history):
-            messages.append({"role": "assistant", "content": _step_text(history[index], screen, resized, resize)})
+        return _image_part(screenshots[index - len(history) - 1], resized, current=current)
+
+    shown = min(history_images, len(screenshots))
+    messages = agent_conversation(instruction, history, screen, space, shown=shown, image_part=image_part)
     return AgentRequest(messages=messages, resized=resized)
-
-
-def _summary(steps: list[HistoryStep], screen: ScreenSize, resized: ScreenSize, resize: ResizeConfig) -> str:
-    if not steps:
-        return ""
-    lines = ["Earlier steps (their screenshots are no longer shown):"]
-    for number, step in enumerate(steps, start=1):
-        lines += [f"Step {number}:", _step_text(step, screen, resized, resize)]
-    return "\n".join(lines)
-
-
-def _step_text(step: HistoryStep, screen: ScreenSize, resized: ScreenSize, resize: ResizeConfig) -> str:
-    """The step as the model writes a reply; parts that are unknown (a person's tap has no think) are left out."""
-    parts = []
-    if step.think:
-        parts.append(f"<think>\n{step.think.strip()}\n</think>")
-    if step.action_text:
-        parts.append(f"<action>\n{step.action_text.strip()}\n</action>")
-    if step.tool_call is not None:
-        parts.append(f"<tool_call>\n{tool_call_json(_to_model_space(step.tool_call, screen, resize))}\n</tool_call>")
-    return "\n".join(parts) if parts else "(no reply recorded for this step)"
-
-
-def _to_model_space(tool_call: dict[str, Any], screen: ScreenSize, resize: ResizeConfig) -> dict[str, Any]:
-    """A copy of the tool call with its points in the resized image's pixels; other values as they are."""
-    arguments = tool_call.get("arguments")
-    if not isinstance(arguments, dict):
-        return tool_call
-    converted = dict(arguments)
-    for key in POINT_KEYS:
-        point = arguments.get(key)
-        if _is_point(point):
-            try:
-                converted[key] = [
-                    int(v) for v in from_device_point(point, CoordinateSpace.QWEN25_ABSOLUTE, screen, resize)
-                ]
-            except ValueError:  # off the screen: scale it the same way so the model sees where it went
-                converted[key] = list(scale_point(point, screen, resized_screen(screen, resize)))
-    return {**tool_call, "arguments": converted}
-
-
-def _is_point(value: Any) -> bool:
-    return (
-        isinstance(value, (list, tuple))
-        and len(value) == 2
-        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
-    )
 
 
 def _image_part(data: bytes, resized: ScreenSize, *, current: ScreenSize | None) -> dict[str, Any]:
@@ -189,11 +115,12 @@ def _prepared(data: bytes, width: int, height: int) -> tuple[tuple[int, int], st
     sent again as history in the next W-1 requests, and decoding and resizing it is most of a step's cost."""
     with Image.open(io.BytesIO(data)) as image:
         size_ok = image.size == (width, height) and image.format == "PNG"
-        png = data if size_ok else _resized_png(image, ScreenSize(width, height))
+        png = data if size_ok else model_image_png(image, ScreenSize(width, height))
         return image.size, "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-def _resized_png(image: Image.Image, resized: ScreenSize) -> bytes:
+def model_image_png(image: Image.Image, resized: ScreenSize) -> bytes:
+    """The screenshot as the model is shown it, as a PNG of exactly `resized` (the export writes the same)."""
     # Bicubic, as qwen_vl_utils' fetch_image resizes; RGB, as the processor converts anyway. Lossless but
     # lightly compressed: on loopback or a LAN the time to compress harder costs more than the bytes.
     converted = image.convert("RGB").resize((resized.width, resized.height), Image.Resampling.BICUBIC)

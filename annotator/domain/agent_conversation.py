@@ -1,0 +1,85 @@
+"""The agent's conversation for one step: the same layout when collecting, exporting and evaluating.
+
+Mobile-R1 Appendix B.4 prompt, Qwen2.5-VL chat layout (alternating user / assistant turns after the system
+prompt)::
+
+    system     B.4 prompt with "User Task: ..." + how coordinates are written (the model space's note)
+    user       [text: earlier steps, whose screenshots are no longer sent: think/action/tool_call each]
+               text "Step k:" + screenshot k                     } one pair per earlier step whose
+    assistant  step k's reply: <think>..<action>..<tool_call>..  } screenshot is inside the window
+    ...
+    user       [text: earlier steps, when no pair above carries them] + "Step n (current screen):" + screenshot
+
+Only the last W screenshots (the current one included) are shown, as Eq. 4's sliding window caps images for
+memory; the full text history is always given, so the model can still see an earlier mis-click. Each tool
+call appears exactly once, in step order, in the model's space. How a screenshot becomes a message part
+(an inline data URL for an endpoint, a placeholder for a training file) is the caller's `image_part`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from annotator.domain.geometry import ScreenSize
+from annotator.domain.model_space import ModelSpace
+from annotator.domain.prompts import agent_system_prompt
+from annotator.domain.response import tool_call_json
+
+
+@dataclass(frozen=True)
+class HistoryStep:
+    """One earlier step as the agent wrote it (or a person did it); ``tool_call`` is in DEVICE pixels."""
+
+    think: str | None
+    action_text: str | None
+    tool_call: dict[str, Any] | None
+
+
+def reply_text(step: HistoryStep, screen: ScreenSize, space: ModelSpace) -> str:
+    """The step as the model writes a reply; parts that are unknown (a person's tap has no think) are left out."""
+    parts = []
+    if step.think:
+        parts.append(f"<think>\n{step.think.strip()}\n</think>")
+    if step.action_text:
+        parts.append(f"<action>\n{step.action_text.strip()}\n</action>")
+    if step.tool_call is not None:
+        parts.append(f"<tool_call>\n{tool_call_json(space.tool_call(step.tool_call, screen))}\n</tool_call>")
+    return "\n".join(parts) if parts else "(no reply recorded for this step)"
+
+
+def _summary(steps: Sequence[HistoryStep], screen: ScreenSize, space: ModelSpace) -> str:
+    if not steps:
+        return ""
+    lines = ["Earlier steps (their screenshots are no longer shown):"]
+    for number, step in enumerate(steps, start=1):
+        lines += [f"Step {number}:", reply_text(step, screen, space)]
+    return "\n".join(lines)
+
+
+def agent_conversation(
+    instruction: str,
+    history: Sequence[HistoryStep],
+    screen: ScreenSize,
+    space: ModelSpace,
+    *,
+    shown: int,
+    image_part: Callable[[int], dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """The messages that ask for step ``len(history)``. ``shown`` screenshots are sent (at least 1, at most
+    one per step); ``image_part(index)`` gives the part for step ``index``'s screenshot."""
+    if not 1 <= shown <= len(history) + 1:
+        raise ValueError(f"expected 1 to {len(history) + 1} screenshots (one per step plus the current), got {shown}")
+    system = f"{agent_system_prompt(instruction)}\n{space.screen_note(screen)}"
+    messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
+    first_shown = len(history) + 1 - shown  # the step index of the oldest screenshot sent
+    summary = _summary(history[:first_shown], screen, space)
+    for index in range(first_shown, len(history) + 1):
+        label = f"Step {index + 1} (current screen):" if index == len(history) else f"Step {index + 1}:"
+        content = [{"type": "text", "text": summary}] if summary else []
+        summary = ""
+        messages.append({"role": "user", "content": [*content, {"type": "text", "text": label}, image_part(index)]})
+        if index < len(history):
+            messages.append({"role": "assistant", "content": reply_text(history[index], screen, space)})
+    return messages

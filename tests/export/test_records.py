@@ -1,0 +1,47 @@
+"""How a labelled trajectory yields step records: corrections, wrong and redundant steps, self-correction."""
+
+from __future__ import annotations
+
+from annotator.domain.geometry import ScreenSize
+from trainer_bridge.export.record import SourceStep, SourceTrajectory, step_records
+
+SCREEN = ScreenSize(1080, 2400)
+
+
+def step(index: int, verdict: str = "correct", **changes: object) -> SourceStep:
+    values: dict = {
+        "step_id": 100 + index, "index": index, "screenshot_sha256": f"screen-{index}", "screen": SCREEN,
+        "think": f"想法 {index}", "action_text": f"动作 {index}",
+        "tool_call": {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [10 * index, 20]}},
+        "target_box": None, "verdict": verdict,
+    }  # fmt: skip
+    return SourceStep(**(values | changes))
+
+
+def trajectory(*steps: SourceStep) -> SourceTrajectory:
+    return SourceTrajectory(1, "uid-1", "淘宝", "搜索耳机", "accepted", 3, steps)
+
+
+def test_clean_steps_give_one_record_each_with_the_history_before_them() -> None:
+    records = list(step_records(trajectory(step(0), step(1), step(2))))
+    assert [(r.position, r.kind) for r in records] == [(0, "step"), (1, "step"), (2, "step")]
+    assert [h.action_text for h in records[2].history] == ["动作 0", "动作 1"]
+    assert records[2].screenshots == ("screen-0", "screen-1", "screen-2")
+
+
+def test_a_wrong_step_gives_its_correction_on_its_screen_and_stops_the_clean_sequence() -> None:
+    correction = step(10, inserted=True, corrects_index=1, screenshot_sha256="screen-1", action_text="改正")
+    steps = (step(0), step(1, "wrong"), step(2), correction)
+    records = list(step_records(trajectory(*steps)))
+    assert [(r.position, r.kind, r.action_text) for r in records] == [(0, "step", "动作 0"), (1, "correction", "改正")]
+    assert records[1].screenshots[-1] == "screen-1" and [h.action_text for h in records[1].history] == ["动作 0"]
+    with_errors = list(step_records(trajectory(*steps), after_errors=True))
+    assert [(r.position, r.kind) for r in with_errors] == [(0, "step"), (1, "correction"), (2, "after_error")]
+    assert [h.action_text for h in with_errors[2].history] == ["动作 0", "动作 1"]  # what was really done
+
+
+def test_redundant_removed_and_unlabelled_steps_give_no_record_but_stay_in_the_history() -> None:
+    steps = (step(0, "redundant"), step(1, removed=True), step(2, think=None), step(3))
+    records = list(step_records(trajectory(*steps)))
+    assert [r.position for r in records] == [3]
+    assert len(records[0].history) == 3

@@ -1,0 +1,82 @@
+"""`manifest.json`: what an export holds and how it was made; no clock time in it, so that the same inputs
+and options give byte-identical files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+from annotator import __version__
+from annotator.storage.workspace import Workspace
+from trainer_bridge.export.sft import Sample
+
+MANIFEST = "manifest.json"
+
+
+class Tally:
+    """Counts per split, app, action type and record kind, as samples are built."""
+
+    def __init__(self) -> None:
+        self.samples: Counter[str] = Counter()
+        self.trajectories: dict[str, set[int]] = {}
+        self.apps: dict[str, Counter[str]] = {}
+        self.actions: dict[str, Counter[str]] = {}
+        self.kinds: dict[str, Counter[str]] = {}
+
+    def add(self, split: str, sample: Sample) -> None:
+        record = sample.record
+        self.samples[split] += 1
+        self.trajectories.setdefault(split, set()).add(record.trajectory_id)
+        self.apps.setdefault(split, Counter())[record.app] += 1
+        action = str(record.tool_call.get("arguments", {}).get("action", "?"))
+        self.actions.setdefault(split, Counter())[action] += 1
+        self.kinds.setdefault(split, Counter())[record.kind] += 1
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            split: {
+                "samples": self.samples[split],
+                "trajectories": len(self.trajectories.get(split, ())),
+                "apps": dict(sorted(self.apps.get(split, Counter()).items())),
+                "action_types": dict(sorted(self.actions.get(split, Counter()).items())),
+                "kinds": dict(sorted(self.kinds.get(split, Counter()).items())),
+            }
+            for split in sorted(self.samples)
+        }
+
+
+def file_hashes(folder: Path) -> list[dict[str, Any]]:
+    files = sorted(path for path in folder.rglob("*") if path.is_file() and path.name != MANIFEST)
+    listed = []
+    for path in files:
+        digest = hashlib.sha256()
+        with open(path, "rb") as file:
+            for chunk in iter(lambda: file.read(1 << 20), b""):
+                digest.update(chunk)
+        listed.append(
+            {"path": path.relative_to(folder).as_posix(), "bytes": path.stat().st_size, "sha256": digest.hexdigest()}
+        )
+    return listed
+
+
+def source_database(workspace: Workspace) -> str:
+    """The database URL without its password."""
+    return make_url(workspace.database.url).render_as_string(hide_password=True)
+
+
+def write_manifest(folder: Path, workspace: Workspace, options: dict[str, Any], tally: Tally) -> None:
+    manifest = {
+        "format_version": 1,
+        "code_version": __version__,
+        "source_database": source_database(workspace),
+        "options": options,
+        "counts": tally.as_json(),
+        "files": file_hashes(folder),
+    }
+    text = json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    (folder / MANIFEST).write_text(text, encoding="utf-8")

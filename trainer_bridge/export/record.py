@@ -1,0 +1,139 @@
+"""The canonical per-step record every export starts from, and how a labelled trajectory yields them.
+
+A trajectory as collected is a sequence of executed steps; annotators label each one (think, action text,
+tool call, target box, verdict), mark it wrong or redundant, leave it out, or insert a corrected step after a
+wrong one (on the same screenshot). The screens after a wrong step show what the wrong action did, so the
+history of every later step must say what was really done. Records therefore follow the executed steps:
+
+- each executed step whose verdict is not wrong or redundant is a `step` record (target: its label);
+- each corrected step a person inserted after a wrong step is a `correction` record on the wrong step's
+  screenshot, with the history before the wrong step (target: the correction);
+- a step that comes after a wrong step sees that mistake in its history: with `after_errors` it is kept as
+  an `after_error` record (Mobile-R1's self-correction sequences), without it the trajectory yields nothing
+  more once a wrong step was executed.
+
+Steps left out of the labelled trajectory (`removed`) and steps without a complete label (think, action text
+and tool call) give no record, but executed steps stay in the history of later ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from annotator.domain.agent_conversation import HistoryStep
+from annotator.domain.geometry import Box, ScreenSize
+
+
+@dataclass(frozen=True)
+class SourceStep:
+    """One stored step as the export reads it (device pixels)."""
+
+    step_id: int
+    index: int
+    screenshot_sha256: str
+    screen: ScreenSize
+    think: str | None
+    action_text: str | None
+    tool_call: dict[str, Any] | None
+    target_box: Box | None
+    verdict: str | None
+    removed: bool = False
+    inserted: bool = False  # a corrected step a person added after the wrong step `corrects_index`
+    corrects_index: int | None = None
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.think and self.action_text and self.tool_call)
+
+    def as_history(self) -> HistoryStep:
+        return HistoryStep(self.think, self.action_text, self.tool_call)
+
+
+@dataclass(frozen=True)
+class SourceTrajectory:
+    trajectory_id: int
+    uid: str
+    app: str
+    instruction: str
+    review_status: str
+    judge_score: int | None
+    steps: tuple[SourceStep, ...]  # executed and inserted steps, in any order
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """One training step: what the model is shown and what it should answer."""
+
+    trajectory_id: int
+    trajectory_uid: str
+    step_id: int
+    position: int  # the step's place in the executed sequence (0-based)
+    kind: str  # step, correction, after_error
+    app: str
+    instruction: str
+    history: tuple[HistoryStep, ...]
+    screenshots: tuple[str, ...]  # sha256 of each step's screen up to and including the current one
+    screen: ScreenSize
+    think: str
+    action_text: str
+    tool_call: dict[str, Any]
+    target_box: Box | None
+    verdict: str | None
+    review_status: str
+    judge_score: int | None
+
+
+def step_records(trajectory: SourceTrajectory, *, after_errors: bool = False) -> Iterator[StepRecord]:
+    """The records of one trajectory, in step order (module docstring)."""
+    executed = sorted((s for s in trajectory.steps if not s.inserted), key=lambda s: s.index)
+    corrections: dict[int, list[SourceStep]] = {}
+    for step in sorted((s for s in trajectory.steps if s.inserted), key=lambda s: s.index):
+        if step.corrects_index is not None:
+            corrections.setdefault(step.corrects_index, []).append(step)
+    mistaken = False
+    for position, step in enumerate(executed):
+        history = tuple(done.as_history() for done in executed[:position])
+        screens = tuple(done.screenshot_sha256 for done in executed[: position + 1])
+        if step.verdict == "wrong":
+            for correction in corrections.get(step.index, [])[:1]:
+                if correction.complete and not mistaken:
+                    yield _record(trajectory, correction, position, "correction", history, screens)
+            mistaken = True
+            continue
+        if mistaken and not after_errors:
+            return
+        if step.removed or step.verdict == "redundant" or not step.complete:
+            continue
+        yield _record(trajectory, step, position, "after_error" if mistaken else "step", history, screens)
+
+
+def _record(
+    trajectory: SourceTrajectory,
+    step: SourceStep,
+    position: int,
+    kind: str,
+    history: Sequence[HistoryStep],
+    screenshots: Sequence[str],
+) -> StepRecord:
+    assert step.think and step.action_text and step.tool_call  # complete, checked by the caller
+    return StepRecord(
+        trajectory_id=trajectory.trajectory_id,
+        trajectory_uid=trajectory.uid,
+        step_id=step.step_id,
+        position=position,
+        kind=kind,
+        app=trajectory.app,
+        instruction=trajectory.instruction,
+        history=tuple(history),
+        screenshots=tuple(screenshots),
+        screen=step.screen,
+        think=step.think,
+        action_text=step.action_text,
+        tool_call=step.tool_call,
+        target_box=step.target_box,
+        verdict=step.verdict,
+        review_status=trajectory.review_status,
+        judge_score=trajectory.judge_score,
+    )

@@ -1,0 +1,84 @@
+"""Stage `sft` (Mobile-R1 stage 1, format alignment): one sample per step record.
+
+The prompt is the agent's own conversation (`annotator.domain.agent_conversation`: the B.4 system prompt, the
+text history, the last W screenshots), so a model is trained on exactly what it is asked when collecting and
+evaluating; the target is the labelled `<think>..</think><action>..</action><tool_call>..</tool_call>`, its
+coordinates in the model's space. Images are referred to by the screenshot's sha256 and the size the model is
+shown; the writers put the resized files where their format wants them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from annotator.domain.agent_conversation import HistoryStep, agent_conversation, reply_text
+from annotator.domain.geometry import ScreenSize
+from annotator.domain.model_space import ModelSpace
+from trainer_bridge.export.record import StepRecord
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    sha256: str
+    screen: ScreenSize  # the screenshot's own size
+    size: ScreenSize  # the size the model is shown
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.sha256}-{self.size.width}x{self.size.height}.png"
+
+
+@dataclass(frozen=True)
+class Sample:
+    sample_id: str
+    prompt: list[dict[str, Any]]  # chat messages; each image a {"type": "image"} part, in `images` order
+    completion: str
+    images: tuple[ImageRef, ...]
+    record: StepRecord
+
+
+def sample_id(record: StepRecord) -> str:
+    return f"{record.trajectory_uid}-{record.position:02d}-{record.kind}"
+
+
+def sft_sample(record: StepRecord, space: ModelSpace, history_images: int) -> Sample:
+    """The sample of one record; `history_images` is W, the screenshots shown with the current one included."""
+    if history_images < 1:
+        raise ValueError(f"history images: at least 1 (the current screen), got {history_images}")
+    size = space.image_size(record.screen)
+    images: list[ImageRef] = []
+
+    def image_part(index: int) -> dict[str, Any]:
+        images.append(ImageRef(record.screenshots[index], record.screen, size))
+        return {"type": "image"}
+
+    shown = min(history_images, len(record.history) + 1)
+    prompt = agent_conversation(
+        record.instruction, record.history, record.screen, space, shown=shown, image_part=image_part
+    )
+    target = HistoryStep(record.think, record.action_text, record.tool_call)
+    completion = reply_text(target, record.screen, space)
+    return Sample(sample_id(record), prompt, completion, tuple(images), record)
+
+
+def sample_metadata(sample: Sample, space: ModelSpace) -> dict[str, Any]:
+    """The columns every format carries beside the conversation: where the sample comes from and the sizes
+    that map a prediction back to device pixels."""
+    record, size = sample.record, space.image_size(sample.record.screen)
+    return {
+        "id": sample.sample_id,
+        "trajectory_uid": record.trajectory_uid,
+        "trajectory_id": record.trajectory_id,
+        "step_id": record.step_id,
+        "position": record.position,
+        "kind": record.kind,
+        "app": record.app,
+        "instruction": record.instruction,
+        "screen_width": record.screen.width,
+        "screen_height": record.screen.height,
+        "image_width": size.width,
+        "image_height": size.height,
+        "review_status": record.review_status,
+        "judge_score": record.judge_score,
+    }
