@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,7 +13,11 @@ from annotator.domain.model_space import MODEL_SPACE_NAMES, model_space
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.formats import FORMATS
 from trainer_bridge.export.run import STAGES, ExportError, ExportOptions, export
+from trainer_bridge.export.sft import INSTRUCTION_LEVELS
 from trainer_bridge.export.source import Selection
+from trainer_bridge.export.splits import UNITS, SplitPlan, parse_fractions
+
+DATE = click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"])
 
 
 @click.command("export")
@@ -23,47 +28,69 @@ from trainer_bridge.export.source import Selection
 @click.option("--min-pixels", type=int, default=MIN_PIXELS, show_default=True, help="The processor's min_pixels.")
 @click.option("--max-pixels", type=int, default=MAX_PIXELS, show_default=True, help="The processor's max_pixels.")
 @click.option("--image-scale", type=float, default=1.0, show_default=True, help="Scale first (0.5: halved).")
-@click.option(
-    "--history-images", type=int, default=2, show_default=True, help="W: screenshots shown, the current one too."
-)
+@click.option("--history-images", type=int, default=2, show_default=True, help="W: screenshots shown, the current too.")
+@click.option("--instruction-level", type=click.Choice(INSTRUCTION_LEVELS), default="task", show_default=True)
 @click.option("--self-correction", is_flag=True, help="Also the steps after a wrong step (history shows the mistake).")
+@click.option("--keep-duplicates", is_flag=True, help="Keep samples identical to one already written.")
+@click.option("--split", "split_text", default="train=1", show_default=True, help="e.g. train=0.8,val=0.1,test=0.1")
+@click.option("--split-by", type=click.Choice(UNITS), default="trajectory", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the split.")
+@click.option("--holdout-app", "holdout_apps", multiple=True, help="Put this app in the last split (repeat).")
+@click.option("--holdout-tail", type=click.IntRange(min=0), default=0, help="Hold out the N smallest apps.")
 @click.option("--review", "reviews", multiple=True, default=("accepted",), show_default=True, help="Review states.")
 @click.option("--app", "apps", multiple=True, help="Only these apps (repeat).")
 @click.option("--id", "ids", type=int, multiple=True, help="Only these trajectories (repeat).")
 @click.option("--judge", type=int, help="The judge whose scores are used (default: the newest).")
 @click.option("--min-judge-score", type=click.IntRange(0, 4), help="Only trajectories the judge scored at least this.")
 @click.option("--annotator", "annotators", multiple=True, help="Only trajectories these people labelled (repeat).")
+@click.option("--since", type=DATE, help="Only trajectories collected on or after this date.")
+@click.option("--until", type=DATE, help="Only trajectories collected before this date.")
 @click.option("--data-dir", type=click.Path(path_type=Path), help="The workspace folder (as for `annotator`).")
 @click.option("--db", "db_url", help="A database URL (default: ANNOTATOR_DB_URL, or the data folder's SQLite).")
-def export_command(
-    stage: str, format_: str, out: Path, coords: str, min_pixels: int, max_pixels: int, image_scale: float,
-    history_images: int, self_correction: bool, reviews: tuple[str, ...], apps: tuple[str, ...],
-    ids: tuple[int, ...], judge: int | None, min_judge_score: int | None, annotators: tuple[str, ...],
-    data_dir: Path | None, db_url: str | None,
-) -> None:  # fmt: skip
+def export_command(**given: Any) -> None:
     """Write a training dataset of labelled steps (manifest.json says what is in it)."""
-    try:
-        space = model_space(coords, min_pixels=min_pixels, max_pixels=max_pixels, image_scale=image_scale)
-        selection = Selection(reviews, apps, ids, judge, min_judge_score, annotators)
-        options = ExportOptions(stage, format_, out, space, history_images, self_correction, selection)
-    except ValueError as error:
-        raise click.UsageError(str(error)) from None
-    with Workspace.open(data_dir, db_url) as workspace:
-        bar = click.progressbar(length=1, label="trajectories", file=sys.stderr)
-        with bar:
+    options = export_options(given)
+    bar = click.progressbar(length=1, label="trajectories", file=sys.stderr)
+    with Workspace.open(given["data_dir"], given["db_url"]) as workspace, bar:
 
-            def progress(done: int, total: int) -> None:
-                bar.length = max(total, 1)
-                bar.update(done - bar.pos)
+        def progress(done: int, total: int) -> None:
+            bar.length = max(total, 1)
+            bar.update(done - bar.pos)
 
-            try:
-                tally = export(workspace, options, progress)
-            except ExportError as error:
-                raise click.ClickException(str(error)) from None
+        try:
+            tally = export(workspace, options, progress)
+        except ExportError as error:
+            raise click.ClickException(str(error)) from None
     counts = tally.as_json()
-    if not counts:
-        click.echo(f"Nothing to export: no labelled steps in the selected trajectories. {out} was left empty.")
-        return
     for split, numbers in counts.items():
         click.echo(f"{split}: {numbers['samples']} samples from {numbers['trajectories']} trajectories")
-    click.echo(f"Wrote {out} (manifest.json lists every file and count)")
+    if not any(numbers["samples"] for numbers in counts.values()):
+        click.echo("No labelled steps in the selected trajectories (see --review and the filters).")
+    if tally.duplicates:
+        click.echo(f"{tally.duplicates} samples identical to one already written were left out")
+    click.echo(f"Wrote {given['out']} (manifest.json lists every file and count)")
+
+
+def export_options(given: dict[str, Any]) -> ExportOptions:
+    try:
+        space = model_space(
+            given["coords"], min_pixels=given["min_pixels"], max_pixels=given["max_pixels"],
+            image_scale=given["image_scale"],
+        )  # fmt: skip
+        selection = Selection(
+            review_states=given["reviews"], apps=given["apps"], trajectory_ids=given["ids"],
+            judge_config_id=given["judge"], min_judge_score=given["min_judge_score"],
+            annotators=given["annotators"], since=given["since"], until=given["until"],
+        )  # fmt: skip
+        splits = SplitPlan(
+            parse_fractions(given["split_text"]), given["split_by"], given["seed"], given["holdout_apps"],
+            given["holdout_tail"],
+        )  # fmt: skip
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    return ExportOptions(
+        stage=given["stage"], format=given["format_"], out=given["out"], space=space,
+        history_images=given["history_images"], after_errors=given["self_correction"],
+        instruction_level=given["instruction_level"], keep_duplicates=given["keep_duplicates"],
+        selection=selection, splits=splits,
+    )  # fmt: skip

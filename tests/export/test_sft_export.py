@@ -122,3 +122,32 @@ def test_the_command_exports_and_says_what_it_wrote(labelled: Workspace, tmp_pat
     refused = CliRunner().invoke(cli, ["export", "--stage", "sft", "--format", "trl", "--out", str(tmp_path / "cli"),
                                        "--data-dir", str(labelled.data_dir)])  # fmt: skip
     assert refused.exit_code == 1 and "not empty" in refused.output
+
+
+def test_identical_steps_are_written_once_unless_duplicates_are_kept(workspace: Workspace, tmp_path: Path) -> None:
+    for _ in range(2):  # the same instruction run twice, through the same screens, labelled alike
+        add_trajectory(workspace, "淘宝", "打开淘宝，搜索耳机", 3, seed=1)
+    manifest = run_export(workspace, tmp_path / "once", "jsonl")
+    assert manifest["counts"]["train"]["samples"] == 3 and manifest["duplicates_left_out"] == 3
+    options = ExportOptions("sft", "jsonl", tmp_path / "all", model_space("qwen2.5-vl"), keep_duplicates=True)
+    assert export(workspace, options).as_json()["train"]["samples"] == 6
+
+
+def test_action_level_instructions_ask_for_the_step_alone(labelled: Workspace, tmp_path: Path) -> None:
+    options = ExportOptions("sft", "jsonl", tmp_path / "out", model_space("qwen2.5-vl"), instruction_level="action")
+    export(labelled, options)
+    rows = [json.loads(line) for line in (tmp_path / "out" / "data" / "train.jsonl").read_text().splitlines()]
+    assert all(len(row["images"]) == 1 and [m["role"] for m in row["messages"]] == ["system", "user", "assistant"]
+               for row in rows)  # fmt: skip
+    assert "User Task: 点击搜索框" in rows[1]["messages"][0]["content"]
+
+
+def test_splits_by_app_are_written_and_counted(labelled: Workspace, tmp_path: Path) -> None:
+    arguments = ["export", "--stage", "sft", "--format", "jsonl", "--out", str(tmp_path / "split"),
+                 "--split", "train=0.5,test=0.5", "--split-by", "app", "--holdout-app", "抖音",
+                 "--data-dir", str(labelled.data_dir)]  # fmt: skip
+    result = CliRunner().invoke(cli, arguments)
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "split" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["counts"]["test"]["apps"] == {"抖音": 2} and manifest["counts"]["train"]["apps"] == {"淘宝": 3}
+    assert sorted(path.name for path in (tmp_path / "split" / "data").iterdir()) == ["test.jsonl", "train.jsonl"]

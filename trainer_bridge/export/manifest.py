@@ -27,6 +27,8 @@ class Tally:
         self.apps: dict[str, Counter[str]] = {}
         self.actions: dict[str, Counter[str]] = {}
         self.kinds: dict[str, Counter[str]] = {}
+        self.splits: list[str] = []  # every split of the plan, also those left empty
+        self.duplicates = 0
 
     def add(self, split: str, sample: Sample) -> None:
         record = sample.record
@@ -46,7 +48,7 @@ class Tally:
                 "action_types": dict(sorted(self.actions.get(split, Counter()).items())),
                 "kinds": dict(sorted(self.kinds.get(split, Counter()).items())),
             }
-            for split in sorted(self.samples)
+            for split in self.splits
         }
 
 
@@ -76,6 +78,7 @@ def write_manifest(folder: Path, workspace: Workspace, options: dict[str, Any], 
         "source_database": source_database(workspace),
         "options": options,
         "counts": tally.as_json(),
+        "duplicates_left_out": tally.duplicates,
         "files": file_hashes(folder),
     }
     text = json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n"

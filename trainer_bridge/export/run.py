@@ -1,4 +1,4 @@
-"""One export: select, build the records and samples, write the format, write the manifest."""
+"""One export: select, split, build the records and samples, write the format, write the manifest."""
 
 from __future__ import annotations
 
@@ -14,10 +14,12 @@ from trainer_bridge.export.formats import FORMATS, write_jsonl, write_trl
 from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.manifest import Tally, write_manifest
 from trainer_bridge.export.record import step_records
-from trainer_bridge.export.sft import Sample, sft_sample
-from trainer_bridge.export.source import Selection, selected_trajectories
+from trainer_bridge.export.sft import INSTRUCTION_LEVELS, Sample, action_level, content_key, sft_sample
+from trainer_bridge.export.source import Selection, load_trajectories, selected_keys
+from trainer_bridge.export.splits import SplitPlan, assign_splits
 
 STAGES = ("sft",)
+Progress = Callable[[int, int], None]
 
 
 class ExportError(ValueError):
@@ -32,14 +34,19 @@ class ExportOptions:
     space: ModelSpace
     history_images: int = 2
     after_errors: bool = False
+    instruction_level: str = "task"
+    keep_duplicates: bool = False
     selection: Selection = field(default_factory=Selection)
+    splits: SplitPlan = field(default_factory=SplitPlan)
 
     def as_json(self) -> dict[str, object]:
         return {
             "stage": self.stage, "format": self.format, "coords": self.space.name,
             "min_pixels": self.space.resize.min_pixels, "max_pixels": self.space.resize.max_pixels,
             "image_scale": self.space.image_scale, "history_images": self.history_images,
-            "after_errors": self.after_errors, "selection": self.selection.as_json(),
+            "after_errors": self.after_errors, "instruction_level": self.instruction_level,
+            "keep_duplicates": self.keep_duplicates, "selection": self.selection.as_json(),
+            "splits": self.splits.as_json(),
         }  # fmt: skip
 
 
@@ -48,35 +55,62 @@ def _check(options: ExportOptions) -> None:
         raise ExportError(f"stage {options.stage!r}: expected one of {', '.join(STAGES)}")
     if options.format not in FORMATS:
         raise ExportError(f"format {options.format!r}: expected one of {', '.join(FORMATS)}")
+    if options.instruction_level not in INSTRUCTION_LEVELS:
+        raise ExportError(f"instruction level {options.instruction_level!r}: expected task or action")
     if options.out.exists() and any(options.out.iterdir()):
         raise ExportError(f"{options.out} is not empty; choose a new folder (an export never overwrites)")
 
 
-def _samples(workspace: Workspace, options: ExportOptions, tally: Tally, on_progress) -> Iterator[Sample]:  # type: ignore[no-untyped-def]
-    total, trajectories = selected_trajectories(workspace.database, options.selection)
-    for done, trajectory in enumerate(trajectories, start=1):
-        for record in step_records(trajectory, after_errors=options.after_errors):
-            sample = sft_sample(record, options.space, options.history_images)
-            tally.add("train", sample)
-            yield sample
-        on_progress(done, total)
+class _SampleStream:
+    """The samples of each split, made as a writer asks for them; duplicates across the export left out."""
+
+    def __init__(self, workspace: Workspace, options: ExportOptions, tally: Tally, progress: Progress) -> None:
+        self.workspace, self.options, self.tally, self.progress = workspace, options, tally, progress
+        self.seen: set[str] = set()
+        self.done = 0
+
+    def split(self, name: str, ids: list[int], judge_id: int | None, total: int) -> Iterator[Sample]:
+        options = self.options
+        for trajectory in load_trajectories(self.workspace.database, ids, judge_id):
+            for record in step_records(trajectory, after_errors=options.after_errors):
+                if options.instruction_level == "action":
+                    record = action_level(record)
+                sample = sft_sample(record, options.space, options.history_images)
+                key = content_key(sample)
+                if key in self.seen and not options.keep_duplicates:
+                    self.tally.duplicates += 1
+                    continue
+                self.seen.add(key)
+                self.tally.add(name, sample)
+                yield sample
+            self.done += 1
+            self.progress(self.done, total)
 
 
-def export(
-    workspace: Workspace, options: ExportOptions, on_progress: Callable[[int, int], None] | None = None
-) -> Tally:
+def _samples_by_split(workspace: Workspace, options: ExportOptions, tally: Tally, progress: Progress) -> dict:
+    judge_id, keys = selected_keys(workspace.database, options.selection)
+    try:
+        assigned = assign_splits(keys, options.splits)
+    except ValueError as error:
+        raise ExportError(str(error)) from None
+    stream = _SampleStream(workspace, options, tally, progress)
+    tally.splits = list(assigned)
+    progress(0, len(keys))
+    return {name: stream.split(name, ids, judge_id, len(keys)) for name, ids in assigned.items()}
+
+
+def export(workspace: Workspace, options: ExportOptions, on_progress: Progress | None = None) -> Tally:
     """Write the export into `options.out` (a new or empty folder); a failure leaves no partial output."""
     _check(options)
-    progress = on_progress or (lambda done, total: None)
     tally = Tally()
     options.out.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f".{options.out.name}-", dir=options.out.parent))
     try:
-        samples: dict[str, Iterable[Sample]] = {"train": _samples(workspace, options, tally, progress)}
-        if options.format == "jsonl":
-            write_jsonl(samples, building, ExportImages(workspace.blobs, building / "images"), options.space)
-        else:
-            write_trl(samples, building, ExportImages(workspace.blobs, building / "images"), options.space)
+        samples: dict[str, Iterable[Sample]] = _samples_by_split(
+            workspace, options, tally, on_progress or (lambda done, total: None)
+        )
+        images = ExportImages(workspace.blobs, building / "images")
+        (write_jsonl if options.format == "jsonl" else write_trl)(samples, building, images, options.space)
         write_manifest(building, workspace, options.as_json(), tally)
         if options.out.exists():
             options.out.rmdir()

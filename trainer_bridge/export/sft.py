@@ -9,7 +9,9 @@ shown; the writers put the resized files where their format wants them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import json
+from dataclasses import dataclass, replace
 from typing import Any
 
 from annotator.domain.agent_conversation import HistoryStep, agent_conversation, reply_text
@@ -40,6 +42,15 @@ class Sample:
 
 def sample_id(record: StepRecord) -> str:
     return f"{record.trajectory_uid}-{record.position:02d}-{record.kind}"
+
+
+INSTRUCTION_LEVELS = ("task", "action")
+
+
+def action_level(record: StepRecord) -> StepRecord:
+    """The record asked as an action-level instruction (Mobile-R1 4.1.1): the step's own action text is the
+    task, with no history and only the current screen."""
+    return replace(record, instruction=record.action_text, history=(), screenshots=record.screenshots[-1:])
 
 
 def sft_sample(record: StepRecord, space: ModelSpace, history_images: int) -> Sample:
@@ -82,3 +93,10 @@ def sample_metadata(sample: Sample, space: ModelSpace) -> dict[str, Any]:
         "review_status": record.review_status,
         "judge_score": record.judge_score,
     }
+
+
+def content_key(sample: Sample) -> str:
+    """Equal for samples that would teach exactly the same thing: the same prompt, images and target."""
+    shown = [ref.sha256 for ref in sample.images]
+    text = json.dumps([sample.prompt, shown, sample.completion], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
@@ -12,6 +13,7 @@ from annotator.domain.geometry import Box, ScreenSize
 from annotator.storage import models
 from annotator.storage.database import Database
 from trainer_bridge.export.record import SourceStep, SourceTrajectory
+from trainer_bridge.export.splits import TrajectoryKey
 
 BATCH = 200  # trajectories loaded per query: bounded memory on a 25,000-step workspace
 
@@ -26,9 +28,13 @@ class Selection:
     judge_config_id: int | None = None  # whose scores go into the records (default: the newest judge's)
     min_judge_score: int | None = None
     annotators: tuple[str, ...] = field(default=())
+    since: datetime | None = None  # collected at or after
+    until: datetime | None = None  # collected before
 
     def as_json(self) -> dict[str, object]:
         return {
+            "since": self.since.isoformat() if self.since else None,
+            "until": self.until.isoformat() if self.until else None,
             "review_states": list(self.review_states),
             "apps": list(self.apps),
             "trajectory_ids": list(self.trajectory_ids),
@@ -38,8 +44,18 @@ class Selection:
         }
 
 
-def _selected_ids(session: Session, selection: Selection, judge_id: int | None) -> list[int]:
-    query = select(models.Trajectory.id).join(models.Instruction).join(models.App)
+def _selected_keys(session: Session, selection: Selection, judge_id: int | None) -> list[TrajectoryKey]:
+    trajectory = models.Trajectory
+    query = (
+        select(trajectory.id, trajectory.instruction_id, models.App.name)
+        .select_from(trajectory)
+        .join(models.Instruction, trajectory.instruction_id == models.Instruction.id)
+        .join(models.App, models.Instruction.app_id == models.App.id)
+    )
+    if selection.since is not None:
+        query = query.where(trajectory.started_at >= selection.since)
+    if selection.until is not None:
+        query = query.where(trajectory.started_at < selection.until)
     if selection.review_states:
         query = query.where(models.Trajectory.review_status.in_(selection.review_states))
     if selection.apps:
@@ -64,7 +80,7 @@ def _selected_ids(session: Session, selection: Selection, judge_id: int | None) 
             .where(models.Person.name.in_(selection.annotators))
         )
         query = query.where(models.Trajectory.id.in_(labelled) | models.Trajectory.id.in_(by_step))
-    return list(session.scalars(query.order_by(models.Trajectory.id)))
+    return [TrajectoryKey(*row) for row in session.execute(query.order_by(trajectory.id))]
 
 
 def judge_in_use(session: Session, selection: Selection) -> int | None:
@@ -118,15 +134,15 @@ def _load(session: Session, ids: Sequence[int], judge_id: int | None) -> list[So
     ]
 
 
-def selected_trajectories(db: Database, selection: Selection) -> tuple[int, Iterator[SourceTrajectory]]:
-    """(how many, the trajectories in id order, loaded a batch at a time)."""
+def selected_keys(db: Database, selection: Selection) -> tuple[int | None, list[TrajectoryKey]]:
+    """(the judge whose scores are used, the selected trajectories' keys in id order)."""
     with db.session() as session:
         judge_id = judge_in_use(session, selection)
-        ids = _selected_ids(session, selection, judge_id)
+        return judge_id, _selected_keys(session, selection, judge_id)
 
-    def batches() -> Iterator[SourceTrajectory]:
-        for start in range(0, len(ids), BATCH):
-            with db.session() as session:
-                yield from _load(session, ids[start : start + BATCH], judge_id)
 
-    return len(ids), batches()
+def load_trajectories(db: Database, ids: Sequence[int], judge_id: int | None) -> Iterator[SourceTrajectory]:
+    """The trajectories `ids`, in that order, loaded a batch at a time."""
+    for start in range(0, len(ids), BATCH):
+        with db.session() as session:
+            yield from _load(session, ids[start : start + BATCH], judge_id)
