@@ -32,6 +32,7 @@ DATE = click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"])
 @click.option("--instruction-level", type=click.Choice(INSTRUCTION_LEVELS), default="task", show_default=True)
 @click.option("--self-correction", is_flag=True, help="Also the steps after a wrong step (history shows the mistake).")
 @click.option("--keep-duplicates", is_flag=True, help="Keep samples identical to one already written.")
+@click.option("--keep-pii", is_flag=True, help="Do not scrub phone, ID-card, bank-card numbers and e-mails.")
 @click.option("--split", "split_text", default="train=1", show_default=True, help="e.g. train=0.8,val=0.1,test=0.1")
 @click.option("--split-by", type=click.Choice(UNITS), default="trajectory", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the split.")
@@ -66,6 +67,9 @@ def export_command(**given: Any) -> None:
         click.echo(f"{split}: {numbers['samples']} samples from {numbers['trajectories']} trajectories")
     if not any(numbers["samples"] for numbers in counts.values()):
         click.echo("No labelled steps in the selected trajectories (see --review and the filters).")
+    if tally.pii.total:
+        found = ", ".join(f"{count} {kind}" for kind, count in tally.pii.as_dict().items() if count)
+        click.echo(f"Personal data scrubbed from the texts: {found}")
     if tally.duplicates:
         click.echo(f"{tally.duplicates} samples identical to one already written were left out")
     click.echo(f"Wrote {given['out']} (manifest.json lists every file and count)")
@@ -92,5 +96,6 @@ def export_options(given: dict[str, Any]) -> ExportOptions:
         stage=given["stage"], format=given["format_"], out=given["out"], space=space,
         history_images=given["history_images"], after_errors=given["self_correction"],
         instruction_level=given["instruction_level"], keep_duplicates=given["keep_duplicates"],
+        keep_pii=given["keep_pii"],
         selection=selection, splits=splits,
     )  # fmt: skip

@@ -13,6 +13,7 @@ from sqlalchemy.engine import make_url
 
 from annotator import __version__
 from annotator.storage.workspace import Workspace
+from trainer_bridge.export.privacy import PiiTally
 from trainer_bridge.export.sft import Sample
 
 MANIFEST = "manifest.json"
@@ -29,6 +30,7 @@ class Tally:
         self.kinds: dict[str, Counter[str]] = {}
         self.splits: list[str] = []  # every split of the plan, also those left empty
         self.duplicates = 0
+        self.pii = PiiTally()
 
     def add(self, split: str, sample: Sample) -> None:
         record = sample.record
@@ -79,6 +81,7 @@ def write_manifest(folder: Path, workspace: Workspace, options: dict[str, Any], 
         "options": options,
         "counts": tally.as_json(),
         "duplicates_left_out": tally.duplicates,
+        "pii_scrubbed": tally.pii.as_dict(),
         "files": file_hashes(folder),
     }
     text = json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from annotator.domain.model_space import ModelSpace
 from annotator.storage.workspace import Workspace
+from trainer_bridge.export.anonymise import scrub_trajectory
 from trainer_bridge.export.formats import FORMATS, write_jsonl, write_trl
 from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.manifest import Tally, write_manifest
@@ -36,6 +37,7 @@ class ExportOptions:
     after_errors: bool = False
     instruction_level: str = "task"
     keep_duplicates: bool = False
+    keep_pii: bool = False
     selection: Selection = field(default_factory=Selection)
     splits: SplitPlan = field(default_factory=SplitPlan)
 
@@ -45,7 +47,7 @@ class ExportOptions:
             "min_pixels": self.space.resize.min_pixels, "max_pixels": self.space.resize.max_pixels,
             "image_scale": self.space.image_scale, "history_images": self.history_images,
             "after_errors": self.after_errors, "instruction_level": self.instruction_level,
-            "keep_duplicates": self.keep_duplicates, "selection": self.selection.as_json(),
+            "keep_duplicates": self.keep_duplicates, "keep_pii": self.keep_pii, "selection": self.selection.as_json(),
             "splits": self.splits.as_json(),
         }  # fmt: skip
 
@@ -72,6 +74,8 @@ class _SampleStream:
     def split(self, name: str, ids: list[int], judge_id: int | None, total: int) -> Iterator[Sample]:
         options = self.options
         for trajectory in load_trajectories(self.workspace.database, ids, judge_id):
+            if not options.keep_pii:
+                trajectory = scrub_trajectory(trajectory, self.tally.pii)
             for record in step_records(trajectory, after_errors=options.after_errors):
                 if options.instruction_level == "action":
                     record = action_level(record)
