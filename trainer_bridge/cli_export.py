@@ -32,6 +32,7 @@ DATE = click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"])
 @click.option("--instruction-level", type=click.Choice(INSTRUCTION_LEVELS), default="task", show_default=True)
 @click.option("--self-correction", is_flag=True, help="Also the steps after a wrong step (history shows the mistake).")
 @click.option("--keep-duplicates", is_flag=True, help="Keep samples identical to one already written.")
+@click.option("--no-error-recovery", is_flag=True, help="grpo-action: no error-escape / back-on-track samples.")
 @click.option("--keep-pii", is_flag=True, help="Do not scrub phone, ID-card, bank-card numbers and e-mails.")
 @click.option("--split", "split_text", default="train=1", show_default=True, help="e.g. train=0.8,val=0.1,test=0.1")
 @click.option("--split-by", type=click.Choice(UNITS), default="trajectory", show_default=True)
@@ -96,6 +97,6 @@ def export_options(given: dict[str, Any]) -> ExportOptions:
         stage=given["stage"], format=given["format_"], out=given["out"], space=space,
         history_images=given["history_images"], after_errors=given["self_correction"],
         instruction_level=given["instruction_level"], keep_duplicates=given["keep_duplicates"],
-        keep_pii=given["keep_pii"],
+        keep_pii=given["keep_pii"], error_recovery=not given["no_error_recovery"],
         selection=selection, splits=splits,
     )  # fmt: skip

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from annotator.domain.geometry import ScreenSize
-from trainer_bridge.export.record import SourceStep, SourceTrajectory, step_records
+from trainer_bridge.export.record import SourceStep, SourceTrajectory, recovery_records, step_records
 
 SCREEN = ScreenSize(1080, 2400)
 
@@ -45,3 +45,31 @@ def test_redundant_removed_and_unlabelled_steps_give_no_record_but_stay_in_the_h
     records = list(step_records(trajectory(*steps)))
     assert [r.position for r in records] == [3]
     assert len(records[0].history) == 3
+
+
+def test_a_wrong_step_then_an_escape_gives_error_escape_and_back_on_track_scenarios() -> None:
+    back = {"name": "mobile_use", "arguments": {"action": "system_button", "button": "Back"}}
+    executed_wrong = {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [900, 900]}}
+    correction = step(10, inserted=True, corrects_index=1, screenshot_sha256="screen-1", action_text="改正")
+    steps = (
+        step(0),
+        step(1, "wrong", raw_tool_call=executed_wrong),
+        step(2, action_text="返回", tool_call=back),  # labelled on the wrong screen: the escape
+        step(3),
+        correction,
+    )
+    escape, on_track = list(recovery_records(trajectory(*steps)))
+    assert (escape.kind, escape.action_text, escape.screenshots) == (
+        "error_escape",
+        "返回",
+        ("screen-0", "screen-1", "screen-2"),
+    )
+    assert [h.tool_call for h in escape.history] == [step(0).tool_call, executed_wrong]  # what was really done
+    assert (on_track.kind, on_track.action_text) == ("back_on_track", "改正")
+    assert on_track.screenshots == ("screen-0", "screen-1", "screen-2", "screen-1")  # back on the original screen
+    assert [h.action_text for h in on_track.history] == ["动作 0", "动作 1", "返回"]
+
+
+def test_no_recovery_scenario_without_a_recorded_usable_next_step() -> None:
+    assert not list(recovery_records(trajectory(step(0), step(1, "wrong"))))
+    assert not list(recovery_records(trajectory(step(0, "wrong"), step(1, "wrong"))))

@@ -14,6 +14,12 @@ history of every later step must say what was really done. Records therefore fol
 
 Steps left out of the labelled trajectory (`removed`) and steps without a complete label (think, action text
 and tool call) give no record, but executed steps stay in the history of later ones.
+
+Error-recovery scenarios (InfiGUI-R1 3.2.3), for a wrong step s whose next screen was recorded (step s+1,
+labelled, not itself wrong): `error_escape` shows the wrong screen after a history ending in the wrong action,
+and its target is the action the annotator labelled there (the escape, often Back); `back_on_track` shows
+step s's original screen after a history of the wrong action and the escape, and its target is the corrected
+step a person inserted after s.
 """
 
 from __future__ import annotations
@@ -42,13 +48,16 @@ class SourceStep:
     removed: bool = False
     inserted: bool = False  # a corrected step a person added after the wrong step `corrects_index`
     corrects_index: int | None = None
+    raw_tool_call: dict[str, Any] | None = None  # what was executed (device pixels)
 
     @property
     def complete(self) -> bool:
         return bool(self.think and self.action_text and self.tool_call)
 
     def as_history(self) -> HistoryStep:
-        return HistoryStep(self.think, self.action_text, self.tool_call)
+        """The step as later steps' history shows it: a wrong step with the action that was really executed."""
+        executed = self.raw_tool_call if self.verdict == "wrong" and self.raw_tool_call else self.tool_call
+        return HistoryStep(self.think, self.action_text, executed)
 
 
 @dataclass(frozen=True)
@@ -89,7 +98,7 @@ def step_records(trajectory: SourceTrajectory, *, after_errors: bool = False) ->
     """The records of one trajectory, in step order (module docstring)."""
     executed = sorted((s for s in trajectory.steps if not s.inserted), key=lambda s: s.index)
     corrections: dict[int, list[SourceStep]] = {}
-    for step in sorted((s for s in trajectory.steps if s.inserted), key=lambda s: s.index):
+    for step in sorted((s for s in trajectory.steps if s.inserted and not s.removed), key=lambda s: s.index):
         if step.corrects_index is not None:
             corrections.setdefault(step.corrects_index, []).append(step)
     mistaken = False
@@ -107,6 +116,26 @@ def step_records(trajectory: SourceTrajectory, *, after_errors: bool = False) ->
         if step.removed or step.verdict == "redundant" or not step.complete:
             continue
         yield _record(trajectory, step, position, "after_error" if mistaken else "step", history, screens)
+
+
+def recovery_records(trajectory: SourceTrajectory) -> Iterator[StepRecord]:
+    """The error-escape and back-on-track records of one trajectory (module docstring)."""
+    executed = sorted((s for s in trajectory.steps if not s.inserted), key=lambda s: s.index)
+    inserted = sorted((s for s in trajectory.steps if s.inserted and not s.removed), key=lambda s: -s.index)
+    corrections = {s.corrects_index: s for s in inserted}  # the first inserted after each wrong step
+    for position, wrong in enumerate(executed[:-1]):
+        escape = executed[position + 1]
+        usable = escape.complete and not escape.removed and escape.verdict not in ("wrong", "redundant")
+        if wrong.verdict != "wrong" or not usable:
+            continue
+        before = tuple(done.as_history() for done in executed[:position])
+        screens = tuple(done.screenshot_sha256 for done in executed[: position + 2])
+        yield _record(trajectory, escape, position + 1, "error_escape", (*before, wrong.as_history()), screens)
+        correction = corrections.get(wrong.index)
+        if correction is not None and correction.complete:
+            history = (*before, wrong.as_history(), escape.as_history())
+            back = (*screens, wrong.screenshot_sha256)
+            yield _record(trajectory, correction, position + 2, "back_on_track", history, back)
 
 
 def _record(

@@ -11,15 +11,16 @@ from pathlib import Path
 from annotator.domain.model_space import ModelSpace
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.anonymise import scrub_trajectory
-from trainer_bridge.export.formats import FORMATS, write_jsonl, write_trl
+from trainer_bridge.export.formats import FORMATS, SFT_ONLY, WRITERS
+from trainer_bridge.export.grpo import grpo_action_sample
 from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.manifest import Tally, write_manifest
-from trainer_bridge.export.record import step_records
+from trainer_bridge.export.record import SourceTrajectory, StepRecord, recovery_records, step_records
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS, Sample, action_level, content_key, sft_sample
 from trainer_bridge.export.source import Selection, load_trajectories, selected_keys
 from trainer_bridge.export.splits import SplitPlan, assign_splits
 
-STAGES = ("sft",)
+STAGES = ("sft", "grpo-action")
 Progress = Callable[[int, int], None]
 
 
@@ -38,6 +39,7 @@ class ExportOptions:
     instruction_level: str = "task"
     keep_duplicates: bool = False
     keep_pii: bool = False
+    error_recovery: bool = True  # grpo-action: error-escape and back-on-track scenarios
     selection: Selection = field(default_factory=Selection)
     splits: SplitPlan = field(default_factory=SplitPlan)
 
@@ -47,7 +49,8 @@ class ExportOptions:
             "min_pixels": self.space.resize.min_pixels, "max_pixels": self.space.resize.max_pixels,
             "image_scale": self.space.image_scale, "history_images": self.history_images,
             "after_errors": self.after_errors, "instruction_level": self.instruction_level,
-            "keep_duplicates": self.keep_duplicates, "keep_pii": self.keep_pii, "selection": self.selection.as_json(),
+            "keep_duplicates": self.keep_duplicates, "keep_pii": self.keep_pii,
+            "error_recovery": self.error_recovery, "selection": self.selection.as_json(),
             "splits": self.splits.as_json(),
         }  # fmt: skip
 
@@ -57,6 +60,8 @@ def _check(options: ExportOptions) -> None:
         raise ExportError(f"stage {options.stage!r}: expected one of {', '.join(STAGES)}")
     if options.format not in FORMATS:
         raise ExportError(f"format {options.format!r}: expected one of {', '.join(FORMATS)}")
+    if options.format in SFT_ONLY and options.stage != "sft":
+        raise ExportError(f"the {options.format} format holds SFT data only; use trl, easyr1 or jsonl")
     if options.instruction_level not in INSTRUCTION_LEVELS:
         raise ExportError(f"instruction level {options.instruction_level!r}: expected task or action")
     if options.out.exists() and any(options.out.iterdir()):
@@ -76,10 +81,8 @@ class _SampleStream:
         for trajectory in load_trajectories(self.workspace.database, ids, judge_id):
             if not options.keep_pii:
                 trajectory = scrub_trajectory(trajectory, self.tally.pii)
-            for record in step_records(trajectory, after_errors=options.after_errors):
-                if options.instruction_level == "action":
-                    record = action_level(record)
-                sample = sft_sample(record, options.space, options.history_images)
+            for record in self._records(trajectory):
+                sample = self._sample(record)
                 key = content_key(sample)
                 if key in self.seen and not options.keep_duplicates:
                     self.tally.duplicates += 1
@@ -89,6 +92,19 @@ class _SampleStream:
                 yield sample
             self.done += 1
             self.progress(self.done, total)
+
+    def _records(self, trajectory: SourceTrajectory) -> Iterator[StepRecord]:
+        yield from step_records(trajectory, after_errors=self.options.after_errors)
+        if self.options.stage == "grpo-action" and self.options.error_recovery:
+            yield from recovery_records(trajectory)
+
+    def _sample(self, record: StepRecord) -> Sample:
+        options = self.options
+        if options.instruction_level == "action":
+            record = action_level(record)
+        if options.stage == "grpo-action":
+            return grpo_action_sample(record, options.space, options.history_images)
+        return sft_sample(record, options.space, options.history_images)
 
 
 def _samples_by_split(workspace: Workspace, options: ExportOptions, tally: Tally, progress: Progress) -> dict:
@@ -114,7 +130,7 @@ def export(workspace: Workspace, options: ExportOptions, on_progress: Progress |
             workspace, options, tally, on_progress or (lambda done, total: None)
         )
         images = ExportImages(workspace.blobs, building / "images")
-        (write_jsonl if options.format == "jsonl" else write_trl)(samples, building, images, options.space)
+        WRITERS[options.format](samples, building, images, options.space, options.stage)
         write_manifest(building, workspace, options.as_json(), tally)
         if options.out.exists():
             options.out.rmdir()

@@ -38,6 +38,7 @@ class Sample:
     completion: str
     images: tuple[ImageRef, ...]
     record: StepRecord
+    ground_truth: dict[str, Any] | None = None  # the columns rewards read (grpo-action), None for SFT
 
 
 def sample_id(record: StepRecord) -> str:

@@ -103,6 +103,7 @@ def _source_step(row: models.Step) -> SourceStep:
         removed=bool(row.removed),
         inserted=row.origin == "inserted",
         corrects_index=row.corrects_index,
+        raw_tool_call=row.raw_tool_call,
     )
 
 

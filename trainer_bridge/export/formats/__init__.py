@@ -1,0 +1,24 @@
+"""Writers: the same samples in the layout each consumer reads (`FORMATS` names them; see each module).
+
+Every writer takes the samples of each split (made as it asks for them), the output folder, the images and
+the model space, and writes its files; the manifest is written afterwards by the caller."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from annotator.domain.model_space import ModelSpace
+from trainer_bridge.export.formats import easyr1, jsonl, llamafactory, trl
+from trainer_bridge.export.images import ExportImages
+from trainer_bridge.export.sft import Sample
+
+Writer = Callable[[dict[str, Iterable[Sample]], Path, ExportImages, ModelSpace, str], None]
+WRITERS: dict[str, Writer] = {
+    "trl": trl.write_trl,
+    "llamafactory": llamafactory.write_llamafactory,
+    "easyr1": easyr1.write_easyr1,
+    "jsonl": jsonl.write_jsonl,
+}
+FORMATS = tuple(WRITERS)
+SFT_ONLY = ("llamafactory",)

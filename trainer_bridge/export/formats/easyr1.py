@@ -1,0 +1,60 @@
+"""`easyr1`: EasyR1 / verl Parquet, `data/<split>.parquet` with the columns its data loader reads by default:
+`prompt` (one string: the system prompt and the conversation, an `<image>` token where each screenshot
+stands), `answer` (the labelled reply) and `images` (the screenshots' PNG bytes, in token order), plus the
+metadata and, for GRPO, the ground-truth columns."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from annotator.domain.model_space import ModelSpace
+from trainer_bridge.export.formats.common import (
+    BOX_COLUMNS,
+    GROUND_TRUTH_TYPES,
+    METADATA_TYPES,
+    arrow_dataset,
+    columns,
+    flat_text,
+)
+from trainer_bridge.export.images import ExportImages
+from trainer_bridge.export.sft import Sample
+
+
+def prompt_text(sample: Sample) -> str:
+    return "\n\n".join(f"{m['role']}:\n{flat_text(m['content'])}" if m["role"] != "system" else m["content"]
+                       for m in sample.prompt)  # fmt: skip
+
+
+def easyr1_rows(samples: Iterable[Sample], images: ExportImages, space: ModelSpace) -> Iterator[dict[str, Any]]:
+    for sample in samples:
+        row = columns(sample, space)
+        row |= {"prompt": prompt_text(sample), "answer": sample.completion}
+        row["images"] = [{"bytes": images.png(ref), "path": ref.file_name} for ref in sample.images]
+        yield row
+
+
+def easyr1_features(grpo: bool) -> Any:
+    from datasets import Features, Image, List, Value
+
+    features: dict[str, Any] = {name: Value(kind) for name, kind in METADATA_TYPES.items()}
+    features |= {"prompt": Value("string"), "answer": Value("string"), "images": List(Image())}
+    if grpo:
+        features |= {name: Value(kind) for name, kind in GROUND_TRUTH_TYPES.items()}
+        features |= {name: List(Value("float64")) for name in BOX_COLUMNS}
+    return Features(features)
+
+
+def write_easyr1(
+    samples_by_split: dict[str, Iterable[Sample]], out: Path, images: ExportImages, space: ModelSpace, stage: str
+) -> None:
+    """Parquet through `datasets`, so the images column is an `Image` feature when loaded back."""
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    features = easyr1_features(grpo=stage != "sft")
+    with tempfile.TemporaryDirectory(prefix="export-arrow-") as scratch:
+        for split, samples in samples_by_split.items():
+            rows = easyr1_rows(samples, images, space)
+            dataset = arrow_dataset(rows, features, Path(scratch) / f"{split}.arrow")
+            dataset.to_parquet(str(out / "data" / f"{split}.parquet"))

@@ -1,0 +1,77 @@
+"""`trl`: a `datasets.DatasetDict` saved with `save_to_disk` at the output folder (one key per split) and
+`parquet/<split>.parquet`. Conversational `prompt` (and `completion` for SFT; `answer` and the ground-truth
+columns for GRPO, which TRL passes to the reward functions), an `images` column of `Image` features and the
+metadata columns. Every message's content is a list of parts, because Arrow needs one type per column.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from annotator.domain.model_space import ModelSpace
+from trainer_bridge.export.formats.common import GROUND_TRUTH_TYPES, METADATA_TYPES, arrow_dataset, columns, parts
+from trainer_bridge.export.images import ExportImages
+from trainer_bridge.export.sft import Sample
+
+
+def trl_rows(samples: Iterable[Sample], images: ExportImages, space: ModelSpace) -> Iterator[dict[str, Any]]:
+    for sample in samples:
+        row = columns(sample, space)
+        row["prompt"] = [{"role": m["role"], "content": parts(m["content"])} for m in sample.prompt]
+        if sample.ground_truth is None:
+            row["completion"] = [{"role": "assistant", "content": parts(sample.completion)}]
+        row["images"] = [{"bytes": images.png(ref), "path": ref.file_name} for ref in sample.images]
+        yield row
+
+
+def trl_features(grpo: bool) -> Any:
+    from datasets import Features, Image, List, Value
+
+    message = {"role": Value("string"), "content": List({"type": Value("string"), "text": Value("string")})}
+    features: dict[str, Any] = {name: Value(kind) for name, kind in METADATA_TYPES.items()}
+    features |= {"prompt": List(message), "images": List(Image())}
+    if grpo:
+        features |= {name: Value(kind) for name, kind in GROUND_TRUTH_TYPES.items()}
+        features |= {"gt_bbox": List(Value("float64")), "gt_bbox_model": List(Value("float64"))}
+    else:
+        features["completion"] = List(message)
+    return Features(features)
+
+
+def write_trl(
+    samples_by_split: dict[str, Iterable[Sample]], out: Path, images: ExportImages, space: ModelSpace, stage: str
+) -> None:
+    """Image bytes go into the Arrow and Parquet files, so OUT is self-contained. Rows are written to a scratch
+    Arrow file as they are made, never all held in memory."""
+    import datasets
+
+    with tempfile.TemporaryDirectory(prefix="export-arrow-") as scratch:
+        features = trl_features(grpo=stage != "sft")
+        splits = {
+            split: arrow_dataset(trl_rows(samples, images, space), features, Path(scratch) / f"{split}.arrow")
+            for split, samples in samples_by_split.items()
+        }
+        dataset = datasets.DatasetDict(splits)
+        dataset.save_to_disk(str(out))
+        (out / "parquet").mkdir(exist_ok=True)
+        for split, part in dataset.items():
+            part.to_parquet(str(out / "parquet" / f"{split}.parquet"))
+    for split in splits:
+        _fingerprint_by_content(out / split)
+
+
+def _fingerprint_by_content(folder: Path) -> None:
+    """`datasets` names a saved dataset by a fingerprint that can differ between identical exports; a hash of
+    the data files instead makes the same export byte-identical (and is what the fingerprint stands for)."""
+    state_path = folder / "state.json"
+    state = json.loads(state_path.read_text(encoding="utf-8"))
+    digest = hashlib.sha256()
+    for data_file in state["_data_files"]:
+        digest.update((folder / data_file["filename"]).read_bytes())
+    state["_fingerprint"] = digest.hexdigest()[:16]
+    state_path.write_text(json.dumps(state, indent=2, sort_keys=True), encoding="utf-8")
