@@ -14,6 +14,7 @@ from annotator.cli_agreement import agreement
 from annotator.cli_collect import collect, devices
 from annotator.cli_common import opened_workspace, progress_printer
 from annotator.cli_demo import demo, load_gui
+from annotator.cli_import import dataset_commands
 from annotator.cli_instructions import instructions
 from annotator.cli_judge import judge
 from annotator.cli_study import study
@@ -171,6 +172,8 @@ cli.add_command(scripted_endpoint)
 cli.add_command(judge)
 cli.add_command(agreement)
 cli.add_command(study)
+for command in dataset_commands:  # import aitz | gui-odyssey | androidcontrol
+    import_group.add_command(command)
 
 
 def main() -> None:

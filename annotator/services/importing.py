@@ -1,0 +1,267 @@
+"""Importing public GUI-agent datasets (AITZ, GUI-Odyssey, AndroidControl) as trajectories to review and export.
+
+Every episode is all or nothing: its screenshots are read and checked first, then stored as blobs, then
+every row (instruction, trajectory, steps, labels with their revisions, the review row) is written in one
+transaction. A bad episode is reported with its file, episode and step and leaves no row behind; the
+import goes on with the next one.
+
+How an imported trajectory looks:
+
+- its uid is derived from the source and the dataset's episode id, and ``settings`` holds ``source``,
+  ``source_episode_id`` and ``source_file``: importing the same data again adds nothing;
+- it was collected by people (``collector_kind`` human: the three datasets are human demonstrations), is
+  ``complete``, and its outcome is the dataset's stop action (AITZ 10/11, GUI-Odyssey COMPLETE/INCOMPLETE);
+- each step's raw tool call is what the dataset says was done, in device pixels of its screenshot; the
+  dataset's own fields for the step stay in its ``flags`` under ``imported``;
+- the dataset's labels (think, action text, tool call, target box) are written as label revisions, by the
+  person given or by nobody, and the trajectory is ``annotated``: it waits in the reviewers' queue;
+- its instruction is ``imported`` and ``archived`` (kept out of collection), shared by the episodes of the
+  same dataset, app and text, which become its runs.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from annotator.domain.trajectory import (
+    CollectorKind,
+    InstructionSource,
+    InstructionStatus,
+    ReviewStatus,
+    TrajectoryStatus,
+)
+from annotator.importers import aitz, androidcontrol, gui_odyssey
+from annotator.importers.aitz import count_aitz, read_aitz
+from annotator.importers.androidcontrol import read_androidcontrol
+from annotator.importers.episode import EpisodeError, SourceEpisode, SourceStep
+from annotator.importers.gui_odyssey import count_gui_odyssey, read_gui_odyssey
+from annotator.storage import models
+from annotator.storage.collection import action_name, ensure_app, ensure_blob_row, ensure_person, verified_image_size
+from annotator.storage.labels import apply_label_changes
+from annotator.storage.models import utcnow
+from annotator.storage.workspace import Workspace
+
+Progress = Callable[[int, int | None], None]  # (episodes done, episodes in all or None when unknown)
+Reader = Callable[[Path, Path | None, str | None], Iterator[SourceEpisode | EpisodeError]]
+NAMESPACE = uuid.uuid5(uuid.NAMESPACE_DNS, "import.mobile-annotator")
+
+
+@dataclass(frozen=True)
+class Dataset:
+    label: str  # as people write it
+    read: Reader  # (path, images folder, app name) -> episodes or errors
+    count: Callable[[Path], int] | None  # episodes under a path, when that is cheap to know
+
+
+def _read_aitz(path: Path, images: Path | None, app: str | None) -> Iterator[SourceEpisode | EpisodeError]:
+    return read_aitz(path, images=images, app=app)
+
+
+def _read_gui_odyssey(path: Path, images: Path | None, app: str | None) -> Iterator[SourceEpisode | EpisodeError]:
+    return read_gui_odyssey(path, images=images, app=app)
+
+
+def _read_androidcontrol(path: Path, _images: Path | None, app: str | None) -> Iterator[SourceEpisode | EpisodeError]:
+    return read_androidcontrol(path, app=app)
+
+
+DATASETS: dict[str, Dataset] = {
+    aitz.SOURCE: Dataset("AITZ", _read_aitz, count_aitz),
+    gui_odyssey.SOURCE: Dataset("GUI-Odyssey", _read_gui_odyssey, count_gui_odyssey),
+    androidcontrol.SOURCE: Dataset("AndroidControl", _read_androidcontrol, None),
+}
+
+
+@dataclass
+class ImportSummary:
+    source: str
+    imported: int = 0
+    skipped: int = 0  # imported before
+    steps: int = 0
+    failures: list[str] = field(default_factory=list)  # one line each: file, episode, step, what is wrong
+
+    @property
+    def failed(self) -> int:
+        return len(self.failures)
+
+
+def episode_uid(source: str, episode_id: str) -> str:
+    """The uid of the trajectory an episode becomes: the same for the same episode of the same dataset."""
+    return str(uuid.uuid5(NAMESPACE, f"{source}:{episode_id}"))
+
+
+def import_dataset(
+    workspace: Workspace,
+    source: str,
+    path: Path,
+    *,
+    images: Path | None = None,
+    app: str | None = None,
+    person: str | None = None,
+    progress: Progress | None = None,
+) -> ImportSummary:
+    """Import every episode of `source` ("aitz", "gui-odyssey", "androidcontrol") found at `path`."""
+    if source not in DATASETS:
+        raise ValueError(f"{source!r} is not a dataset this version imports ({', '.join(DATASETS)})")
+    dataset, path = DATASETS[source], Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path} does not exist")
+    total = dataset.count(path) if dataset.count else None
+    summary = ImportSummary(source=source)
+    for done, item in enumerate(dataset.read(path, images, app), start=1):
+        try:
+            if isinstance(item, EpisodeError):
+                raise item
+            added = import_episode(workspace, item, dataset.label, person=person)
+        except EpisodeError as error:
+            summary.failures.append(str(error))
+        else:
+            if added is None:
+                summary.skipped += 1
+            else:
+                summary.imported += 1
+                summary.steps += added
+        if progress:
+            progress(done, total if total is None else max(total, done))
+    return summary
+
+
+def import_episode(
+    workspace: Workspace, episode: SourceEpisode, label: str, *, person: str | None = None
+) -> int | None:
+    """Write one episode in one transaction; returns its step count, or None when it was imported before."""
+    uid = episode_uid(episode.source, episode.episode_id)
+    if _exists(workspace, uid):
+        return None
+    shots = [_screenshot(episode, step) for step in episode.steps]  # all are checked before anything is stored
+    stored = [_Shot(workspace.blobs.put_bytes(data, durable=False).sha256, data) for data in shots]
+    workspace.blobs.sync()  # the files are on disk before rows point at them
+    try:
+        with workspace.database.session() as session, session.begin():
+            _write(session, episode, label, uid, stored, person)
+    except IntegrityError:
+        if _exists(workspace, uid):  # another import wrote it meanwhile
+            return None
+        raise
+    return len(episode.steps)
+
+
+@dataclass(frozen=True)
+class _Shot:
+    sha256: str
+    data: bytes
+
+
+def _exists(workspace: Workspace, uid: str) -> bool:
+    with workspace.database.session() as session:
+        return session.scalar(select(models.Trajectory.id).where(models.Trajectory.uid == uid)) is not None
+
+
+def _screenshot(episode: SourceEpisode, step: SourceStep) -> bytes:
+    """The screenshot's bytes, checked whole (a truncated PNG fails its chunk CRCs) against the size read before."""
+
+    def fail(detail: str) -> EpisodeError:
+        return EpisodeError(episode.file, detail, episode=episode.episode_id, step=step.number)
+
+    if isinstance(step.screenshot, bytes):
+        data, shown = step.screenshot, "the screenshot"
+    else:
+        shown = f"screenshot {step.screenshot}"
+        try:
+            data = step.screenshot.read_bytes()
+        except OSError as error:
+            raise fail(f"{shown} cannot be read ({error.strerror or error})") from None
+    size = verified_image_size(data)
+    if size is None:
+        raise fail(f"{shown} is not a readable image (damaged or truncated)")
+    if size != (step.screen.width, step.screen.height):
+        raise fail(f"{shown} is {size[0]}x{size[1]}, its header said {step.screen}")
+    return data
+
+
+def _media_type(data: bytes) -> str:
+    if data.startswith(b"\x89PNG"):
+        return "image/png"
+    if data.startswith(b"\xff\xd8"):
+        return "image/jpeg"
+    return "image/webp" if data[8:12] == b"WEBP" else "application/octet-stream"
+
+
+def _write(
+    session: Session, episode: SourceEpisode, label: str, uid: str, shots: list[_Shot], person: str | None
+) -> None:
+    instruction = _instruction(session, episode)
+    runs = select(func.max(models.Trajectory.run_number)).where(models.Trajectory.instruction_id == instruction.id)
+    now = utcnow()
+    trajectory = models.Trajectory(
+        uid=uid,
+        instruction=instruction,
+        collector_kind=str(CollectorKind.HUMAN),
+        run_number=(session.scalar(runs) or 0) + 1,
+        status=str(TrajectoryStatus.COMPLETE),
+        outcome=str(episode.outcome) if episode.outcome else None,
+        review_status=str(ReviewStatus.ANNOTATED),
+        started_at=now,
+        ended_at=now,
+        stop_reason=f"imported from {label}",
+        settings={
+            "source": episode.source,
+            "source_episode_id": episode.episode_id,
+            "source_file": str(episode.file),
+            "source_details": episode.details,
+        },
+    )
+    session.add(trajectory)
+    for shot, step in {shot.sha256: (shot, step) for shot, step in zip(shots, episode.steps, strict=True)}.values():
+        dims = (step.screen.width, step.screen.height)
+        ensure_blob_row(session, shot.sha256, len(shot.data), _media_type(shot.data), dims)
+    pairs = enumerate(zip(episode.steps, shots, strict=True))
+    rows = [_step_row(episode, index, step, shot.sha256) for index, (step, shot) in pairs]
+    trajectory.steps.extend(rows)
+    session.flush()
+    who = ensure_person(session, person, "annotator") if person else None
+    for row, step in zip(rows, episode.steps, strict=True):
+        apply_label_changes(session, row, step.labels(), who)
+    comment = f"imported from {label} ({episode.file.name}, episode {episode.episode_id}): the dataset's labels"
+    session.add(models.Review(trajectory=trajectory, status=str(ReviewStatus.ANNOTATED), reviewer=who, comment=comment))
+
+
+def _step_row(episode: SourceEpisode, index: int, step: SourceStep, sha256: str) -> models.Step:
+    raw = step.action.to_tool_call() if step.action else None
+    imported: dict[str, Any] = {"step": step.number, "action": step.source_action, **step.notes}
+    return models.Step(
+        index=index,
+        screenshot_sha256=sha256,
+        hierarchy_error=episode.hierarchy_note,
+        screen_width=step.screen.width,
+        screen_height=step.screen.height,
+        raw_tool_call=raw,
+        raw_action=action_name(raw),
+        flags={"imported": imported},
+    )
+
+
+def _instruction(session: Session, episode: SourceEpisode) -> models.Instruction:
+    """The dataset's instruction for this app and text, made the first time an episode of it comes in."""
+    uid = str(uuid.uuid5(NAMESPACE, f"instruction:{episode.source}:{episode.app}:{episode.instruction}"))
+    found = session.scalar(select(models.Instruction).where(models.Instruction.uid == uid))
+    if found is not None:
+        return found
+    instruction = models.Instruction(
+        uid=uid,
+        app=ensure_app(session, episode.app),
+        text=episode.instruction,
+        source=str(InstructionSource.IMPORTED),
+        status=str(InstructionStatus.ARCHIVED),
+    )
+    session.add(instruction)
+    session.flush()
+    return instruction
