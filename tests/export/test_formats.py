@@ -83,3 +83,23 @@ def test_llamafactory_is_refused_for_grpo_and_nothing_is_written(corrected: Work
     with pytest.raises(ExportError, match="SFT data only"):
         export(corrected, options(tmp_path / "lf", "grpo-action", "llamafactory"))
     assert not (tmp_path / "lf").exists()
+
+
+def test_grpo_task_gives_one_row_per_instruction_with_its_start_and_success(
+    corrected: Workspace, tmp_path: Path
+) -> None:
+    add_trajectory(corrected, "设置", "打开蓝牙", 3, seed=6)
+    for fmt in ("trl", "easyr1"):
+        export(corrected, options(tmp_path / fmt, "grpo-task", fmt))
+    tasks = {row["instruction"]: row for row in load_from_disk(str(tmp_path / "trl"))["train"]}
+    bluetooth = tasks["打开蓝牙"]
+    assert (bluetooth["runs"], bluetooth["successes"], bluetooth["success_rate"]) == (1, 1, 1.0)
+    assert bluetooth["package"] == "com.demo" and bluetooth["kind"] == "task" and len(bluetooth["images"]) == 1
+    actions = json.loads(bluetooth["reference_actions"])
+    assert [call["arguments"]["action"] for call in actions] == ["click", "click", "terminate"]
+    assert [m["role"] for m in bluetooth["prompt"]] == ["system", "user"]  # the first step of a rollout
+    # the wrong step is replaced by its correction in the reference, the escape stays (it was done)
+    searched = json.loads(tasks["打开淘宝，搜索耳机"]["reference_actions"])
+    assert searched[1] == RIGHT and searched[2] == BACK and len(searched) == 4
+    easy = load_dataset("parquet", data_files=str(tmp_path / "easyr1" / "data" / "train.parquet"))["train"]
+    assert sorted(easy["instruction_uid"]) == sorted(row["instruction_uid"] for row in tasks.values())

@@ -49,6 +49,8 @@ class SourceStep:
     inserted: bool = False  # a corrected step a person added after the wrong step `corrects_index`
     corrects_index: int | None = None
     raw_tool_call: dict[str, Any] | None = None  # what was executed (device pixels)
+    package: str | None = None  # the app in the foreground when the screenshot was taken
+    activity: str | None = None
 
     @property
     def complete(self) -> bool:
@@ -69,6 +71,10 @@ class SourceTrajectory:
     review_status: str
     judge_score: int | None
     steps: tuple[SourceStep, ...]  # executed and inserted steps, in any order
+    instruction_uid: str = ""
+    outcome: str | None = None  # success / failure: the annotator's judgement, else how the run ended
+    restart_app: bool = True  # the run started from the app's start page
+    app_package: str | None = None
 
 
 @dataclass(frozen=True)

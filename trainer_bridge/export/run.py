@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from annotator.domain.model_space import ModelSpace
@@ -19,8 +19,9 @@ from trainer_bridge.export.record import SourceTrajectory, StepRecord, recovery_
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS, Sample, action_level, content_key, sft_sample
 from trainer_bridge.export.source import Selection, load_trajectories, selected_keys
 from trainer_bridge.export.splits import SplitPlan, assign_splits
+from trainer_bridge.export.tasks import task_samples
 
-STAGES = ("sft", "grpo-action")
+STAGES = ("sft", "grpo-action", "grpo-task")
 Progress = Callable[[int, int], None]
 
 
@@ -78,9 +79,13 @@ class _SampleStream:
 
     def split(self, name: str, ids: list[int], judge_id: int | None, total: int) -> Iterator[Sample]:
         options = self.options
-        for trajectory in load_trajectories(self.workspace.database, ids, judge_id):
-            if not options.keep_pii:
-                trajectory = scrub_trajectory(trajectory, self.tally.pii)
+        trajectories = load_trajectories(self.workspace.database, ids, judge_id)
+        if not options.keep_pii:
+            trajectories = (scrub_trajectory(trajectory, self.tally.pii) for trajectory in trajectories)
+        if options.stage == "grpo-task":
+            yield from self._tasks(name, list(trajectories), total)
+            return
+        for trajectory in trajectories:
             for record in self._records(trajectory):
                 sample = self._sample(record)
                 key = content_key(sample)
@@ -92,6 +97,13 @@ class _SampleStream:
                 yield sample
             self.done += 1
             self.progress(self.done, total)
+
+    def _tasks(self, name: str, trajectories: list[SourceTrajectory], total: int) -> Iterator[Sample]:
+        for sample in task_samples(trajectories, self.options.space):
+            self.tally.add(name, sample)
+            yield sample
+        self.done += len(trajectories)
+        self.progress(self.done, total)
 
     def _records(self, trajectory: SourceTrajectory) -> Iterator[StepRecord]:
         yield from step_records(trajectory, after_errors=self.options.after_errors)
@@ -109,8 +121,11 @@ class _SampleStream:
 
 def _samples_by_split(workspace: Workspace, options: ExportOptions, tally: Tally, progress: Progress) -> dict:
     judge_id, keys = selected_keys(workspace.database, options.selection)
+    plan = options.splits
+    if options.stage == "grpo-task" and plan.unit == "trajectory":
+        plan = replace(plan, unit="instruction")  # a task row stands for all runs of its instruction
     try:
-        assigned = assign_splits(keys, options.splits)
+        assigned = assign_splits(keys, plan)
     except ValueError as error:
         raise ExportError(str(error)) from None
     stream = _SampleStream(workspace, options, tally, progress)

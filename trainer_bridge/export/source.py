@@ -104,7 +104,16 @@ def _source_step(row: models.Step) -> SourceStep:
         inserted=row.origin == "inserted",
         corrects_index=row.corrects_index,
         raw_tool_call=row.raw_tool_call,
+        package=row.package,
+        activity=row.activity,
     )
+
+
+def _app_package(row: models.Trajectory) -> str | None:
+    """The app's package as the app list records it, else as the phone the run was on named it."""
+    app = row.instruction.app
+    phone_packages = row.device.app_packages if row.device is not None else None
+    return app.package or (phone_packages or {}).get(app.name)
 
 
 def _load(session: Session, ids: Sequence[int], judge_id: int | None) -> list[SourceTrajectory]:
@@ -114,6 +123,7 @@ def _load(session: Session, ids: Sequence[int], judge_id: int | None) -> list[So
         .options(
             selectinload(models.Trajectory.steps),
             selectinload(models.Trajectory.instruction).selectinload(models.Instruction.app),
+            selectinload(models.Trajectory.device),
         )
         .order_by(models.Trajectory.id)
     )
@@ -130,6 +140,10 @@ def _load(session: Session, ids: Sequence[int], judge_id: int | None) -> list[So
             review_status=row.review_status,
             judge_score=scores.get(row.id),
             steps=tuple(_source_step(step) for step in row.steps),
+            instruction_uid=row.instruction.uid,
+            outcome=row.label_outcome or row.outcome,
+            restart_app=bool((row.settings or {}).get("restart_app", True)),
+            app_package=_app_package(row),
         )
         for row in rows
     ]

@@ -21,6 +21,26 @@ GROUND_TRUTH_TYPES = {
     "answer": "string",
 }  # fmt: skip
 BOX_COLUMNS = ("gt_bbox", "gt_bbox_model")  # lists of four float64, or null
+TASK_TYPES = {
+    "instruction_uid": "string", "package": "string", "start_package": "string", "start_activity": "string",
+    "restart_app": "bool",
+    "runs": "int32", "successes": "int32", "success_rate": "float64", "reference_trajectory_uid": "string",
+    "reference_steps": "int32", "reference_actions": "string", "reference_actions_model": "string",
+    "answer": "string",
+}  # fmt: skip
+
+
+def stage_features(stage: str) -> dict[str, Any]:
+    """The `datasets` features of a stage's own columns (beside the metadata, prompt and images)."""
+    from datasets import List, Value
+
+    if stage == "grpo-action":
+        return {name: Value(kind) for name, kind in GROUND_TRUTH_TYPES.items()} | {
+            name: List(Value("float64")) for name in BOX_COLUMNS
+        }
+    if stage == "grpo-task":
+        return {name: Value(kind) for name, kind in TASK_TYPES.items()}
+    return {}
 
 
 def parts(content: str | list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -11,14 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.domain.model_space import ModelSpace
-from trainer_bridge.export.formats.common import (
-    BOX_COLUMNS,
-    GROUND_TRUTH_TYPES,
-    METADATA_TYPES,
-    arrow_dataset,
-    columns,
-    flat_text,
-)
+from trainer_bridge.export.formats.common import METADATA_TYPES, arrow_dataset, columns, flat_text, stage_features
 from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.sft import Sample
 
@@ -36,15 +29,12 @@ def easyr1_rows(samples: Iterable[Sample], images: ExportImages, space: ModelSpa
         yield row
 
 
-def easyr1_features(grpo: bool) -> Any:
+def easyr1_features(stage: str) -> Any:
     from datasets import Features, Image, List, Value
 
     features: dict[str, Any] = {name: Value(kind) for name, kind in METADATA_TYPES.items()}
     features |= {"prompt": Value("string"), "answer": Value("string"), "images": List(Image())}
-    if grpo:
-        features |= {name: Value(kind) for name, kind in GROUND_TRUTH_TYPES.items()}
-        features |= {name: List(Value("float64")) for name in BOX_COLUMNS}
-    return Features(features)
+    return Features(features | stage_features(stage))
 
 
 def write_easyr1(
@@ -52,7 +42,7 @@ def write_easyr1(
 ) -> None:
     """Parquet through `datasets`, so the images column is an `Image` feature when loaded back."""
     (out / "data").mkdir(parents=True, exist_ok=True)
-    features = easyr1_features(grpo=stage != "sft")
+    features = easyr1_features(stage)
     with tempfile.TemporaryDirectory(prefix="export-arrow-") as scratch:
         for split, samples in samples_by_split.items():
             rows = easyr1_rows(samples, images, space)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.domain.model_space import ModelSpace
-from trainer_bridge.export.formats.common import GROUND_TRUTH_TYPES, METADATA_TYPES, arrow_dataset, columns, parts
+from trainer_bridge.export.formats.common import METADATA_TYPES, arrow_dataset, columns, parts, stage_features
 from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.sft import Sample
 
@@ -29,16 +29,13 @@ def trl_rows(samples: Iterable[Sample], images: ExportImages, space: ModelSpace)
         yield row
 
 
-def trl_features(grpo: bool) -> Any:
+def trl_features(stage: str) -> Any:
     from datasets import Features, Image, List, Value
 
     message = {"role": Value("string"), "content": List({"type": Value("string"), "text": Value("string")})}
     features: dict[str, Any] = {name: Value(kind) for name, kind in METADATA_TYPES.items()}
-    features |= {"prompt": List(message), "images": List(Image())}
-    if grpo:
-        features |= {name: Value(kind) for name, kind in GROUND_TRUTH_TYPES.items()}
-        features |= {"gt_bbox": List(Value("float64")), "gt_bbox_model": List(Value("float64"))}
-    else:
+    features |= {"prompt": List(message), "images": List(Image())} | stage_features(stage)
+    if stage == "sft":
         features["completion"] = List(message)
     return Features(features)
 
@@ -51,7 +48,7 @@ def write_trl(
     import datasets
 
     with tempfile.TemporaryDirectory(prefix="export-arrow-") as scratch:
-        features = trl_features(grpo=stage != "sft")
+        features = trl_features(stage)
         splits = {
             split: arrow_dataset(trl_rows(samples, images, space), features, Path(scratch) / f"{split}.arrow")
             for split, samples in samples_by_split.items()
