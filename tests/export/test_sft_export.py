@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -101,6 +102,8 @@ def test_the_manifest_lists_every_file_with_its_hash(labelled: Workspace, tmp_pa
     listed = {entry["path"] for entry in manifest["files"]}
     on_disk = {p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*") if p.is_file()}
     assert listed == on_disk - {"manifest.json"}
+    for entry in manifest["files"]:
+        assert hashlib.sha256((tmp_path / "out" / entry["path"]).read_bytes()).hexdigest() == entry["sha256"]
     assert manifest["options"]["coords"] == "qwen2.5-vl" and manifest["counts"]["train"]["action_types"] == {
         "click": 3, "terminate": 2}  # fmt: skip
 

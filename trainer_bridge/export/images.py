@@ -1,39 +1,95 @@
-"""The exported screenshots: each one resized once to the size the model is shown, written once."""
+"""The exported screenshots: each resized once to the size the model is shown, a batch at a time on all cores.
+
+Decoding, resizing and encoding a screenshot costs tens of milliseconds of CPU, so the samples are made a
+batch ahead of the writer and their images prepared on a thread per core (Pillow releases the GIL while it
+works); a screenshot shown in several samples (the history window) is made once and kept for the next ones.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from PIL import Image
 
 from annotator.llm.agent import model_image_png
 from annotator.storage.blobs import BlobStore
-from trainer_bridge.export.sft import ImageRef
+from trainer_bridge.export.sft import ImageRef, Sample
+
+BATCH = 32  # samples made ahead of the writer
+KEPT = 8 * BATCH  # prepared images kept: a history window reaches back a few samples at most
 
 
 class ExportImages:
-    """Writes `folder/<sha256>-<w>x<h>.png` for each image asked for; a file already written is not redone."""
+    """Image bytes at the model's size, and `folder/<sha256>-<w>x<h>.png` files written once each."""
 
-    def __init__(self, blobs: BlobStore, folder: Path) -> None:
+    def __init__(self, blobs: BlobStore, folder: Path, workers: int | None = None) -> None:
         self.blobs, self.folder = blobs, folder
-        self.written: set[str] = set()
+        self.pool = ThreadPoolExecutor(workers or os.cpu_count() or 1, thread_name_prefix="export-images")
+        self.ready: OrderedDict[str, bytes] = OrderedDict()
+        self.written: dict[str, str] = {}  # file name -> sha256 of its bytes
 
-    def png(self, ref: ImageRef) -> bytes:
+    def make(self, ref: ImageRef) -> bytes:
         data = self.blobs.read_bytes(ref.sha256)
         if ref.size == ref.screen and data.startswith(b"\x89PNG"):
             return data  # the model is shown the screenshot as stored
         with Image.open(io.BytesIO(data)) as image:
             return model_image_png(image, ref.size)
 
+    def prepare(self, refs: Iterable[ImageRef]) -> None:
+        """Make the images of `refs` that are not ready, in parallel."""
+        missing = list({ref.file_name: ref for ref in refs if ref.file_name not in self.ready}.values())
+        for ref, data in zip(missing, self.pool.map(self.make, missing), strict=True):
+            self._keep(ref.file_name, data)
+
+    def _keep(self, name: str, data: bytes) -> None:
+        self.ready[name] = data
+        self.ready.move_to_end(name)
+        while len(self.ready) > KEPT:
+            self.ready.popitem(last=False)
+
+    def png(self, ref: ImageRef) -> bytes:
+        data = self.ready.get(ref.file_name)
+        if data is None:
+            data = self.make(ref)
+            self._keep(ref.file_name, data)
+        return data
+
     def path(self, ref: ImageRef) -> Path:
         """The file of `ref`, written now if it is not there yet."""
         path = self.folder / ref.file_name
         if ref.file_name not in self.written:
             self.folder.mkdir(parents=True, exist_ok=True)
+            data = self.png(ref)
             temporary = path.with_suffix(".part")
-            temporary.write_bytes(self.png(ref))
+            temporary.write_bytes(data)
             os.replace(temporary, path)
-            self.written.add(ref.file_name)
+            as_stored = ref.size == ref.screen
+            self.written[ref.file_name] = ref.sha256 if as_stored else hashlib.sha256(data).hexdigest()
         return path
+
+    def known_hashes(self, out: Path) -> dict[str, str]:
+        """sha256 of each image file written, by its path relative to `out` (the manifest need not read them)."""
+        prefix = self.folder.relative_to(out).as_posix()
+        return {f"{prefix}/{name}": sha for name, sha in self.written.items()}
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def prepared(samples: Iterable[Sample], images: ExportImages) -> Iterator[Sample]:
+    """The samples, a batch at a time, each batch's images made before its samples are handed on."""
+    batch: list[Sample] = []
+    for sample in samples:
+        batch.append(sample)
+        if len(batch) == BATCH:
+            images.prepare(ref for item in batch for ref in item.images)
+            yield from batch
+            batch = []
+    images.prepare(ref for item in batch for ref in item.images)
+    yield from batch

@@ -54,17 +54,22 @@ class Tally:
         }
 
 
-def file_hashes(folder: Path) -> list[dict[str, Any]]:
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for chunk in iter(lambda: file.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def file_hashes(folder: Path, known: dict[str, str]) -> list[dict[str, Any]]:
+    """Every file but the manifest, with its size and sha256 (`known`: hashes taken as the files were written)."""
     files = sorted(path for path in folder.rglob("*") if path.is_file() and path.name != MANIFEST)
     listed = []
     for path in files:
-        digest = hashlib.sha256()
-        with open(path, "rb") as file:
-            for chunk in iter(lambda: file.read(1 << 20), b""):
-                digest.update(chunk)
-        listed.append(
-            {"path": path.relative_to(folder).as_posix(), "bytes": path.stat().st_size, "sha256": digest.hexdigest()}
-        )
+        name = path.relative_to(folder).as_posix()
+        sha = known.get(name) or file_sha256(path)
+        listed.append({"path": name, "bytes": path.stat().st_size, "sha256": sha})
     return listed
 
 
@@ -73,7 +78,9 @@ def source_database(workspace: Workspace) -> str:
     return make_url(workspace.database.url).render_as_string(hide_password=True)
 
 
-def write_manifest(folder: Path, workspace: Workspace, options: dict[str, Any], tally: Tally) -> None:
+def write_manifest(
+    folder: Path, workspace: Workspace, options: dict[str, Any], tally: Tally, known: dict[str, str]
+) -> None:
     manifest = {
         "format_version": 1,
         "code_version": __version__,
@@ -82,7 +89,7 @@ def write_manifest(folder: Path, workspace: Workspace, options: dict[str, Any], 
         "counts": tally.as_json(),
         "duplicates_left_out": tally.duplicates,
         "pii_scrubbed": tally.pii.as_dict(),
-        "files": file_hashes(folder),
+        "files": file_hashes(folder, known),
     }
     text = json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
     (folder / MANIFEST).write_text(text, encoding="utf-8")

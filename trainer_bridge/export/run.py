@@ -13,7 +13,7 @@ from annotator.storage.workspace import Workspace
 from trainer_bridge.export.anonymise import scrub_trajectory
 from trainer_bridge.export.formats import FORMATS, SFT_ONLY, WRITERS
 from trainer_bridge.export.grpo import grpo_action_sample
-from trainer_bridge.export.images import ExportImages
+from trainer_bridge.export.images import ExportImages, prepared
 from trainer_bridge.export.manifest import Tally, write_manifest
 from trainer_bridge.export.record import SourceTrajectory, StepRecord, recovery_records, step_records
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS, Sample, action_level, content_key, sft_sample
@@ -119,7 +119,9 @@ class _SampleStream:
         return sft_sample(record, options.space, options.history_images)
 
 
-def _samples_by_split(workspace: Workspace, options: ExportOptions, tally: Tally, progress: Progress) -> dict:
+def _samples_by_split(
+    workspace: Workspace, options: ExportOptions, tally: Tally, progress: Progress, images: ExportImages
+) -> dict[str, Iterable[Sample]]:
     judge_id, keys = selected_keys(workspace.database, options.selection)
     plan = options.splits
     if options.stage == "grpo-task" and plan.unit == "trajectory":
@@ -131,7 +133,7 @@ def _samples_by_split(workspace: Workspace, options: ExportOptions, tally: Tally
     stream = _SampleStream(workspace, options, tally, progress)
     tally.splits = list(assigned)
     progress(0, len(keys))
-    return {name: stream.split(name, ids, judge_id, len(keys)) for name, ids in assigned.items()}
+    return {name: prepared(stream.split(name, ids, judge_id, len(keys)), images) for name, ids in assigned.items()}
 
 
 def export(workspace: Workspace, options: ExportOptions, on_progress: Progress | None = None) -> Tally:
@@ -140,17 +142,18 @@ def export(workspace: Workspace, options: ExportOptions, on_progress: Progress |
     tally = Tally()
     options.out.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f".{options.out.name}-", dir=options.out.parent))
+    images = ExportImages(workspace.blobs, building / "images")
     try:
-        samples: dict[str, Iterable[Sample]] = _samples_by_split(
-            workspace, options, tally, on_progress or (lambda done, total: None)
-        )
-        images = ExportImages(workspace.blobs, building / "images")
+        progress = on_progress or (lambda done, total: None)
+        samples = _samples_by_split(workspace, options, tally, progress, images)
         WRITERS[options.format](samples, building, images, options.space, options.stage)
-        write_manifest(building, workspace, options.as_json(), tally)
+        write_manifest(building, workspace, options.as_json(), tally, images.known_hashes(building))
         if options.out.exists():
             options.out.rmdir()
         building.rename(options.out)
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
         raise
+    finally:
+        images.close()
     return tally
