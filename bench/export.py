@@ -127,6 +127,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="1,000 steps instead of 25,000")
     parser.add_argument("--steps", type=int, help="steps in the workspace (default 25,000; 1,000 with --quick)")
     parser.add_argument("--formats", default=",".join(FORMATS), help=f"comma-separated (default {','.join(FORMATS)})")
+    parser.add_argument("--images", default="as_stored,resized", help="as_stored, resized or both (default both)")
     parser.add_argument("--workdir", type=Path, help="where the work folder goes (default: system temp)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     args = parser.parse_args(argv)
@@ -134,6 +135,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args.formats = [name for name in args.formats.split(",") if name]
     if unknown := set(args.formats) - set(FORMATS):
         parser.error(f"unknown formats: {', '.join(sorted(unknown))}")
+    args.images = [name for name in args.images.split(",") if name]
+    if unknown := set(args.images) - set(TARGETS):
+        parser.error(f"unknown image modes: {', '.join(sorted(unknown))}")
     return args
 
 
@@ -147,7 +151,10 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         copy_s, size = copy_blobs(workspace, work / "copy")
         figures |= {"copy_s": round(copy_s, 3), "screenshot_mib": round(size / 2**20, 1)}
         log(f"copy of the screenshots: {copy_s:.2f} s for {size / 2**20:.0f} MiB")
-        for images, scale in (("as_stored", 1.0), ("resized", 0.5)):
+        shutil.rmtree(work / "copy")  # the disk is needed for the exports
+        scales = {"as_stored": 1.0, "resized": 0.5}
+        for images in args.images:
+            scale = scales[images]
             for fmt in args.formats:
                 seconds, samples = export_once(workspace, fmt, work / f"{fmt}-{images}", scale)
                 shutil.rmtree(work / f"{fmt}-{images}")

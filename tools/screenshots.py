@@ -103,6 +103,18 @@ def go_to_step(window: MainWindow, index: int) -> None:
         (annotate.next_step if current < index else annotate.previous_step)()
 
 
+def mark_privacy_region(window: MainWindow) -> None:
+    """The privacy tool on and, unless the step has one, a region marked over the lower part of the screen the way a
+    drag does (the canvas's signal), so that the shot shows how a region looks beside the label's shapes."""
+    annotate = window.annotate
+    annotate.privacy.set_active(True)
+    if not annotate.privacy.regions():
+        step = annotate.steps[annotate.current_step_id()]
+        annotate.canvas.region_drawn.emit(step.width * 0.05, step.height * 0.62, step.width * 0.62, step.height * 0.7)
+    wait_until(lambda: annotate.saver.idle() and not window.jobs.busy())
+    annotate.canvas.select_region(None)  # as it looks most of the time
+
+
 def shoot(window: MainWindow, out: Path, language: str, boxed_click: tuple[int, int]) -> None:
     window.set_language(language)
     for view in VIEWS:
@@ -111,6 +123,7 @@ def shoot(window: MainWindow, out: Path, language: str, boxed_click: tuple[int, 
             window.open_trajectory(trajectory_id)
             wait_until(lambda: window.annotate.current_step_id() is not None and not window.jobs.busy())
             go_to_step(window, step_index)
+            mark_privacy_region(window)
         else:
             window.show_view(view)
         if view == "collect":
@@ -121,6 +134,7 @@ def shoot(window: MainWindow, out: Path, language: str, boxed_click: tuple[int, 
             wait_until(lambda: window.studies.rating.trajectory is not None)
         wait_until(lambda: not window.jobs.busy(), settle=1.0)
         grab(window, out / f"{view}-{language}.png")
+        window.annotate.privacy.set_active(False)  # the other views' shots show the toolbar as it usually is
     identity.remember("主管", "reviewer")  # not a rater: the report
     window.studies.reload()
     wait_until(lambda: window.studies.report.report is not None, seconds=60)

@@ -10,6 +10,7 @@ import click
 
 from annotator import __version__
 from trainer_bridge.cli_export import export_command
+from trainer_bridge.cli_stats import stats_command
 
 TRAIN_PACKAGES = ("torch", "torchvision", "transformers", "trl", "peft", "accelerate", "datasets")
 
@@ -60,6 +61,7 @@ def doctor(as_json: bool) -> None:
 
 
 cli.add_command(export_command)
+cli.add_command(stats_command)
 
 
 def main() -> None:

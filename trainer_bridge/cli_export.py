@@ -11,13 +11,17 @@ import click
 from annotator.domain.coords import MAX_PIXELS, MIN_PIXELS
 from annotator.domain.model_space import MODEL_SPACE_NAMES, model_space
 from annotator.storage.workspace import Workspace
+from trainer_bridge.cli_options import (
+    WHOLE_DATASET_SPLIT,
+    selection,
+    selection_options,
+    split_options,
+    split_plan,
+    workspace_options,
+)
 from trainer_bridge.export.formats import FORMATS
-from trainer_bridge.export.run import STAGES, ExportError, ExportOptions, export
+from trainer_bridge.export.run import PRIVACY_MODES, STAGES, ExportError, ExportOptions, export
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS
-from trainer_bridge.export.source import Selection
-from trainer_bridge.export.splits import UNITS, SplitPlan, parse_fractions
-
-DATE = click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"])
 
 
 @click.command("export")
@@ -33,22 +37,12 @@ DATE = click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"])
 @click.option("--self-correction", is_flag=True, help="Also the steps after a wrong step (history shows the mistake).")
 @click.option("--keep-duplicates", is_flag=True, help="Keep samples identical to one already written.")
 @click.option("--no-error-recovery", is_flag=True, help="grpo-action: no error-escape / back-on-track samples.")
+@click.option("--privacy", type=click.Choice(PRIVACY_MODES), default="blur", show_default=True,
+              help="How the privacy regions annotators marked are hidden.")  # fmt: skip
 @click.option("--keep-pii", is_flag=True, help="Do not scrub phone, ID-card, bank-card numbers and e-mails.")
-@click.option("--split", "split_text", default="train=1", show_default=True, help="e.g. train=0.8,val=0.1,test=0.1")
-@click.option("--split-by", type=click.Choice(UNITS), default="trajectory", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the split.")
-@click.option("--holdout-app", "holdout_apps", multiple=True, help="Put this app in the last split (repeat).")
-@click.option("--holdout-tail", type=click.IntRange(min=0), default=0, help="Hold out the N smallest apps.")
-@click.option("--review", "reviews", multiple=True, default=("accepted",), show_default=True, help="Review states.")
-@click.option("--app", "apps", multiple=True, help="Only these apps (repeat).")
-@click.option("--id", "ids", type=int, multiple=True, help="Only these trajectories (repeat).")
-@click.option("--judge", type=int, help="The judge whose scores are used (default: the newest).")
-@click.option("--min-judge-score", type=click.IntRange(0, 4), help="Only trajectories the judge scored at least this.")
-@click.option("--annotator", "annotators", multiple=True, help="Only trajectories these people labelled (repeat).")
-@click.option("--since", type=DATE, help="Only trajectories collected on or after this date.")
-@click.option("--until", type=DATE, help="Only trajectories collected before this date.")
-@click.option("--data-dir", type=click.Path(path_type=Path), help="The workspace folder (as for `annotator`).")
-@click.option("--db", "db_url", help="A database URL (default: ANNOTATOR_DB_URL, or the data folder's SQLite).")
+@split_options(default=WHOLE_DATASET_SPLIT)
+@selection_options(reviews=("accepted",), review_help="Review states (repeat).")
+@workspace_options
 def export_command(**given: Any) -> None:
     """Write a training dataset of labelled steps (manifest.json says what is in it)."""
     options = export_options(given)
@@ -82,21 +76,13 @@ def export_options(given: dict[str, Any]) -> ExportOptions:
             given["coords"], min_pixels=given["min_pixels"], max_pixels=given["max_pixels"],
             image_scale=given["image_scale"],
         )  # fmt: skip
-        selection = Selection(
-            review_states=given["reviews"], apps=given["apps"], trajectory_ids=given["ids"],
-            judge_config_id=given["judge"], min_judge_score=given["min_judge_score"],
-            annotators=given["annotators"], since=given["since"], until=given["until"],
-        )  # fmt: skip
-        splits = SplitPlan(
-            parse_fractions(given["split_text"]), given["split_by"], given["seed"], given["holdout_apps"],
-            given["holdout_tail"],
-        )  # fmt: skip
+        selected, splits = selection(given), split_plan(given)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     return ExportOptions(
         stage=given["stage"], format=given["format_"], out=given["out"], space=space,
         history_images=given["history_images"], after_errors=given["self_correction"],
         instruction_level=given["instruction_level"], keep_duplicates=given["keep_duplicates"],
-        keep_pii=given["keep_pii"], error_recovery=not given["no_error_recovery"],
-        selection=selection, splits=splits,
+        keep_pii=given["keep_pii"], privacy=given["privacy"], error_recovery=not given["no_error_recovery"],
+        selection=selected, splits=splits,
     )  # fmt: skip

@@ -71,8 +71,9 @@ class Role(StrEnum):
 
 
 # The editable fields of a step's labelled part; every change to one of them
-# writes a revision (who, when, field, old, new).
-LABEL_FIELDS: tuple[str, ...] = ("think", "action_text", "tool_call", "target_box", "verdict")
+# writes a revision (who, when, field, old, new). Privacy regions are boxes on the
+# step's screenshot that an export masks; they are not one of the three stages.
+LABEL_FIELDS: tuple[str, ...] = ("think", "action_text", "tool_call", "target_box", "verdict", "privacy_regions")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,16 +95,18 @@ class RawStep:
 
 @dataclass(slots=True)
 class StepLabel:
-    """The annotators' version of a step (the three Mobile-R1 stages and a verdict)."""
+    """The annotators' version of a step (the three Mobile-R1 stages and a verdict), and the privacy regions
+    of its screenshot (device pixels; an export blurs or blacks them out)."""
 
     think: str | None = None
     action_text: str | None = None
     tool_call: dict[str, Any] | None = None
     target_box: Box | None = None
     verdict: Verdict | None = None
+    privacy_regions: tuple[Box, ...] = ()
 
     def is_empty(self) -> bool:
-        return all(getattr(self, name) is None for name in LABEL_FIELDS)
+        return all(getattr(self, name) in (None, ()) for name in LABEL_FIELDS)
 
 
 @dataclass(slots=True)

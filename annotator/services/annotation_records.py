@@ -29,6 +29,7 @@ class Label:
     tool_call: dict[str, Any] | None = None
     target_box: Box | None = None
     verdict: str | None = None
+    privacy_regions: tuple[Box, ...] = ()  # device pixels; not one of the three stages
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,8 @@ def original_label(step: models.Step) -> Label:
 
 def step_record(step: models.Step, position: int, ids_by_index: dict[int, int], workspace: Workspace) -> StepRecord:
     box = tuple(step.target_box) if step.target_box else None
-    label = Label(step.think, step.action_text, step.tool_call, box, step.verdict)  # type: ignore[arg-type]
+    regions = tuple(tuple(region) for region in step.privacy_regions or ())
+    label = Label(step.think, step.action_text, step.tool_call, box, step.verdict, regions)  # type: ignore[arg-type]
     return StepRecord(
         id=step.id,
         index=step.index,

@@ -1,13 +1,16 @@
 """The bundle manifest: what a bundle holds, as JSON, and its validation.
 
-Format version 2 (version 1 is the same without "judges" and "studies", and is still read):
-  {"format": "mobile-annotator-bundle", "format_version": 2, "created_at", "created_by",
+Format version 3 (version 2 is the same without privacy regions, version 1 also without "judges" and
+"studies"; both are still read):
+  {"format": "mobile-annotator-bundle", "format_version": 3, "created_at", "created_by",
    "people": [...], "apps": [...], "devices": [...], "instructions": [...],
    "blobs": [{"sha256", "size", "media_type", "width", "height"}],
    "trajectories": [{..., "reviews": [...], "steps": [{..., "label": {...}, "revisions": [...]}]}],
    "judges": [{"fingerprint", settings..., "scores": [{"trajectory": uid, "reward", ...}]}],
    "studies": [{"name", "judge": fingerprint, "items": [...], "raters": [{"name", "ratings": [...]}]}]}
-(annotator/services/bundle_judging.py writes and reads the last two)
+(annotator/services/bundle_judging.py writes and reads the last two). A step's "label" holds "privacy_regions"
+([[x1, y1, x2, y2], ...] device pixels, checked against its screen, or null); older bundles lack it and import
+with none. Version 3 exists so that an annotator that would drop the regions refuses the bundle instead.
 Blob bytes live beside it as blobs/<sha256>.
 """
 
@@ -18,14 +21,15 @@ from typing import Any
 
 from annotator.storage import models
 from annotator.storage.blobs import BlobError, check_sha256
+from annotator.storage.labels import LabelError, check_privacy_regions
 
 FORMAT_NAME = "mobile-annotator-bundle"
-FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)  # version 2 adds "judges" (with their scores) and "studies"
+FORMAT_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)  # 2 adds "judges" (with their scores) and "studies", 3 the steps' privacy regions
 MANIFEST_NAME = "manifest.json"
 BLOB_FOLDER = "blobs"
 
-LABEL_COLUMNS = ("think", "action_text", "tool_call", "target_box", "verdict")
+LABEL_COLUMNS = ("think", "action_text", "tool_call", "target_box", "verdict", "privacy_regions")  # the last: since 3
 RAW_COLUMNS = (
     "index", "screenshot_sha256", "hierarchy_sha256", "hierarchy_error", "package", "activity",
     "screen_width", "screen_height", "rotation", "raw_tool_call", "model_reply", "timings_ms",
@@ -193,5 +197,9 @@ def _validate_trajectory(
                 raise BundleError(f"{step_where}.{key}: blob {sha256!r} is not listed in the bundle's blobs")
         require(step, "screen_width", int, step_where)
         require(step, "screen_height", int, step_where)
-        require(step, "label", dict, step_where)
+        label = require(step, "label", dict, step_where)
+        try:  # what an export masks must be right: a region off the screen would leave its pixels readable
+            check_privacy_regions(label.get("privacy_regions"), step["screen_width"], step["screen_height"])
+        except LabelError as error:
+            raise BundleError(f"{step_where}.label.{error}") from None
         require(step, "revisions", list, step_where)

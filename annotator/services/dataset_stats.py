@@ -1,17 +1,10 @@
 """Every table of the statistics view, from a handful of aggregate queries.
 
-The shapes follow Mobile-R1: Table 2 (instructions, trajectories, steps) and Table 6 (per app), Figure 4
-(the distribution of trajectory length), plus what a team needs to steer the work: steps per action type,
-each person's labelling and review progress, and how many trajectories are in each review state.
+The dataset's shape (Mobile-R1 Table 2 and Table 6, Figure 4's trajectory lengths, steps per action type) comes
+from ``annotator.storage.statistics``, which ``trainer-bridge stats`` shares, so that both count alike (its
+docstring holds the definitions). This module adds what a team needs to steer the work and only the app
+shows: each person's labelling and review progress, and how many trajectories are in each review state.
 
-Definitions, so that the numbers read the same in the view, its CSV files and a script:
-
-- a trajectory's length is its number of steps, every step row (collected and inserted corrections), as
-  the trajectory browser and ``annotator stats`` count them;
-- an app's instructions are those with at least one trajectory (the instructions *in the dataset*, as in
-  Table 2); apps without trajectories are left out;
-- a step's action type is its labelled action where it has one, else the collected one (ACTION_SOURCE);
-  the ``labelled`` and ``collected`` columns say how many of each count came from which;
 - a person's work is the set of trajectories in which they wrote at least one label revision; its
   accepted / rejected / awaiting-review counts are those trajectories' current review state.
 """
@@ -29,77 +22,57 @@ from sqlalchemy.orm import Session
 from annotator.domain.trajectory import ReviewStatus
 from annotator.storage import models
 from annotator.storage.database import Database
+from annotator.storage.statistics import (
+    ACTION_COLUMNS,
+    ACTION_SOURCE,
+    LENGTH_COLUMNS,
+    PER_APP_COLUMNS,
+    SHAPE_TABLES,
+    DatasetShape,
+    Totals,
+    empty_frame,
+    read_facts,
+    write_tables,
+)
 
-A, Ins, T, S = models.App, models.Instruction, models.Trajectory, models.Step
+__all__ = [
+    "ACTION_COLUMNS", "ACTION_SOURCE", "LENGTH_COLUMNS", "PEOPLE_COLUMNS", "PER_APP_COLUMNS", "REVIEW_COLUMNS",
+    "TABLE_NAMES", "DatasetStats", "Totals", "compute", "write_csvs",
+]  # fmt: skip
+
+T, S = models.Trajectory, models.Step
 R, P, Rev = models.LabelRevision, models.Person, models.Review
 DECISIONS = ("accepted", "rejected")
 
-ACTION_SOURCE = "label_action where a step has one, else raw_action"
-PER_APP_COLUMNS = ["app", "instructions", "trajectories", "steps", "mean_steps"]
-LENGTH_COLUMNS = ["steps", "trajectories"]
-ACTION_COLUMNS = ["action", "steps", "labelled", "collected"]
 PEOPLE_COLUMNS = ["person", "trajectories_labelled", "steps_labelled", "revisions", "reviews",
                   "accepted", "rejected", "awaiting_review"]  # fmt: skip
 REVIEW_COLUMNS = ["review_status", "trajectories"]
 # Name of each table in CSV file names and in `DatasetStats.tables()`.
-TABLE_NAMES = ("per_app", "trajectory_lengths", "action_types", "people", "review_status")
+TABLE_NAMES = (*SHAPE_TABLES, "people", "review_status")
 
 
 @dataclass(frozen=True)
-class Totals:
-    """Mobile-R1 Table 2: the whole dataset in one row."""
+class DatasetStats(DatasetShape):
+    """The statistics of one database at one moment: its shape plus the people and review tables."""
 
-    apps: int = 0
-    instructions: int = 0
-    trajectories: int = 0
-    steps: int = 0
-
-    @property
-    def mean_steps(self) -> float:
-        return self.steps / self.trajectories if self.trajectories else 0.0
-
-
-def _frame(columns: list[str]) -> pd.DataFrame:
-    return pd.DataFrame({column: [] for column in columns})
-
-
-@dataclass(frozen=True)
-class DatasetStats:
-    """The statistics of one database at one moment; every table is a DataFrame with the *_COLUMNS columns."""
-
-    totals: Totals = field(default_factory=Totals)
-    per_app: pd.DataFrame = field(default_factory=lambda: _frame(PER_APP_COLUMNS))
-    lengths: pd.DataFrame = field(default_factory=lambda: _frame(LENGTH_COLUMNS))
-    actions: pd.DataFrame = field(default_factory=lambda: _frame(ACTION_COLUMNS))
-    people: pd.DataFrame = field(default_factory=lambda: _frame(PEOPLE_COLUMNS))
-    review: pd.DataFrame = field(default_factory=lambda: _frame(REVIEW_COLUMNS))
-    action_source: str = ACTION_SOURCE
+    people: pd.DataFrame = field(default_factory=lambda: empty_frame(PEOPLE_COLUMNS))
+    review: pd.DataFrame = field(default_factory=lambda: empty_frame(REVIEW_COLUMNS))
     computed_at: datetime = field(default_factory=lambda: datetime.now(UTC))
-
-    def is_empty(self) -> bool:
-        return self.totals.trajectories == 0
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables under their TABLE_NAMES, in that order."""
-        frames = (self.per_app, self.lengths, self.actions, self.people, self.review)
-        return dict(zip(TABLE_NAMES, frames, strict=True))
+        return {**super().tables(), "people": self.people, "review_status": self.review}
 
 
 def compute(db: Database) -> DatasetStats:
     """Read every statistic of `db` in one session (a consistent snapshot on SQLite and PostgreSQL)."""
     with db.session() as session, session.begin():
-        per_app, lengths = _per_app_and_lengths(session)
-        totals = Totals(
-            apps=len(per_app),
-            instructions=int(per_app["instructions"].sum()),
-            trajectories=int(per_app["trajectories"].sum()),
-            steps=int(per_app["steps"].sum()),
-        )
+        shape = read_facts(session).shape()
         return DatasetStats(
-            totals=totals,
-            per_app=per_app,
-            lengths=lengths,
-            actions=_actions(session),
+            totals=shape.totals,
+            per_app=shape.per_app,
+            lengths=shape.lengths,
+            actions=shape.actions,
             people=_people(session),
             review=_review(session),
         )
@@ -107,67 +80,10 @@ def compute(db: Database) -> DatasetStats:
 
 def write_csvs(stats: DatasetStats, folder: Path) -> list[Path]:
     """One UTF-8 CSV per table (``dataset_<table>.csv``), without index or totals rows; returns the paths."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, table in stats.tables().items():
-        path = folder / f"dataset_{name}.csv"
-        table.to_csv(path, index=False, encoding="utf-8")
-        written.append(path)
-    return written
+    return write_tables(stats.tables(), folder, prefix="dataset_")
 
 
 # the queries ---------------------------------------------------------------------------------------------------
-
-
-def _per_app_and_lengths(session: Session) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Table 6 and Figure 4 from one per-trajectory length subquery."""
-    length = func.count(S.id)
-    per_trajectory = (
-        select(T.id.label("trajectory_id"), T.instruction_id, Ins.app_id, length.label("steps"))
-        .join(Ins, Ins.id == T.instruction_id)
-        .outerjoin(S, S.trajectory_id == T.id)
-        .group_by(T.id, T.instruction_id, Ins.app_id)
-        .subquery()
-    )
-    apps = session.execute(
-        select(
-            A.name,
-            func.count(func.distinct(per_trajectory.c.instruction_id)),
-            func.count(per_trajectory.c.trajectory_id),
-            func.sum(per_trajectory.c.steps),
-        )
-        .join(per_trajectory, per_trajectory.c.app_id == A.id)
-        .group_by(A.id, A.name)
-    ).all()
-    histogram = session.execute(
-        select(per_trajectory.c.steps, func.count()).group_by(per_trajectory.c.steps)
-    ).all()  # fmt: skip
-    per_app = pd.DataFrame([tuple(row) for row in apps], columns=PER_APP_COLUMNS[:-1]).astype(
-        {"instructions": "int64", "trajectories": "int64", "steps": "int64"}
-    )
-    per_app["mean_steps"] = (per_app["steps"] / per_app["trajectories"]).round(2)
-    per_app = per_app.sort_values(["trajectories", "steps", "app"], ascending=[False, False, True])
-    return per_app.reset_index(drop=True), _length_histogram(dict(histogram))
-
-
-def _length_histogram(counts: dict[int, int]) -> pd.DataFrame:
-    """One row per length from the shortest (at most 1) to the longest, gaps as zero: the x axis of Figure 4."""
-    if not counts:
-        return _frame(LENGTH_COLUMNS).astype("int64")
-    lengths = range(min(min(counts), 1), max(counts) + 1)
-    return pd.DataFrame({"steps": list(lengths), "trajectories": [counts.get(n, 0) for n in lengths]})
-
-
-def _actions(session: Session) -> pd.DataFrame:
-    action = func.coalesce(S.label_action, S.raw_action)
-    rows = session.execute(select(action, func.count(), func.count(S.label_action)).group_by(action)).all()
-    table = pd.DataFrame([tuple(row) for row in rows], columns=ACTION_COLUMNS[:-1])
-    table["collected"] = table["steps"] - table["labelled"]
-    table = table.astype({"steps": "int64", "labelled": "int64", "collected": "int64"})
-    # Steps with neither action (a failed model reply) keep action None: the view names them.
-    table["_key"] = table["action"].fillna("~")
-    table = table.sort_values(["steps", "_key"], ascending=[False, True]).drop(columns="_key")
-    return table.reset_index(drop=True)
 
 
 def _people(session: Session) -> pd.DataFrame:

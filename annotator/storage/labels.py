@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from numbers import Real
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -22,10 +24,12 @@ class LabelError(ValueError):
     pass
 
 
-def _check_value(field: str, value: Any) -> Any:
+def _check_value(field: str, value: Any, step: models.Step) -> Any:
     """Return the value as stored, or raise LabelError naming the field."""
     if value is None:
         return None
+    if field == "privacy_regions":
+        return check_privacy_regions(value, step.screen_width, step.screen_height)
     if field in ("think", "action_text"):
         if not isinstance(value, str):
             raise LabelError(f"{field}: expected text, got {type(value).__name__}")
@@ -52,13 +56,43 @@ def _check_value(field: str, value: Any) -> Any:
     raise LabelError(f"{field!r} is not a label field (label fields: {', '.join(EDITABLE_FIELDS)})")
 
 
+def _coordinate(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        raise ValueError(f"{value!r} is not a finite number")
+    return float(value)
+
+
+def check_privacy_regions(value: Any, width: int, height: int) -> list[list[float]] | None:
+    """Privacy regions as stored: ``[[x1, y1, x2, y2], ...]`` in device pixels of a `width` x `height` screen,
+    each with x1 < x2 and y1 < y2 and wholly on the screen, in the order given; None when there are none."""
+    if value is None:
+        return None
+    if not isinstance(value, list | tuple):
+        raise LabelError(f"privacy_regions: expected a list of boxes, got {type(value).__name__}")
+    boxes = []
+    for number, region in enumerate(value, start=1):
+        where = f"privacy_regions: region {number}"
+        if not isinstance(region, list | tuple):
+            raise LabelError(f"{where}: expected [x1, y1, x2, y2], got {region!r}")
+        try:
+            box = Box.from_list([_coordinate(v) for v in region])
+        except ValueError as error:
+            raise LabelError(f"{where}: {error}") from error
+        if box.x1 == box.x2 or box.y1 == box.y2:
+            raise LabelError(f"{where}: {box.as_list()} covers no pixel")
+        if box.x1 < 0 or box.y1 < 0 or box.x2 > width or box.y2 > height:
+            raise LabelError(f"{where}: {box.as_list()} is not within the {width}x{height} screen")
+        boxes.append(box.as_list())
+    return boxes or None
+
+
 def apply_label_changes(
     session: Session, step: models.Step, changes: dict[str, Any], person: models.Person | None
 ) -> list[models.LabelRevision]:
     """Set label fields on a step and add one revision per field that really changed."""
     revisions = []
     for field, raw_value in changes.items():
-        value = _check_value(field, raw_value)
+        value = _check_value(field, raw_value, step)
         old = getattr(step, field)
         if old == value:
             continue

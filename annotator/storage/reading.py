@@ -21,6 +21,12 @@ from annotator.storage import models
 from annotator.storage.database import Database
 
 
+def privacy_regions(row: models.Step) -> tuple[Box, ...]:
+    """The privacy regions an annotator marked on a step's screenshot, in its device pixels (``row.screen_width``
+    x ``row.screen_height``), x1 < x2 and y1 < y2, in the order they were drawn; () when there are none."""
+    return tuple(Box.from_list(region) for region in row.privacy_regions or ())
+
+
 def to_domain_step(row: models.Step) -> Step:
     raw = RawStep(
         index=row.index,
@@ -41,6 +47,7 @@ def to_domain_step(row: models.Step) -> Step:
         tool_call=row.tool_call,
         target_box=Box.from_list(row.target_box) if row.target_box else None,
         verdict=Verdict(row.verdict) if row.verdict else None,
+        privacy_regions=privacy_regions(row),
     )
     return Step(raw=raw, label=label, id=row.id)
 

@@ -35,6 +35,7 @@ class ActionSpec:
     toolbar: bool = False
     args: tuple[Any, ...] = ()
     context: str = CONTEXT  # the translation context of title and tooltip
+    checked_by: str = ""  # a Signal(bool) of the target saying whether the command is on: a checkable action
 
 
 MENUS: dict[str, str] = {
@@ -138,6 +139,16 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "remove_step", target="annotate", shortcut="Ctrl+Shift+Delete",
                tooltip=QT_TRANSLATE_NOOP("Actions", "Leave a redundant step out of the labelled trajectory; "
                                                     "the collected record stays")),
+    ActionSpec("annotate.privacy_tool", QT_TRANSLATE_NOOP("Actions", "Mark Privac&y Regions"), "annotate",
+               "toggle", target="annotate.privacy", shortcut="P", toolbar=True, checked_by="tool_changed",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Drag on the screenshot over personal data (names, numbers, "
+                                                    "faces): exports blur or black it out; P again ends it")),
+    ActionSpec("annotate.privacy_delete", QT_TRANSLATE_NOOP("Actions", "Delete Privacy Re&gion"), "annotate",
+               "delete_selected", target="annotate.privacy", shortcut="Delete",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Remove the privacy region you selected on the screenshot")),
+    ActionSpec("annotate.privacy_clear", QT_TRANSLATE_NOOP("Actions", "C&lear Privacy Regions"), "annotate",
+               "clear", target="annotate.privacy",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Remove every privacy region of this step")),
     ActionSpec("annotate.outcome_success", QT_TRANSLATE_NOOP("Actions", "Task &Completed"), "annotate",
                "set_outcome", target="annotate", shortcut="Ctrl+Shift+Y", args=("success",),
                tooltip=QT_TRANSLATE_NOOP("Actions", "The trajectory achieves its instruction")),
@@ -212,6 +223,7 @@ class ActionRegistry(QObject):
             raise ValueError(f"action {spec.id!r} is declared twice")
         action = QAction(self.window)
         action.setObjectName(spec.id)
+        action.setCheckable(bool(spec.checked_by))
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.setEnabled(False)  # until its target is bound
         action.setVisible(False)
@@ -233,6 +245,8 @@ class ActionRegistry(QObject):
             handler: Callable[..., Any] = getattr(owner, spec.handler)
             action = self.actions[spec.id]
             action.triggered.connect(lambda _checked=False, run=handler, args=spec.args: run(*args))
+            if spec.checked_by:  # the target says when the command goes on or off, however it was switched
+                getattr(owner, spec.checked_by).connect(action.setChecked)
             action.setEnabled(True)
             action.setVisible(True)
         self._show_used_menus()

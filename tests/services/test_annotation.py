@@ -64,6 +64,35 @@ def test_a_no_op_writes_nothing_and_a_bad_value_is_refused(workspace: Workspace,
         Editor(workspace, unlabelled, "  ")
 
 
+def test_privacy_regions_are_a_label_with_revisions_undo_and_no_stage(workspace: Workspace, unlabelled: int) -> None:
+    editor = Editor(workspace, unlabelled, "小王")
+    step_id = load_trajectory(workspace, unlabelled).steps[0].id
+    one = ((0.0, 100.0, 1080.0, 260.0),)
+    two = (*one, (40.0, 2000.0, 500.0, 2400.0))
+    step = editor.change(step_id, {"privacy_regions": one})
+    assert step.label.privacy_regions == one and step.stages == (False, False, False)
+    assert load_trajectory(workspace, unlabelled).review_status == "in_progress"
+    assert editor.change(step_id, {"privacy_regions": two}).label.privacy_regions == two
+    assert editor.change(step_id, {"privacy_regions": ()}).label.privacy_regions == ()  # cleared
+    assert editor.undo() == step_id
+    assert load_trajectory(workspace, unlabelled).steps[0].label.privacy_regions == two
+    editor.undo()
+    assert load_trajectory(workspace, unlabelled).steps[0].label.privacy_regions == one
+    editor.redo()
+    assert load_trajectory(workspace, unlabelled).steps[0].label.privacy_regions == two
+    as_lists = [list(box) for box in two]
+    # the last three: the undo that brought the cleared regions back, the second undo, the redo
+    assert revisions(workspace, unlabelled)[-3:] == [
+        (step_id, "privacy_regions", None, as_lists), (step_id, "privacy_regions", as_lists, as_lists[:1]),
+        (step_id, "privacy_regions", as_lists[:1], as_lists),
+    ]  # fmt: skip
+    newest = editor.history(step_id)[0]
+    assert (newest.field, newest.new, newest.person) == ("privacy_regions", as_lists, "小王")
+    with pytest.raises(LabelError, match="not within the 1080x2400 screen"):
+        editor.change(step_id, {"privacy_regions": ((0.0, 2300.0, 100.0, 2401.0),)})
+    assert load_trajectory(workspace, unlabelled).steps[0].label.privacy_regions == two
+
+
 def test_inserted_step_follows_the_wrong_one_and_removal_keeps_the_raw_step(
     workspace: Workspace, unlabelled: int
 ) -> None:
@@ -102,7 +131,7 @@ def test_outcome_history_restore_and_submit(workspace: Workspace, unlabelled: in
     assert editor.submit().review_status == "annotated" and editor.record().outcome == "failure"
 
 
-def test_bundles_carry_inserted_and_removed_steps_outcome_and_its_history(
+def test_bundles_carry_inserted_and_removed_steps_privacy_regions_outcome_and_its_history(
     workspace: Workspace, unlabelled: int, tmp_path
 ) -> None:
     from annotator.services.bundle import export_bundle, import_bundle
@@ -111,6 +140,7 @@ def test_bundles_carry_inserted_and_removed_steps_outcome_and_its_history(
     wrong, second, _ = load_trajectory(workspace, unlabelled).steps
     inserted = editor.insert_corrected_step(wrong.id)
     editor.change(inserted.id, {"tool_call": click(500, 600), "verdict": "correct"})
+    editor.change(wrong.id, {"privacy_regions": ((0.0, 100.0, 1080.0, 260.0), (40.0, 2000.0, 500.0, 2400.0))})
     editor.remove_step(second.id)
     editor.set_outcome("success")
     export_bundle(workspace, tmp_path / "bundle")
@@ -122,6 +152,7 @@ def test_bundles_carry_inserted_and_removed_steps_outcome_and_its_history(
             (s.position, s.origin, s.removed, s.label) for s in original.steps
         ]
         assert copied.outcome == "success"
+        assert copied.steps[0].label.privacy_regions == ((0.0, 100.0, 1080.0, 260.0), (40.0, 2000.0, 500.0, 2400.0))
         fields = [(r.field, r.new, r.person) for r in Editor(other, 1, "小李").history()]
         assert fields == [(r.field, r.new, r.person) for r in editor.history()]
 

@@ -5,10 +5,12 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.bundle_manifest import BundleError
 from annotator.services.stats import dataset_stats
+from annotator.storage import models
 from annotator.storage.workspace import Workspace
 from tests.factories import database_snapshot
 
@@ -151,6 +153,10 @@ BAD_BUNDLES = {
         "instruction 'nope' is not in the bundle",
     ),
     "size mismatch": (edit_manifest(lambda m: m["blobs"][0].update(size=1)), "the manifest says 1"),
+    "privacy region off the screen": (
+        edit_manifest(lambda m: m["trajectories"][0]["steps"][1]["label"].update(privacy_regions=[[0, 0, 2000, 9]])),
+        r"steps\[1\]\.label\.privacy_regions: region 1: \[0\.0, 0\.0, 2000\.0, 9\.0\] is not within the 1080x2400",
+    ),
 }
 
 
@@ -168,3 +174,18 @@ def test_a_bad_bundle_fails_clearly_and_changes_nothing(
     with pytest.raises(BundleError, match=message.replace("(", r"\(").replace(")", r"\)")):
         import_bundle(target, bad)
     assert database_snapshot(target) == before
+
+
+def test_a_version_2_bundle_from_before_privacy_regions_imports_with_none(
+    populated: Workspace, target: Workspace, tmp_path: Path
+) -> None:
+    folder = export_bundle(populated, tmp_path / "older").path
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    labels = [step["label"] for trajectory in manifest["trajectories"] for step in trajectory["steps"]]
+    assert manifest["format_version"] == 3
+    assert all(label.pop("privacy_regions") is None for label in labels)  # as bundles were written before
+    manifest["format_version"] = 2
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert import_bundle(target, folder).steps_added == 7
+    with target.database.session() as session:
+        assert session.scalars(select(models.Step.privacy_regions)).all() == [None] * 7

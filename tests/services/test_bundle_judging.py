@@ -57,7 +57,7 @@ def test_scores_and_studies_survive_a_round_trip(judged: Workspace, tmp_path: Pa
 def test_a_study_is_exported_only_with_all_its_trajectories(judged: Workspace, tmp_path: Path) -> None:
     folder = export_bundle(judged, tmp_path / "douyin", app="抖音").path
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["format_version"] == 2 and manifest["studies"] == []
+    assert manifest["format_version"] == 3 and manifest["studies"] == []
     assert [len(judge["scores"]) for judge in manifest["judges"]] == [1]
 
 

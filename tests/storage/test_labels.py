@@ -1,8 +1,11 @@
+import re
+
 import pytest
 from sqlalchemy import select
 
+from annotator.domain.geometry import Box
 from annotator.domain.trajectory import ReviewStatus
-from annotator.storage import labels, models
+from annotator.storage import labels, models, reading
 from annotator.storage.guards import RawStepChangedError
 from annotator.storage.labels import LabelError
 from annotator.storage.workspace import Workspace
@@ -90,3 +93,48 @@ def test_review_history_is_kept_and_the_latest_is_current(workspace: Workspace) 
             ("rejected", "点错了"),
             ("accepted", "已修正"),
         ]
+
+
+def test_privacy_regions_are_stored_per_step_with_revisions_and_read_as_boxes(workspace: Workspace) -> None:
+    add_trajectory(workspace, "淘宝", "打开淘宝", 2, label=False)
+    first, second = step_ids(workspace)
+    regions = [[0, 100, 1080, 260.5], (40, 2000, 500, 2400)]
+    assert labels.update_label(workspace.database, first, {"privacy_regions": regions}, person="小王") == 1
+    assert revisions(workspace, first) == [
+        ("privacy_regions", None, [[0.0, 100.0, 1080.0, 260.5], [40.0, 2000.0, 500.0, 2400.0]], "小王")
+    ]
+    labels.update_label(workspace.database, first, {"privacy_regions": []}, person="小李")  # none: stored as null
+    assert revisions(workspace, first)[-1][1:] == ([[0.0, 100.0, 1080.0, 260.5], [40.0, 2000.0, 500.0, 2400.0]],
+                                                   None, "小李")  # fmt: skip
+    labels.update_label(workspace.database, second, {"privacy_regions": [[10, 20, 30, 40]]})
+    with workspace.database.session() as session:
+        rows = [session.get(models.Step, step_id) for step_id in (first, second)]
+        assert [reading.privacy_regions(row) for row in rows] == [(), (Box(10.0, 20.0, 30.0, 40.0),)]
+        assert reading.to_domain_step(rows[1]).label.privacy_regions == (Box(10.0, 20.0, 30.0, 40.0),)
+        assert reading.to_domain_step(rows[0]).label.is_empty()  # no regions, no labels
+
+
+@pytest.mark.parametrize(
+    ("regions", "message"),
+    [
+        ([[0, 0, 1081, 10]], "region 1: [0.0, 0.0, 1081.0, 10.0] is not within the 1080x2400 screen"),
+        ([[0, 0, 10, 10], [-1, 0, 10, 10]], "region 2: [-1.0, 0.0, 10.0, 10.0] is not within"),
+        ([[10, 10, 0, 20]], "region 1: box corners out of order"),
+        ([[10, 10, 10, 20]], "region 1: [10.0, 10.0, 10.0, 20.0] covers no pixel"),
+        ([[0, 0, 10]], "region 1: a box needs 4 numbers"),
+        ([[0, 0, float("nan"), 10]], "region 1: nan is not a finite number"),
+        ([[0, 0, "10", 10]], "region 1: '10' is not a finite number"),
+        ([[True, 0, 10, 10]], "region 1: True is not a finite number"),
+        ([5], "region 1: expected [x1, y1, x2, y2], got 5"),
+        ({"x1": 0}, "privacy_regions: expected a list of boxes, got dict"),
+    ],
+)
+def test_a_privacy_region_off_the_screen_or_malformed_is_refused(
+    workspace: Workspace, regions: object, message: str
+) -> None:
+    add_trajectory(workspace, "淘宝", "打开淘宝", 1, label=False)
+    (step_id,) = step_ids(workspace)
+    before = database_snapshot(workspace)
+    with pytest.raises(LabelError, match=re.escape(message)):
+        labels.update_label(workspace.database, step_id, {"privacy_regions": regions}, person="小王")
+    assert database_snapshot(workspace) == before

@@ -1,12 +1,15 @@
 from pathlib import Path
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import text
 
+from annotator.storage import labels
 from annotator.storage.database import (
     SchemaTooNewError,
+    alembic_config,
     backup_sqlite,
     create_db_engine,
     head_revision,
@@ -16,7 +19,7 @@ from annotator.storage.database import (
 )
 from annotator.storage.models import Base
 from annotator.storage.workspace import Workspace
-from tests.factories import add_trajectory, database_snapshot
+from tests.factories import add_trajectory, database_snapshot, step_ids
 
 FIRST_REVISION = "0001"
 
@@ -87,3 +90,27 @@ def test_newer_schema_is_refused_and_left_untouched(tmp_path: Path) -> None:
         assert connection.exec_driver_sql("SELECT count(*) FROM steps").scalar() == len(before["steps"])
     engine.dispose()
     assert not list((tmp_path / "data").glob("*.backup-*"))
+
+
+def test_privacy_regions_come_with_0005_and_labelled_steps_keep_everything_across_it(tmp_path: Path) -> None:
+    with Workspace.open(tmp_path / "data") as workspace:
+        add_trajectory(workspace, "淘宝", "打开淘宝", 2)
+        first, _ = step_ids(workspace)
+        labels.update_label(workspace.database, first, {"privacy_regions": [[0, 100, 1080, 260]]}, person="小王")
+        engine = workspace.database.engine
+        with engine.begin() as connection:  # back to the schema before privacy regions
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0004")
+        with engine.connect() as connection:
+            columns = [row[1] for row in connection.exec_driver_sql("PRAGMA table_info(steps)")]
+            older = connection.exec_driver_sql("SELECT id, think, tool_call, verdict FROM steps ORDER BY id").all()
+        assert "privacy_regions" not in columns and len(older) == 2 and older[0][1] == "当前在第 0 步"
+    database = open_database(sqlite_url(tmp_path / "data" / "annotator.sqlite"))
+    assert database.schema.current == head_revision() and database.schema.backup is not None
+    with database.engine.connect() as connection:
+        newer = connection.exec_driver_sql("SELECT id, think, tool_call, verdict FROM steps ORDER BY id").all()
+        regions = connection.exec_driver_sql("SELECT privacy_regions FROM steps").scalars().all()
+    assert newer == older and regions == [None, None]
+    assert labels.update_label(database, first, {"privacy_regions": [[0, 0, 10, 10]]}) == 1
+    database.dispose()

@@ -27,7 +27,7 @@ def stored(workspace: Workspace, step_id: int) -> dict[str, Any]:
     with workspace.database.session() as session:
         step = session.get(models.Step, step_id)
         assert step is not None
-        fields = ("think", "action_text", "tool_call", "target_box", "verdict", "removed", "origin")
+        fields = ("think", "action_text", "tool_call", "target_box", "verdict", "removed", "origin", "privacy_regions")
         return {field: getattr(step, field) for field in fields}
 
 
@@ -85,6 +85,15 @@ def on_screen(view: AnnotationView, x: float, y: float) -> QPoint:
     return view.canvas.mapFromScene(QPointF(x, y))
 
 
+def drag(qtbot: QtBot, view: AnnotationView, start: QPoint, end: QPoint) -> None:
+    """A left drag on the canvas, as a hand makes it: press, move through the middle, release."""
+    viewport = view.canvas.viewport()
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(viewport, QPoint((start.x() + end.x()) // 2, (start.y() + end.y()) // 2))
+    qtbot.mouseMove(viewport, end)
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=end)
+
+
 def test_a_click_on_the_screenshot_sets_the_tool_call_and_writes_a_revision(
     qtbot: QtBot, view: AnnotationView, populated: Workspace
 ) -> None:
@@ -110,11 +119,7 @@ def test_a_drag_draws_the_target_box_and_ctrl_click_picks_an_element(
     open_and_wait(qtbot, view, UNLABELLED)
     step_id = view.current_step_id()
     qtbot.waitUntil(lambda: len(view.canvas.elements()) == 1)  # the factory's hierarchy: one search box
-    start, end = on_screen(view, 100, 1000), on_screen(view, 600, 1400)
-    qtbot.mousePress(view.canvas.viewport(), Qt.MouseButton.LeftButton, pos=start)
-    qtbot.mouseMove(view.canvas.viewport(), QPoint((start.x() + end.x()) // 2, (start.y() + end.y()) // 2))
-    qtbot.mouseMove(view.canvas.viewport(), end)
-    qtbot.mouseRelease(view.canvas.viewport(), Qt.MouseButton.LeftButton, pos=end)
+    drag(qtbot, view, on_screen(view, 100, 1000), on_screen(view, 600, 1400))
     settle(qtbot, view)
     x1, y1, x2, y2 = stored(populated, step_id)["target_box"]
     assert abs(x1 - 100) < 5 and abs(y1 - 1000) < 5 and abs(x2 - 600) < 5 and abs(y2 - 1400) < 5

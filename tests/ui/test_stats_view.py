@@ -7,20 +7,23 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 from matplotlib import font_manager
 from PIL import Image
 from PySide6.QtCore import QTranslator
 from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
+from annotator.storage import statistics_charts as charts
 from annotator.storage.workspace import Workspace
 from annotator.ui.app import AnnotatorApp
 from annotator.ui.qm import Catalogue, compile_qm
-from annotator.ui.stats import StatsView, charts
+from annotator.ui.stats import StatsView
 from annotator.ui.stats import view as view_module
 from annotator.ui.workers import Jobs
 from tests.factories import add_trajectory
 from tests.ui.conftest import bulk_trajectories
+from trainer_bridge.cli import cli
 
 
 def open_view(qtbot: QtBot, workspace: Workspace | None) -> tuple[StatsView, Jobs]:
@@ -121,6 +124,25 @@ def test_csvs_hold_the_numbers_of_the_tables(qtbot: QtBot, populated: Workspace,
     people = pd.read_csv(tmp_path / "tables" / "dataset_people.csv")
     assert people["person"].tolist() == [row[0] for row in table_rows(view.people_table)]
     assert people["revisions"].astype(str).tolist() == [row[3] for row in table_rows(view.people_table)]
+
+
+def test_the_view_shows_the_numbers_of_trainer_bridge_stats(qtbot: QtBot, populated: Workspace, tmp_path: Path) -> None:
+    view, _jobs = open_view(qtbot, populated)
+    result = CliRunner().invoke(cli, ["stats", "--data-dir", str(populated.data_dir), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+
+    def shown(name: str, row: pd.Series) -> list[str]:  # as the view writes a row of Table 6 or the total
+        counts = (str(int(row[key])) for key in ("instructions", "trajectories", "steps"))
+        return [name, *counts, f"{row.mean_steps:.1f}"]
+
+    per_app = pd.read_csv(tmp_path / "all" / "per_app.csv")
+    whole = pd.read_csv(tmp_path / "totals.csv").set_index("split").loc["all"]
+    expected = [*(shown(row.app, row) for _index, row in per_app.iterrows()), shown("Total", whole)]
+    assert table_rows(view.app_table) == expected
+    lengths = pd.read_csv(tmp_path / "all" / "trajectory_lengths.csv")["trajectories"].tolist()
+    assert [bar.get_height() for bar in chart_axes(view, "trajectory_lengths")[0].patches] == lengths
+    actions = pd.read_csv(tmp_path / "all" / "action_types.csv")["action"].tolist()
+    assert [label.get_text() for label in chart_axes(view, "action_types")[0].get_yticklabels()] == actions[::-1]
 
 
 def test_export_commands_ask_for_a_folder_and_say_what_they_wrote(

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from annotator.ui.annotate.overlays import Overlays, overlays_for
+from annotator.ui.annotate.overlays import Overlays, overlays_for, region_at
 
 
 def call(action: str, **arguments: Any) -> dict[str, Any]:
@@ -111,3 +111,11 @@ def test_an_unknown_action_shows_its_name_and_its_point_is_not_guessed() -> None
 def test_long_typed_text_is_shortened_in_the_caption() -> None:
     caption = overlays_for(call("type", text="很" * 200), None).caption
     assert caption is not None and len(caption) < 100 and caption.endswith('…"')
+
+
+def test_the_privacy_region_under_a_point_is_the_last_drawn_one() -> None:
+    regions = [(0.0, 0.0, 100.0, 100.0), (50.0, 50.0, 200.0, 200.0)]
+    assert region_at(regions, 10, 10) == 0
+    assert region_at(regions, 60, 60) == 1  # both: the one on top
+    assert region_at(regions, 200, 200) == 1  # edges belong to the region
+    assert region_at(regions, 150, 20) is None and region_at([], 1, 1) is None

@@ -19,6 +19,7 @@ from PIL import Image
 
 from annotator.llm.agent import model_image_png
 from annotator.storage.blobs import BlobStore
+from trainer_bridge.export.privacy import mask_regions
 from trainer_bridge.export.sft import ImageRef, Sample
 
 BATCH = 32  # samples made ahead of the writer
@@ -28,24 +29,39 @@ KEPT = 8 * BATCH  # prepared images kept: a history window reaches back a few sa
 class ExportImages:
     """Image bytes at the model's size, and `folder/<sha256>-<w>x<h>.png` files written once each."""
 
-    def __init__(self, blobs: BlobStore, folder: Path, workers: int | None = None) -> None:
-        self.blobs, self.folder = blobs, folder
+    def __init__(self, blobs: BlobStore, folder: Path, mask: str | None = "blur", workers: int | None = None) -> None:
+        """`mask`: how privacy regions are hidden (`blur`, `black`), or None to leave them as they are."""
+        self.blobs, self.folder, self.mask = blobs, folder, mask
         self.pool = ThreadPoolExecutor(workers or os.cpu_count() or 1, thread_name_prefix="export-images")
         self.ready: OrderedDict[str, bytes] = OrderedDict()
         self.written: dict[str, str] = {}  # file name -> sha256 of its bytes
+        self.masked: set[str] = set()  # images with privacy regions masked
+
+    def name(self, ref: ImageRef) -> str:
+        return ref.file_name(self.mask)
+
+    def _masks(self, ref: ImageRef) -> bool:
+        return bool(self.mask and ref.regions)
 
     def make(self, ref: ImageRef) -> bytes:
         data = self.blobs.read_bytes(ref.sha256)
-        if ref.size == ref.screen and data.startswith(b"\x89PNG"):
+        if ref.size == ref.screen and data.startswith(b"\x89PNG") and not self._masks(ref):
             return data  # the model is shown the screenshot as stored
         with Image.open(io.BytesIO(data)) as image:
-            return model_image_png(image, ref.size)
+            if not self._masks(ref):
+                return model_image_png(image, ref.size)
+            resized = Image.open(io.BytesIO(model_image_png(image, ref.size)))
+            masked = mask_regions(resized, ref.regions, str(self.mask), source=ref.screen)
+        self.masked.add(self.name(ref))
+        buffer = io.BytesIO()
+        masked.save(buffer, "PNG", compress_level=1)
+        return buffer.getvalue()
 
     def prepare(self, refs: Iterable[ImageRef]) -> None:
         """Make the images of `refs` that are not ready, in parallel."""
-        missing = list({ref.file_name: ref for ref in refs if ref.file_name not in self.ready}.values())
+        missing = list({self.name(ref): ref for ref in refs if self.name(ref) not in self.ready}.values())
         for ref, data in zip(missing, self.pool.map(self.make, missing), strict=True):
-            self._keep(ref.file_name, data)
+            self._keep(self.name(ref), data)
 
     def _keep(self, name: str, data: bytes) -> None:
         self.ready[name] = data
@@ -54,23 +70,24 @@ class ExportImages:
             self.ready.popitem(last=False)
 
     def png(self, ref: ImageRef) -> bytes:
-        data = self.ready.get(ref.file_name)
+        data = self.ready.get(self.name(ref))
         if data is None:
             data = self.make(ref)
-            self._keep(ref.file_name, data)
+            self._keep(self.name(ref), data)
         return data
 
     def path(self, ref: ImageRef) -> Path:
         """The file of `ref`, written now if it is not there yet."""
-        path = self.folder / ref.file_name
-        if ref.file_name not in self.written:
+        name = self.name(ref)
+        path = self.folder / name
+        if name not in self.written:
             self.folder.mkdir(parents=True, exist_ok=True)
             data = self.png(ref)
             temporary = path.with_suffix(".part")
             temporary.write_bytes(data)
             os.replace(temporary, path)
-            as_stored = ref.size == ref.screen
-            self.written[ref.file_name] = ref.sha256 if as_stored else hashlib.sha256(data).hexdigest()
+            as_stored = ref.size == ref.screen and not self._masks(ref)
+            self.written[name] = ref.sha256 if as_stored else hashlib.sha256(data).hexdigest()
         return path
 
     def known_hashes(self, out: Path) -> dict[str, str]:

@@ -31,6 +31,7 @@ class Tally:
         self.splits: list[str] = []  # every split of the plan, also those left empty
         self.duplicates = 0
         self.pii = PiiTally()
+        self.masked_images = 0  # exported images with privacy regions blurred or blacked out
 
     def add(self, split: str, sample: Sample) -> None:
         record = sample.record
@@ -89,6 +90,7 @@ def write_manifest(
         "counts": tally.as_json(),
         "duplicates_left_out": tally.duplicates,
         "pii_scrubbed": tally.pii.as_dict(),
+        "images_with_privacy_regions_masked": tally.masked_images,
         "files": file_hashes(folder, known),
     }
     text = json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n"

@@ -51,6 +51,7 @@ class SourceStep:
     raw_tool_call: dict[str, Any] | None = None  # what was executed (device pixels)
     package: str | None = None  # the app in the foreground when the screenshot was taken
     activity: str | None = None
+    privacy_regions: tuple[Box, ...] = ()  # boxes on the screenshot an export masks (device pixels)
 
     @property
     def complete(self) -> bool:
@@ -76,6 +77,14 @@ class SourceTrajectory:
     restart_app: bool = True  # the run started from the app's start page
     app_package: str | None = None
 
+    def regions_by_screen(self) -> dict[str, tuple[Box, ...]]:
+        """Privacy regions by screenshot: those marked on any step of this trajectory showing it."""
+        regions: dict[str, tuple[Box, ...]] = {}
+        for step in self.steps:
+            if step.privacy_regions:
+                regions[step.screenshot_sha256] = (*regions.get(step.screenshot_sha256, ()), *step.privacy_regions)
+        return regions
+
 
 @dataclass(frozen=True)
 class StepRecord:
@@ -98,6 +107,7 @@ class StepRecord:
     verdict: str | None
     review_status: str
     judge_score: int | None
+    regions: tuple[tuple[Box, ...], ...] = ()  # privacy regions of each of `screenshots`
 
 
 def step_records(trajectory: SourceTrajectory, *, after_errors: bool = False) -> Iterator[StepRecord]:
@@ -153,6 +163,7 @@ def _record(
     screenshots: Sequence[str],
 ) -> StepRecord:
     assert step.think and step.action_text and step.tool_call  # complete, checked by the caller
+    by_screen = trajectory.regions_by_screen()
     return StepRecord(
         trajectory_id=trajectory.trajectory_id,
         trajectory_uid=trajectory.uid,
@@ -171,4 +182,5 @@ def _record(
         verdict=step.verdict,
         review_status=trajectory.review_status,
         judge_score=trajectory.judge_score,
+        regions=tuple(by_screen.get(sha, ()) for sha in screenshots),
     )

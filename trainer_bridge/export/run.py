@@ -22,6 +22,7 @@ from trainer_bridge.export.splits import SplitPlan, assign_splits
 from trainer_bridge.export.tasks import task_samples
 
 STAGES = ("sft", "grpo-action", "grpo-task")
+PRIVACY_MODES = ("blur", "black", "none")
 Progress = Callable[[int, int], None]
 
 
@@ -40,6 +41,7 @@ class ExportOptions:
     instruction_level: str = "task"
     keep_duplicates: bool = False
     keep_pii: bool = False
+    privacy: str = "blur"  # how privacy regions are masked: blur, black, or none
     error_recovery: bool = True  # grpo-action: error-escape and back-on-track scenarios
     selection: Selection = field(default_factory=Selection)
     splits: SplitPlan = field(default_factory=SplitPlan)
@@ -50,7 +52,7 @@ class ExportOptions:
             "min_pixels": self.space.resize.min_pixels, "max_pixels": self.space.resize.max_pixels,
             "image_scale": self.space.image_scale, "history_images": self.history_images,
             "after_errors": self.after_errors, "instruction_level": self.instruction_level,
-            "keep_duplicates": self.keep_duplicates, "keep_pii": self.keep_pii,
+            "keep_duplicates": self.keep_duplicates, "keep_pii": self.keep_pii, "privacy": self.privacy,
             "error_recovery": self.error_recovery, "selection": self.selection.as_json(),
             "splits": self.splits.as_json(),
         }  # fmt: skip
@@ -63,6 +65,8 @@ def _check(options: ExportOptions) -> None:
         raise ExportError(f"format {options.format!r}: expected one of {', '.join(FORMATS)}")
     if options.format in SFT_ONLY and options.stage != "sft":
         raise ExportError(f"the {options.format} format holds SFT data only; use trl, easyr1 or jsonl")
+    if options.privacy not in PRIVACY_MODES:
+        raise ExportError(f"privacy {options.privacy!r}: expected one of {', '.join(PRIVACY_MODES)}")
     if options.instruction_level not in INSTRUCTION_LEVELS:
         raise ExportError(f"instruction level {options.instruction_level!r}: expected task or action")
     if options.out.exists() and any(options.out.iterdir()):
@@ -142,11 +146,13 @@ def export(workspace: Workspace, options: ExportOptions, on_progress: Progress |
     tally = Tally()
     options.out.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f".{options.out.name}-", dir=options.out.parent))
-    images = ExportImages(workspace.blobs, building / "images")
+    mask = None if options.privacy == "none" else options.privacy
+    images = ExportImages(workspace.blobs, building / "images", mask)
     try:
         progress = on_progress or (lambda done, total: None)
         samples = _samples_by_split(workspace, options, tally, progress, images)
         WRITERS[options.format](samples, building, images, options.space, options.stage)
+        tally.masked_images = len(images.masked)
         write_manifest(building, workspace, options.as_json(), tally, images.known_hashes(building))
         if options.out.exists():
             options.out.rmdir()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from annotator.domain.agent_conversation import HistoryStep, agent_conversation, reply_text
-from annotator.domain.geometry import ScreenSize
+from annotator.domain.geometry import Box, ScreenSize
 from annotator.domain.model_space import ModelSpace
 from trainer_bridge.export.record import StepRecord
 
@@ -25,10 +25,15 @@ class ImageRef:
     sha256: str
     screen: ScreenSize  # the screenshot's own size
     size: ScreenSize  # the size the model is shown
+    regions: tuple[Box, ...] = ()  # privacy regions to mask (device pixels)
 
-    @property
-    def file_name(self) -> str:
-        return f"{self.sha256}-{self.size.width}x{self.size.height}.png"
+    def file_name(self, mask: str | None) -> str:
+        """Named by content: the screenshot, the size, and the masked regions when there are any."""
+        name = f"{self.sha256}-{self.size.width}x{self.size.height}"
+        if mask and self.regions:
+            boxes = json.dumps([[box.x1, box.y1, box.x2, box.y2] for box in self.regions])
+            name += f"-{mask}-{hashlib.sha256(boxes.encode()).hexdigest()[:12]}"
+        return f"{name}.png"
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,10 @@ INSTRUCTION_LEVELS = ("task", "action")
 def action_level(record: StepRecord) -> StepRecord:
     """The record asked as an action-level instruction (Mobile-R1 4.1.1): the step's own action text is the
     task, with no history and only the current screen."""
-    return replace(record, instruction=record.action_text, history=(), screenshots=record.screenshots[-1:])
+    return replace(
+        record, instruction=record.action_text, history=(), screenshots=record.screenshots[-1:],
+        regions=record.regions[-1:],
+    )  # fmt: skip
 
 
 def sft_sample(record: StepRecord, space: ModelSpace, history_images: int) -> Sample:
@@ -62,7 +70,8 @@ def sft_sample(record: StepRecord, space: ModelSpace, history_images: int) -> Sa
     images: list[ImageRef] = []
 
     def image_part(index: int) -> dict[str, Any]:
-        images.append(ImageRef(record.screenshots[index], record.screen, size))
+        regions = record.regions[index] if record.regions else ()
+        images.append(ImageRef(record.screenshots[index], record.screen, size, regions))
         return {"type": "image"}
 
     shown = min(history_images, len(record.history) + 1)

@@ -106,6 +106,7 @@ def _source_step(row: models.Step) -> SourceStep:
         raw_tool_call=row.raw_tool_call,
         package=row.package,
         activity=row.activity,
+        privacy_regions=tuple(Box.from_list(box) for box in row.privacy_regions or ()),
     )
 
 

@@ -76,6 +76,16 @@
     </message>
 </context>
 <context>
+    <name>PrivacyRegions</name>
+    <message numerus="yes">
+        <source>Cleared %n privacy region(s) of step %1 (Ctrl+Z brings them back).</source>
+        <translation>
+            <numerusform>Cleared %n privacy region of step %1 (Ctrl+Z brings it back).</numerusform>
+            <numerusform>Cleared %n privacy regions of step %1 (Ctrl+Z brings them back).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ProgressLabel</name>
     <message numerus="yes">
         <source>Recording on %1: %n step(s) so far</source>

@@ -264,6 +264,30 @@
         <translation>把冗余步骤移出标注轨迹；采集的原始记录仍然保留</translation>
     </message>
     <message>
+        <source>Mark Privac&amp;y Regions</source>
+        <translation>标记隐私区域(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Drag on the screenshot over personal data (names, numbers, faces): exports blur or black it out; P again ends it</source>
+        <translation>在截图上拖动框住个人信息（姓名、号码、人脸）：导出时将其模糊或涂黑；再按 P 结束</translation>
+    </message>
+    <message>
+        <source>Delete Privacy Re&amp;gion</source>
+        <translation>删除隐私区域(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Remove the privacy region you selected on the screenshot</source>
+        <translation>删除在截图上选中的隐私区域</translation>
+    </message>
+    <message>
+        <source>C&amp;lear Privacy Regions</source>
+        <translation>清除隐私区域(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Remove every privacy region of this step</source>
+        <translation>删除本步骤的全部隐私区域</translation>
+    </message>
+    <message>
         <source>Task &amp;Completed</source>
         <translation>任务已完成(&amp;C)</translation>
     </message>
@@ -1009,6 +1033,10 @@
         <translation>判定</translation>
     </message>
     <message>
+        <source>Privacy regions</source>
+        <translation>隐私区域</translation>
+    </message>
+    <message>
         <source>Task outcome</source>
         <translation>任务结果</translation>
     </message>
@@ -1402,6 +1430,39 @@ After:
     <message>
         <source>Name at least one rater (Mobile-R1 used three).</source>
         <translation>至少填写一位评分人（Mobile-R1 用了三位）。</translation>
+    </message>
+</context>
+<context>
+    <name>PrivacyRegions</name>
+    <message>
+        <source>Privacy regions: drag over personal data that no export may show.</source>
+        <translation>隐私区域：拖动框住任何导出都不得显示的个人信息。</translation>
+    </message>
+    <message>
+        <source>Privacy regions: drag to mark · Ctrl+click: an element · Click: select · Delete: remove · P: back to labelling</source>
+        <translation>隐私区域：拖动标记 · Ctrl+单击：选取元素 · 单击：选中 · Delete：删除 · P：返回标注</translation>
+    </message>
+    <message>
+        <source>Marked privacy region %1 of step %2: exports hide it.</source>
+        <translation>已标记第 %2 步的隐私区域 %1：导出时会遮盖它。</translation>
+    </message>
+    <message>
+        <source>Select a privacy region first: click it with the privacy tool (P), or right-click it.</source>
+        <translation>请先选中一个隐私区域：用隐私工具（P）单击它，或右键单击它。</translation>
+    </message>
+    <message>
+        <source>Deleted privacy region %1 of step %2 (Ctrl+Z brings it back).</source>
+        <translation>已删除第 %2 步的隐私区域 %1（Ctrl+Z 可恢复）。</translation>
+    </message>
+    <message>
+        <source>Step %1 has no privacy regions.</source>
+        <translation>第 %1 步没有隐私区域。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cleared %n privacy region(s) of step %1 (Ctrl+Z brings them back).</source>
+        <translation>
+            <numerusform>已清除第 %1 步的 %n 个隐私区域（Ctrl+Z 可恢复）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2472,6 +2533,10 @@ After:
     <message>
         <source>as collected</source>
         <translation>采集时</translation>
+    </message>
+    <message>
+        <source>private %1</source>
+        <translation>隐私 %1</translation>
     </message>
 </context>
 <context>

@@ -1,8 +1,10 @@
-"""The screenshot canvas: zoom and pan a step's screen, point at it, draw a box, pick an element.
+"""The screenshot canvas: zoom and pan a step's screen, point at it, draw a box, pick an element, mark privacy regions.
 
 As in labelme the canvas decides nothing: it turns the mouse into signals in device pixels (the
 coordinates every label is stored in) and paints the shapes it is given (``overlays.Overlays``). Painting
-lives in ``canvas_paint``, hit-testing in ``annotator.device.hierarchy.element_at``.
+lives in ``canvas_paint``, hit-testing in ``annotator.device.hierarchy.element_at`` and ``overlays.region_at``.
+With the privacy tool on, a drag marks a privacy region instead of the target box, Ctrl+click marks an
+element's bounds, and a click selects the region under it (a right click does in either tool).
 
 The scene is the screen in device pixels; there are no scene items, the screenshot is painted in
 ``drawBackground`` and the shapes in ``drawForeground``, in viewport pixels so that lines and markers keep
@@ -17,9 +19,10 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
+    QContextMenuEvent,
     QCursor,
     QKeyEvent,
     QMouseEvent,
@@ -32,7 +35,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView, QWidg
 
 from annotator.device.hierarchy import UiNode, element_at
 from annotator.ui.annotate import canvas_paint as paint
-from annotator.ui.annotate.overlays import Overlays
+from annotator.ui.annotate.overlays import Box, Overlays, region_at
 from annotator.ui.i18n import fill
 
 log = logging.getLogger(__name__)
@@ -50,6 +53,8 @@ class StepCanvas(QGraphicsView):
     box_drawn = Signal(float, float, float, float)  # a drag: x1, y1, x2, y2 device pixels, x1 < x2, y1 < y2
     element_chosen = Signal(object)  # Ctrl+click: the UiNode under the pointer
     element_hovered = Signal(object)  # UiNode or None as the pointer moves
+    region_drawn = Signal(float, float, float, float)  # privacy tool: a drag (normalised, on the screen) or an element
+    region_menu_requested = Signal(int, QPoint)  # right click: the privacy region under it (-1: none), global position
     zoom_changed = Signal(float)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -78,6 +83,9 @@ class StepCanvas(QGraphicsView):
         self._dragged: QRectF | None = None  # the box being drawn, device pixels
         self._pan_from: QPointF | None = None
         self._space = False  # space held: a left drag pans
+        self._regions: tuple[Box, ...] = ()  # the step's privacy regions, device pixels
+        self._selected: int | None = None  # the selected privacy region
+        self._privacy = False  # the privacy tool is on
 
     # showing a step --------------------------------------------------------------------------------------------
 
@@ -89,6 +97,7 @@ class StepCanvas(QGraphicsView):
             width, height = (image.width(), image.height()) if image else (1080, 2400)  # room for the message
         self._size = QSize(width, height)
         self._labelled, self._original = Overlays(), None  # the previous step's shapes never show on this one
+        self._regions, self._selected = (), None
         self._press = self._dragged = None
         self.setSceneRect(QRectF(0, 0, width, height))
         if self._fit:
@@ -107,6 +116,32 @@ class StepCanvas(QGraphicsView):
         """The labelled shapes (strong) and the collected ones (faint, dashed) to compare them with."""
         self._labelled, self._original = labelled, original
         self.viewport().update()
+
+    def set_privacy_regions(self, regions: Sequence[Box]) -> None:
+        """The step's privacy regions; the selection stays while they stay the same."""
+        shown = tuple((float(x1), float(y1), float(x2), float(y2)) for x1, y1, x2, y2 in regions)
+        if shown != self._regions:
+            self._regions, self._selected = shown, None
+        self.viewport().update()
+
+    def privacy_regions(self) -> tuple[Box, ...]:
+        return self._regions
+
+    def selected_region(self) -> int | None:
+        return self._selected
+
+    def select_region(self, index: int | None) -> None:
+        self._selected = index if index is not None and 0 <= index < len(self._regions) else None
+        self.viewport().update()
+
+    def set_privacy_tool(self, on: bool) -> None:
+        """Drags mark privacy regions (on) or the target box (off); a drag under way is dropped."""
+        self._privacy = on
+        self._press = self._dragged = None
+        self.viewport().update()
+
+    def privacy_tool(self) -> bool:
+        return self._privacy
 
     def elements(self) -> list[UiNode]:
         return list(self._elements)
@@ -251,20 +286,36 @@ class StepCanvas(QGraphicsView):
             if box is not None:
                 self.viewport().update()
                 if box.width() >= MIN_BOX and box.height() >= MIN_BOX:
-                    self.box_drawn.emit(box.left(), box.top(), box.right(), box.bottom())
+                    drawn = self.region_drawn if self._privacy else self.box_drawn
+                    drawn.emit(box.left(), box.top(), box.right(), box.bottom())
             else:
                 self._clicked(self.to_device(press), event.modifiers())
         event.accept()
 
     def _clicked(self, point: QPointF, modifiers: Qt.KeyboardModifier) -> None:
-        if not self._on_screen(point):
+        on_screen = self._on_screen(point)
+        control = bool(modifiers & Qt.KeyboardModifier.ControlModifier)
+        if self._privacy and not control:  # a click selects the region under it, elsewhere none
+            self.select_region(region_at(self._regions, point.x(), point.y()) if on_screen else None)
+            return
+        if not on_screen:
             return  # the grey around the screenshot is no place on the phone
-        if modifiers & Qt.KeyboardModifier.ControlModifier:
+        if control:
             node = element_at(self._elements, point.x(), point.y())
-            if node is not None:
+            if node is not None and self._privacy:
+                self.region_drawn.emit(*(float(v) for v in node.bounds))
+            elif node is not None:
                 self.element_chosen.emit(node)
             return
         self.point_chosen.emit(point.x(), point.y())
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        point = self.to_device(QPointF(event.pos()))
+        index = region_at(self._regions, point.x(), point.y()) if self._on_screen(point) else None
+        if index is not None:
+            self.select_region(index)
+        self.region_menu_requested.emit(-1 if index is None else index, event.globalPos())
+        event.accept()
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         # A double-click on the screenshot would also be a click that moves the label's point, so fitting is
@@ -356,9 +407,14 @@ class StepCanvas(QGraphicsView):
             words = paint.Words(hold, hold_for, self.tr("as collected: %1"))
             paint.paint_shapes(painter, self._original, to_view, paint.ORIGINAL, words, screen)
             paint.legend(painter, viewport, screen, self.tr("label"), self.tr("as collected"))
+        for number, (x1, y1, x2, y2) in enumerate(self._regions, start=1):
+            rect = to_view.mapRect(QRectF(x1, y1, x2 - x1, y2 - y1))
+            private = fill(self.tr("private %1"), number)
+            paint.privacy_region(painter, rect, private, number - 1 == self._selected, viewport)
         paint.paint_shapes(painter, self._labelled, to_view, paint.LABELLED, paint.Words(hold, hold_for, "%1"), screen)
         if self._hovered is not None:
             paint.paint_element(painter, self._hovered, self.element_text(self._hovered), to_view, viewport)
         if self._dragged is not None:
-            paint.halo_rect(painter, to_view.mapRect(self._dragged), paint.DRAG, dashed=True)
+            colour = paint.PRIVACY if self._privacy else paint.DRAG
+            paint.halo_rect(painter, to_view.mapRect(self._dragged), colour, dashed=True)
         painter.restore()

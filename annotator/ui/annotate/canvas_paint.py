@@ -1,4 +1,5 @@
-"""Painting the canvas: the screenshot, and the shapes (points, rings, arrows, boxes, captions, the hovered element).
+"""Painting the canvas: the screenshot, and the shapes (points, rings, arrows, boxes, captions, the hovered element,
+privacy regions).
 
 Everything is drawn in viewport pixels (the caller passes the scene-to-viewport transform), so a marker has
 the same size at every zoom. Each stroke has a dark halo under its colour and each fill a white rim, so the
@@ -33,6 +34,8 @@ HALO = QColor(0, 0, 0, 170)
 RIM = QColor(255, 255, 255)
 HOVER = QColor("#00b0ff")  # the element under the pointer: a colour no label shape uses
 DRAG = QColor("#ffffff")
+PRIVACY = QColor("#c39bff")  # privacy regions: a colour no other shape uses, over a dark hatched veil
+PRIVACY_VEIL = QColor(14, 10, 26, 160)
 BADGE_BACK = QColor(24, 24, 24, 220)
 DOT_RADIUS = 8.0
 RING_RADIUS = 18.0
@@ -283,3 +286,52 @@ def legend(painter: QPainter, viewport: QRectF, screen: QRectF, label: str, coll
         painter.setPen(QColor("#ffffff"))
         text_box = QRectF(box.left() + 34, y - line_height / 2, width - 34, line_height)
         painter.drawText(text_box, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), text)
+
+
+def privacy_region(painter: QPainter, rect: QRectF, text: str, selected: bool, viewport: QRectF) -> None:
+    """A privacy region (viewport pixels): veiled dark and hatched, since an export hides what is under it, with a
+    lock badge; the selected one has a thicker outline with a white dashed line inside it."""
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(PRIVACY_VEIL)
+    painter.drawRect(rect)
+    hatch = QColor(PRIVACY)
+    hatch.setAlpha(120)
+    painter.setBrush(QBrush(hatch, Qt.BrushStyle.BDiagPattern))
+    painter.drawRect(rect)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(_pen(HALO, 6.0 if selected else 4.0))
+    painter.drawRect(rect)
+    painter.setPen(_pen(PRIVACY, 4.0 if selected else 2.0))
+    painter.drawRect(rect)
+    if selected:
+        painter.setPen(_pen(RIM, 1.5, dashed=True))
+        painter.drawRect(rect.adjusted(4, 4, -4, -4))
+    _lock_badge(painter, rect, text, viewport)
+
+
+def _lock_badge(painter: QPainter, region: QRectF, text: str, viewport: QRectF) -> None:
+    """A padlock and `text` at the region's top-left corner: inside it when it fits there, else just above it."""
+    font = QFont(painter.font())
+    font.setPointSizeF(max(font.pointSizeF(), 9.0))
+    font.setBold(True)
+    painter.setFont(font)
+    metrics = QFontMetricsF(font)
+    size = QRectF(0, 0, 26 + metrics.horizontalAdvance(text), metrics.height() + 6)
+    inside = region.width() >= size.width() + 8 and region.height() >= size.height() + 8
+    left = region.left() + 4 if inside else region.left()
+    top = region.top() + 4 if inside else region.top() - size.height() - 3
+    left = min(max(left, viewport.left() + 2), max(viewport.right() - size.width() - 2, viewport.left() + 2))
+    box = size.translated(left, max(top, viewport.top() + 2))
+    painter.setPen(_pen(PRIVACY, 1.5))
+    painter.setBrush(BADGE_BACK)
+    painter.drawRoundedRect(box, 4, 4)
+    middle = box.center().y()
+    painter.setPen(_pen(RIM, 1.6))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawArc(QRectF(box.left() + 8.5, middle - 6.5, 6, 8), 0, 180 * 16)  # the shackle
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(RIM)
+    painter.drawRoundedRect(QRectF(box.left() + 7, middle - 2, 9, 7), 1.5, 1.5)  # the body
+    painter.setPen(QColor("#ffffff"))
+    text_box = box.adjusted(21, 0, -4, 0)
+    painter.drawText(text_box, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), text)

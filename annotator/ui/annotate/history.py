@@ -45,6 +45,7 @@ FIELDS = {
     "tool_call": QT_TRANSLATE_NOOP("HistoryPane", "Tool call"),
     "target_box": QT_TRANSLATE_NOOP("HistoryPane", "Target box"),
     "verdict": QT_TRANSLATE_NOOP("HistoryPane", "Verdict"),
+    "privacy_regions": QT_TRANSLATE_NOOP("HistoryPane", "Privacy regions"),
     "outcome": QT_TRANSLATE_NOOP("HistoryPane", "Task outcome"),
     "removed": QT_TRANSLATE_NOOP("HistoryPane", "Left out"),
     "inserted": QT_TRANSLATE_NOOP("HistoryPane", "Inserted"),
@@ -92,6 +93,8 @@ def value_text(field: str, value: Any, short: bool = False) -> str:
         text = _tr(WORDS["left out"] if value else WORDS["kept"])
     elif field == "inserted":
         text = _tr(WORDS["inserted"])
+    elif field == "privacy_regions" and isinstance(value, list):
+        text = "; ".join(value_text("target_box", box) for box in value)  # [x1, y1, x2, y2]; [...]
     elif field == "tool_call" and isinstance(value, dict):
         arguments = value.get("arguments")  # the informative part, when the table is short of room
         text = _json(arguments if short and isinstance(arguments, dict) else value)

@@ -1,4 +1,5 @@
-"""What the canvas draws for a step, as plain data: read from a tool call and a target box, no Qt.
+"""What the canvas draws for a step, as plain data: read from a tool call and a target box, no Qt; and which of a
+step's privacy regions lies under a point.
 
 As in labelme, shapes are data and the canvas only paints them. The reading is lenient on purpose: a
 collected tool call may be broken (a model wrote it), and the annotator still wants to see whatever part of
@@ -61,6 +62,15 @@ def read_box(value: Any) -> Box | None:
         return None
     x1, y1, x2, y2 = (float(v) for v in value)
     return (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+
+
+def region_at(regions: Sequence[Box], x: float, y: float) -> int | None:
+    """The index of the privacy region under (x, y), the last drawn where they overlap (it is painted on top)."""
+    for index in range(len(regions) - 1, -1, -1):
+        x1, y1, x2, y2 = regions[index]
+        if x1 <= x <= x2 and y1 <= y <= y2:
+            return index
+    return None
 
 
 def _arguments(tool_call: Mapping[str, Any] | None) -> Mapping[str, Any]:

@@ -34,6 +34,7 @@ from annotator.ui.annotate.commands import AnnotationCommands
 from annotator.ui.annotate.editors import STAGES
 from annotator.ui.annotate.header import TrajectoryHeader
 from annotator.ui.annotate.overlays import overlays_for
+from annotator.ui.annotate.privacy import PrivacyRegions
 from annotator.ui.annotate.step_panel import StepPanel
 from annotator.ui.annotate.strip import StepStrip
 from annotator.ui.i18n import fill
@@ -77,6 +78,7 @@ class AnnotationView(QWidget):
         self.panel = StepPanel(self)
         self.editors = self.panel.editors
         self.commands = AnnotationCommands(self)
+        self.privacy = PrivacyRegions(self)  # the actions table's target "annotate.privacy"
         self._lay_out()
         self._connect()
         self.setFocusProxy(self.canvas)
@@ -244,6 +246,7 @@ class AnnotationView(QWidget):
         labelled = overlays_for(step.label.tool_call, step.label.target_box)
         original = overlays_for(step.original.tool_call, None)
         self.canvas.set_overlays(labelled, original)
+        self.canvas.set_privacy_regions(step.label.privacy_regions)
 
     def _load_elements(self, step: StepRecord) -> None:
         workspace = self.workspace
@@ -411,9 +414,10 @@ class AnnotationView(QWidget):
     # language ---------------------------------------------------------------------------------------------------
 
     def retranslate(self) -> None:
-        self.canvas_hint.setText(
-            self.tr("Click: the point · Drag: the target box · Ctrl+click: an element (box and centre) · Wheel: zoom")
+        gestures = self.tr(
+            "Click: the point · Drag: the target box · Ctrl+click: an element (box and centre) · Wheel: zoom"
         )
+        self.canvas_hint.setText(self.privacy.hint() if self.privacy.active else gestures)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -25,7 +25,7 @@ def easyr1_rows(samples: Iterable[Sample], images: ExportImages, space: ModelSpa
     for sample in samples:
         row = columns(sample, space)
         row |= {"prompt": prompt_text(sample), "answer": sample.completion}
-        row["images"] = [{"bytes": images.png(ref), "path": ref.file_name} for ref in sample.images]
+        row["images"] = [{"bytes": images.png(ref), "path": images.name(ref)} for ref in sample.images]
         yield row
 
 

@@ -25,7 +25,7 @@ def trl_rows(samples: Iterable[Sample], images: ExportImages, space: ModelSpace)
         row["prompt"] = [{"role": m["role"], "content": parts(m["content"])} for m in sample.prompt]
         if sample.ground_truth is None:
             row["completion"] = [{"role": "assistant", "content": parts(sample.completion)}]
-        row["images"] = [{"bytes": images.png(ref), "path": ref.file_name} for ref in sample.images]
+        row["images"] = [{"bytes": images.png(ref), "path": images.name(ref)} for ref in sample.images]
         yield row
 
 

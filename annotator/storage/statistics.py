@@ -1,0 +1,217 @@
+"""The shape of a dataset, or of any part of it (a split, a selection): Mobile-R1 Tables 2 and 6, Figure 4.
+
+Shared by the statistics view (through ``services.dataset_stats``) and ``trainer-bridge stats``, so that the
+app and a training run's data card count alike. Table 2 is the dataset in one row (apps, instructions,
+trajectories, steps), Table 6 the same per app, Figure 4 the distribution of trajectory length; the steps
+per action type come with them.
+
+Definitions, so that the numbers read the same in the view, its CSV files and a script:
+
+- a trajectory's length is its number of steps, every step row (collected and inserted corrections), as
+  the trajectory browser and ``annotator stats`` count them;
+- an app's instructions are those with at least one trajectory (the instructions *in the dataset*, as in
+  Table 2); apps without trajectories are left out;
+- a step's action type is its labelled action where it has one, else the collected one (ACTION_SOURCE);
+  the ``labelled`` and ``collected`` columns say how many of each count came from which.
+
+The database is read once into per-trajectory facts (`read_facts`): one row per trajectory (its app,
+instruction and length) and one per trajectory and action type. Any subset of trajectories (a split, a
+selection) is then counted from those rows (`TrajectoryFacts.subset`, `.shape`) without another query, so
+the parts of a split add up to their whole exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from annotator.storage import models
+from annotator.storage.database import Database
+
+A, Ins, T, S = models.App, models.Instruction, models.Trajectory, models.Step
+
+ACTION_SOURCE = "label_action where a step has one, else raw_action"
+TOTALS_COLUMNS = ["apps", "instructions", "trajectories", "steps", "mean_steps"]
+PER_APP_COLUMNS = ["app", "instructions", "trajectories", "steps", "mean_steps"]
+LENGTH_COLUMNS = ["steps", "trajectories"]
+ACTION_COLUMNS = ["action", "steps", "labelled", "collected"]
+TRAJECTORY_COLUMNS = ["trajectory_id", "instruction_id", "app", "steps"]
+TRAJECTORY_ACTION_COLUMNS = ["trajectory_id", "action", "steps", "labelled"]
+# Name of each table of a shape in CSV file names and in `DatasetShape.tables()`.
+SHAPE_TABLES = ("per_app", "trajectory_lengths", "action_types")
+WHOLE = "all"  # the name of the whole selection beside its splits
+
+
+def empty_frame(columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame({column: [] for column in columns})
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Mobile-R1 Table 2: the whole dataset (or one split) in one row."""
+
+    apps: int = 0
+    instructions: int = 0
+    trajectories: int = 0
+    steps: int = 0
+
+    @property
+    def mean_steps(self) -> float:
+        return self.steps / self.trajectories if self.trajectories else 0.0
+
+    def row(self) -> dict[str, int | float]:
+        """The TOTALS_COLUMNS of this row; the mean rounded to two decimals, as in the per-app table."""
+        counts = (self.apps, self.instructions, self.trajectories, self.steps, round(self.mean_steps, 2))
+        return dict(zip(TOTALS_COLUMNS, counts, strict=True))
+
+
+@dataclass(frozen=True)
+class DatasetShape:
+    """Tables 2 and 6, Figure 4 and the action types of a set of trajectories; each table has its *_COLUMNS."""
+
+    totals: Totals = field(default_factory=Totals)
+    per_app: pd.DataFrame = field(default_factory=lambda: empty_frame(PER_APP_COLUMNS))
+    lengths: pd.DataFrame = field(default_factory=lambda: empty_frame(LENGTH_COLUMNS))
+    actions: pd.DataFrame = field(default_factory=lambda: empty_frame(ACTION_COLUMNS))
+    action_source: str = ACTION_SOURCE
+
+    def is_empty(self) -> bool:
+        return self.totals.trajectories == 0
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The tables under their SHAPE_TABLES names, in that order."""
+        return dict(zip(SHAPE_TABLES, (self.per_app, self.lengths, self.actions), strict=True))
+
+
+@dataclass(frozen=True)
+class TrajectoryFacts:
+    """What the shapes are counted from: TRAJECTORY_COLUMNS per trajectory, TRAJECTORY_ACTION_COLUMNS per
+    trajectory and action type."""
+
+    trajectories: pd.DataFrame
+    actions: pd.DataFrame
+
+    def trajectory_ids(self) -> list[int]:
+        return [int(value) for value in self.trajectories["trajectory_id"]]
+
+    def subset(self, trajectory_ids: Collection[int]) -> TrajectoryFacts:
+        """The facts of these trajectories only (ids that are not here are ignored)."""
+        wanted = list(trajectory_ids)
+        return TrajectoryFacts(
+            self.trajectories[self.trajectories["trajectory_id"].isin(wanted)],
+            self.actions[self.actions["trajectory_id"].isin(wanted)],
+        )
+
+    def shape(self) -> DatasetShape:
+        per_app = _per_app(self.trajectories)
+        totals = Totals(
+            apps=len(per_app),
+            instructions=int(per_app["instructions"].sum()),
+            trajectories=int(per_app["trajectories"].sum()),
+            steps=int(per_app["steps"].sum()),
+        )
+        counts = self.trajectories["steps"].value_counts()
+        lengths = _length_histogram({int(steps): int(n) for steps, n in counts.items()})
+        return DatasetShape(totals=totals, per_app=per_app, lengths=lengths, actions=_actions(self.actions))
+
+
+def read_facts(session: Session) -> TrajectoryFacts:
+    """Every trajectory's facts, in two aggregate queries (run them in one transaction for a snapshot)."""
+    rows = session.execute(
+        select(T.id, T.instruction_id, A.name, func.count(S.id))
+        .join(Ins, Ins.id == T.instruction_id)
+        .join(A, A.id == Ins.app_id)
+        .outerjoin(S, S.trajectory_id == T.id)
+        .group_by(T.id, T.instruction_id, A.name)
+        .order_by(T.id)
+    ).all()
+    action = func.coalesce(S.label_action, S.raw_action)
+    per_action = session.execute(
+        select(S.trajectory_id, action, func.count(), func.count(S.label_action)).group_by(S.trajectory_id, action)
+    ).all()
+    trajectories = pd.DataFrame([tuple(row) for row in rows], columns=TRAJECTORY_COLUMNS)
+    actions = pd.DataFrame([tuple(row) for row in per_action], columns=TRAJECTORY_ACTION_COLUMNS)
+    integers = {"trajectory_id": "int64", "steps": "int64"}
+    return TrajectoryFacts(
+        trajectories.astype({**integers, "instruction_id": "int64"}),
+        actions.astype({**integers, "labelled": "int64"}),
+    )
+
+
+def load_facts(db: Database) -> TrajectoryFacts:
+    """Every trajectory's facts, read in one transaction (a consistent snapshot)."""
+    with db.session() as session, session.begin():
+        return read_facts(session)
+
+
+def dataset_shape(db: Database, trajectory_ids: Collection[int] | None = None) -> DatasetShape:
+    """The shape of the whole database, or of the trajectories `trajectory_ids`."""
+    facts = load_facts(db)
+    return (facts if trajectory_ids is None else facts.subset(trajectory_ids)).shape()
+
+
+def split_shapes(facts: TrajectoryFacts, splits: Mapping[str, Collection[int]]) -> dict[str, DatasetShape]:
+    """The shape of each split, in order, then of all of them together under WHOLE."""
+    if WHOLE in splits:
+        raise ValueError(f"a split cannot be named {WHOLE!r}: that name stands for all the splits together")
+    everything = [trajectory_id for ids in splits.values() for trajectory_id in ids]
+    parts = {**splits, WHOLE: everything}
+    return {name: facts.subset(ids).shape() for name, ids in parts.items()}
+
+
+def totals_table(shapes: Mapping[str, DatasetShape], key: str = "split") -> pd.DataFrame:
+    """Table 2 with one row per named shape: `key` then TOTALS_COLUMNS."""
+    rows = [{key: name, **shape.totals.row()} for name, shape in shapes.items()]
+    return pd.DataFrame(rows, columns=[key, *TOTALS_COLUMNS])
+
+
+def write_tables(tables: Mapping[str, pd.DataFrame], folder: Path, prefix: str = "") -> list[Path]:
+    """One UTF-8 CSV per table (``<prefix><name>.csv``), without index or totals rows; returns the paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, table in tables.items():
+        path = folder / f"{prefix}{name}.csv"
+        table.to_csv(path, index=False, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+# the tables ----------------------------------------------------------------------------------------------------
+
+
+def _per_app(trajectories: pd.DataFrame) -> pd.DataFrame:
+    """Table 6: instructions (with a trajectory), trajectories, steps and mean length per app, largest first."""
+    table = (
+        trajectories.groupby("app")
+        .agg(instructions=("instruction_id", "nunique"), trajectories=("trajectory_id", "size"), steps=("steps", "sum"))
+        .reset_index()
+    )
+    table = table.astype({"instructions": "int64", "trajectories": "int64", "steps": "int64"})
+    table["mean_steps"] = (table["steps"] / table["trajectories"]).round(2)
+    table = table.sort_values(["trajectories", "steps", "app"], ascending=[False, False, True])
+    return table[PER_APP_COLUMNS].reset_index(drop=True)
+
+
+def _length_histogram(counts: dict[int, int]) -> pd.DataFrame:
+    """One row per length from the shortest (at most 1) to the longest, gaps as zero: the x axis of Figure 4."""
+    if not counts:
+        return empty_frame(LENGTH_COLUMNS).astype("int64")
+    lengths = range(min(min(counts), 1), max(counts) + 1)
+    return pd.DataFrame({"steps": list(lengths), "trajectories": [counts.get(n, 0) for n in lengths]})
+
+
+def _actions(per_trajectory: pd.DataFrame) -> pd.DataFrame:
+    """Steps per action type, the most frequent first; steps with neither action (a failed model reply) keep
+    action None: the views name them."""
+    table = per_trajectory.groupby("action", dropna=False)[["steps", "labelled"]].sum().reset_index()
+    table["action"] = table["action"].astype(object).where(table["action"].notna(), None)
+    table["collected"] = table["steps"] - table["labelled"]
+    table = table.astype({"steps": "int64", "labelled": "int64", "collected": "int64"})
+    table["_key"] = table["action"].fillna("~")
+    table = table.sort_values(["steps", "_key"], ascending=[False, True]).drop(columns="_key")
+    return table[ACTION_COLUMNS].reset_index(drop=True)

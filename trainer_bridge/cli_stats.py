@@ -1,0 +1,88 @@
+"""`trainer-bridge stats`: the shape of a selection and of its splits, as Mobile-R1 reports its dataset.
+
+The numbers come from ``annotator.storage.statistics``, the module the app's statistics view counts with, and
+the selection and split options are `trainer-bridge export`'s own (trainer_bridge.cli_options), so a split's
+statistics describe exactly the trajectories an export with the same options puts in it. Only --review
+differs: by default every review state is counted (the whole collected dataset); ``--review accepted`` gives
+what an export would draw from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+import pandas as pd
+
+from annotator.storage.database import Database
+from annotator.storage.statistics import WHOLE, DatasetShape, load_facts, split_shapes, totals_table, write_tables
+from annotator.storage.workspace import Workspace
+from trainer_bridge.cli_options import selection, selection_options, split_options, split_plan, workspace_options
+from trainer_bridge.export.source import Selection, selected_keys
+from trainer_bridge.export.splits import SplitPlan, assign_splits
+
+TOTALS_FILE = "totals.csv"
+
+
+@click.command("stats")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Write CSV and PNG files into this folder (files of the same name are replaced).")  # fmt: skip
+@split_options(default=None)
+@selection_options(reviews=(), review_help="Review states (repeat; default: every state).")
+@workspace_options
+def stats_command(**given: Any) -> None:
+    """Dataset statistics per split: Mobile-R1 Table 2 and Table 6, trajectory lengths, action types.
+
+    Selection and split options mean what they mean for `trainer-bridge export` (without --split: the whole
+    selection, "all"), but --review counts every review state unless given. Without --out the tables are
+    printed; with --out DIR, DIR/totals.csv holds Table 2 per split and DIR/<split>/ (and DIR/all/) the
+    per-app, trajectory-length and action-type tables as CSV and their charts as PNG.
+    """
+    try:
+        chosen, plan = selection(given), split_plan(given)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    with Workspace.open(given["data_dir"], given["db_url"]) as workspace:
+        shapes = selection_shapes(workspace.database, chosen, plan if given["split_text"] else None)
+    with pd.option_context("display.unicode.east_asian_width", True, "display.width", 200, "display.max_rows", None):
+        click.echo("Table 2 (Mobile-R1): the selection" + (" per split" if len(shapes) > 1 else ""))
+        click.echo(totals_table(shapes).to_string(index=False))
+        if given["out"] is None:
+            for name, shape in shapes.items():
+                click.echo(f"\nTable 6 (Mobile-R1): per app, {name}")
+                click.echo(shape.per_app.to_string(index=False) if not shape.is_empty() else "(no trajectories)")
+            return
+    folders = write_files(shapes, given["out"])
+    click.echo(f"\nWrote to {given['out']}: {TOTALS_FILE} (Table 2 per split)")
+    for folder, paths in folders.items():
+        click.echo(f"  {folder}/: {', '.join(path.name for path in paths)}")
+
+
+def selection_shapes(db: Database, chosen: Selection, plan: SplitPlan | None) -> dict[str, DatasetShape]:
+    """The shape of each split of the selection (none without a plan), then of the whole selection."""
+    _judge, keys = selected_keys(db, chosen)
+    if not keys:
+        raise click.ClickException(
+            "No trajectories match the selection; nothing to count (see --review and the other filters)."
+        )
+    try:
+        splits = assign_splits(keys, plan) if plan else {}
+        facts = load_facts(db)
+        if not splits:
+            return {WHOLE: facts.subset([key.trajectory_id for key in keys]).shape()}
+        return split_shapes(facts, splits)
+    except ValueError as error:  # a held-out app not in the selection, a split named "all"
+        raise click.UsageError(str(error)) from None
+
+
+def write_files(shapes: dict[str, DatasetShape], out: Path) -> dict[str, list[Path]]:
+    """totals.csv, then per split a folder of CSV tables and PNG charts; returns the files of each folder."""
+    from annotator.storage.statistics_charts import write_pngs  # matplotlib loads only when charts are drawn
+
+    out.mkdir(parents=True, exist_ok=True)
+    totals_table(shapes).to_csv(out / TOTALS_FILE, index=False, encoding="utf-8")
+    return {
+        name: [*write_tables(shape.tables(), out / name), *write_pngs(shape, out / name)]
+        for name, shape in shapes.items()
+    }
