@@ -231,3 +231,16 @@ def test_switching_the_language_keeps_the_queue_and_the_screenshots(
     assert not jobs.busy()  # retranslating reads nothing again: no query, no screenshot decoded twice
     assert ids(view.waiting_model) == [1, 2] and view.preview.instruction.text() == TAOBAO
     assert view.preview.thumbnail(0) is not None and view.preview.cell(0, "think") == "当前在第 0 步"
+
+
+def test_the_preview_says_how_many_privacy_regions_a_step_has(qtbot: QtBot, jobs: Jobs, submitted: Workspace) -> None:
+    with submitted.database.session() as session:
+        first = session.scalars(select(models.Step.id).where(models.Step.trajectory_id == 1)).first()
+    labels.update_label(submitted.database, first, {"privacy_regions": [[0, 0, 500, 300], [10, 900, 600, 1200]]})
+    shown = ReviewView(jobs)
+    qtbot.addWidget(shown)
+    shown.show()
+    shown.set_workspace(submitted)
+    settle(qtbot, jobs)
+    assert shown.preview.cell(0, "tool_call") == "click (100, 200)\nprivacy regions: 2"
+    assert "privacy" not in shown.preview.cell(1, "tool_call")  # an unmarked step says nothing

@@ -3277,6 +3277,10 @@ After:
         <translation>目标框 %1</translation>
     </message>
     <message>
+        <source>privacy regions: %1</source>
+        <translation>隐私区域：%1 处</translation>
+    </message>
+    <message>
         <source>Not labelled: this is what was collected.</source>
         <translation>未标注：这是采集时的原始内容。</translation>
     </message>

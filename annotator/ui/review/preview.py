@@ -244,6 +244,8 @@ class TrajectoryPreview(QWidget):
         tool_call = describe_tool_call(label.tool_call if label.tool_call is not None else original.tool_call)
         if label.target_box:
             tool_call += "\n" + fill(self.tr("box %1"), json.dumps([round(v) for v in label.target_box]))
+        if label.privacy_regions:  # masked by the export: the reviewer should know they are there
+            tool_call += "\n" + fill(self.tr("privacy regions: %1"), str(len(label.privacy_regions)))
         self._set(row, "tool_call", tool_call, step, label.tool_call is None)
 
     def _set(self, row: int, key: str, text: str, step: StepRecord, unlabelled: bool = False, tip: str = "") -> None:
