@@ -41,6 +41,8 @@ def test_trl_export_loads_with_datasets_from_disk_and_from_parquet(labelled: Wor
     saved = load_from_disk(str(tmp_path / "trl"))["train"]
     parquet = load_dataset("parquet", data_files=str(tmp_path / "trl" / "parquet" / "train.parquet"))["train"]
     assert len(saved) == len(parquet) == 5 == manifest["counts"]["train"]["samples"]  # the accepted steps
+    for entry in manifest["files"]:  # hashes taken while writing are the files' own
+        assert hashlib.sha256((tmp_path / "trl" / entry["path"]).read_bytes()).hexdigest() == entry["sha256"]
     assert manifest["counts"]["train"]["apps"] == {"抖音": 2, "淘宝": 3}
     row = saved[2]
     assert [m["role"] for m in row["prompt"]] == ["system", "user", "assistant", "user"]  # W = 2 screenshots

@@ -151,9 +151,9 @@ def export(workspace: Workspace, options: ExportOptions, on_progress: Progress |
     try:
         progress = on_progress or (lambda done, total: None)
         samples = _samples_by_split(workspace, options, tally, progress, images)
-        WRITERS[options.format](samples, building, images, options.space, options.stage)
+        hashed = WRITERS[options.format](samples, building, images, options.space, options.stage)
         tally.masked_images = len(images.masked)
-        write_manifest(building, workspace, options.as_json(), tally, images.known_hashes(building))
+        write_manifest(building, workspace, options.as_json(), tally, images.known_hashes(building) | hashed)
         if options.out.exists():
             options.out.rmdir()
         building.rename(options.out)

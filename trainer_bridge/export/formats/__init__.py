@@ -1,7 +1,8 @@
 """Writers: the same samples in the layout each consumer reads (`FORMATS` names them; see each module).
 
 Every writer takes the samples of each split (made as it asks for them), the output folder, the images and
-the model space, and writes its files; the manifest is written afterwards by the caller."""
+the model space, and writes its files; it returns the sha256 of the files it already hashed (by path relative to
+the output folder), so that the manifest, written afterwards by the caller, need not read them again."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from trainer_bridge.export.formats import easyr1, jsonl, llamafactory, trl
 from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.sft import Sample
 
-Writer = Callable[[dict[str, Iterable[Sample]], Path, ExportImages, ModelSpace, str], None]
+Writer = Callable[[dict[str, Iterable[Sample]], Path, ExportImages, ModelSpace, str], dict[str, str]]
 WRITERS: dict[str, Writer] = {
     "trl": trl.write_trl,
     "llamafactory": llamafactory.write_llamafactory,

@@ -39,7 +39,7 @@ def easyr1_features(stage: str) -> Any:
 
 def write_easyr1(
     samples_by_split: dict[str, Iterable[Sample]], out: Path, images: ExportImages, space: ModelSpace, stage: str
-) -> None:
+) -> dict[str, str]:
     """Parquet through `datasets`, so the images column is an `Image` feature when loaded back."""
     (out / "data").mkdir(parents=True, exist_ok=True)
     features = easyr1_features(stage)
@@ -48,3 +48,4 @@ def write_easyr1(
             rows = easyr1_rows(samples, images, space)
             dataset = arrow_dataset(rows, features, Path(scratch) / f"{split}.arrow")
             dataset.to_parquet(str(out / "data" / f"{split}.parquet"))
+    return {}  # the manifest hashes these files itself

@@ -16,7 +16,7 @@ from trainer_bridge.export.sft import Sample
 
 def write_jsonl(
     samples_by_split: dict[str, Iterable[Sample]], out: Path, images: ExportImages, space: ModelSpace, stage: str
-) -> None:
+) -> dict[str, str]:
     (out / "data").mkdir(parents=True, exist_ok=True)
     for split, samples in samples_by_split.items():
         with open(out / "data" / f"{split}.jsonl", "w", encoding="utf-8", newline="\n") as file:
@@ -29,3 +29,4 @@ def write_jsonl(
                 else:
                     row["prompt"] = with_paths(sample.prompt, iter(paths))
                 file.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+    return {}  # the manifest hashes these files itself

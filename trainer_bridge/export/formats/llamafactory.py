@@ -30,7 +30,7 @@ def sharegpt_row(sample: Sample, image_paths: list[str]) -> dict[str, object]:
 
 def write_llamafactory(
     samples_by_split: dict[str, Iterable[Sample]], out: Path, images: ExportImages, space: ModelSpace, stage: str
-) -> None:
+) -> dict[str, str]:
     if stage != "sft":
         raise ValueError(f"the llamafactory format holds SFT data only, not {stage}")
     (out / "data").mkdir(parents=True, exist_ok=True)
@@ -41,3 +41,4 @@ def write_llamafactory(
         (out / name).write_text(json.dumps(rows, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         info[f"mobile_sft_{split}"] = {"file_name": name, "formatting": "sharegpt", "columns": COLUMNS, "tags": TAGS}
     (out / "dataset_info.json").write_text(json.dumps(info, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return {}  # the manifest hashes these files itself

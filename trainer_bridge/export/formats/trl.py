@@ -16,6 +16,7 @@ from typing import Any
 from annotator.domain.model_space import ModelSpace
 from trainer_bridge.export.formats.common import METADATA_TYPES, arrow_dataset, columns, parts, stage_features
 from trainer_bridge.export.images import ExportImages
+from trainer_bridge.export.manifest import file_sha256
 from trainer_bridge.export.sft import Sample
 
 
@@ -42,7 +43,7 @@ def trl_features(stage: str) -> Any:
 
 def write_trl(
     samples_by_split: dict[str, Iterable[Sample]], out: Path, images: ExportImages, space: ModelSpace, stage: str
-) -> None:
+) -> dict[str, str]:
     """Image bytes go into the Arrow and Parquet files, so OUT is self-contained. Rows are written to a scratch
     Arrow file as they are made, never all held in memory."""
     import datasets
@@ -58,17 +59,19 @@ def write_trl(
         (out / "parquet").mkdir(exist_ok=True)
         for split, part in dataset.items():
             part.to_parquet(str(out / "parquet" / f"{split}.parquet"))
+    known: dict[str, str] = {}
     for split in splits:
-        _fingerprint_by_content(out / split)
+        known |= {f"{split}/{name}": sha for name, sha in _fingerprint_by_content(out / split).items()}
+    return known
 
 
-def _fingerprint_by_content(folder: Path) -> None:
+def _fingerprint_by_content(folder: Path) -> dict[str, str]:
     """`datasets` names a saved dataset by a fingerprint that can differ between identical exports; a hash of
-    the data files instead makes the same export byte-identical (and is what the fingerprint stands for)."""
+    the data files instead makes the same export byte-identical (and is what the fingerprint stands for).
+    Returns the data files' sha256 by name, so that the manifest need not read them again."""
     state_path = folder / "state.json"
     state = json.loads(state_path.read_text(encoding="utf-8"))
-    digest = hashlib.sha256()
-    for data_file in state["_data_files"]:
-        digest.update((folder / data_file["filename"]).read_bytes())
-    state["_fingerprint"] = digest.hexdigest()[:16]
+    hashes = {entry["filename"]: file_sha256(folder / entry["filename"]) for entry in state["_data_files"]}
+    state["_fingerprint"] = hashlib.sha256("".join(hashes.values()).encode()).hexdigest()[:16]
     state_path.write_text(json.dumps(state, indent=2, sort_keys=True), encoding="utf-8")
+    return hashes
