@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from datasets import load_from_disk
+from datasets import load_dataset, load_from_disk
 from sqlalchemy import select
 
 from annotator.domain.model_space import model_space
@@ -31,6 +31,9 @@ def with_personal_data(workspace: Workspace) -> None:
 
 def all_text(folder: Path) -> str:
     texts = [path.read_text(encoding="utf-8") for path in folder.rglob("*.json*")]
+    for parquet in (folder / "data").glob("*.parquet"):  # easyr1
+        rows = load_dataset("parquet", data_files=str(parquet))["train"].remove_columns("images")
+        texts += [row["prompt"] + row["answer"] + row["instruction"] for row in rows]
     if (folder / "dataset_dict.json").is_file():
         for split in load_from_disk(str(folder)).values():
             texts += [json.dumps(row["prompt"] + row["completion"], ensure_ascii=False) + row["instruction"]
@@ -40,7 +43,7 @@ def all_text(folder: Path) -> str:
 
 def test_phone_email_and_id_numbers_are_scrubbed_from_every_format(workspace: Workspace, tmp_path: Path) -> None:
     with_personal_data(workspace)
-    for fmt in ("jsonl", "trl"):
+    for fmt in ("jsonl", "trl", "llamafactory", "easyr1"):
         export(workspace, ExportOptions("sft", fmt, tmp_path / fmt, model_space("qwen2.5-vl")))
         text = all_text(tmp_path / fmt)
         assert "[PHONE]" in text and "[EMAIL]" in text and "[ID_CARD]" in text
