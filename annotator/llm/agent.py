@@ -119,14 +119,21 @@ def _prepared(data: bytes, width: int, height: int) -> tuple[tuple[int, int], st
         return image.size, "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-def model_image_png(image: Image.Image, resized: ScreenSize) -> bytes:
-    """The screenshot as the model is shown it, as a PNG of exactly `resized` (the export writes the same)."""
-    # Bicubic, as qwen_vl_utils' fetch_image resizes; RGB, as the processor converts anyway. Lossless but
-    # lightly compressed: on loopback or a LAN the time to compress harder costs more than the bytes.
-    converted = image.convert("RGB").resize((resized.width, resized.height), Image.Resampling.BICUBIC)
+def model_image(image: Image.Image, resized: ScreenSize) -> Image.Image:
+    """The screenshot as the model is shown it, exactly `resized` (the export makes the same)."""
+    # Bicubic, as qwen_vl_utils' fetch_image resizes; RGB, as the processor converts anyway.
+    return image.convert("RGB").resize((resized.width, resized.height), Image.Resampling.BICUBIC)
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    # Lossless but lightly compressed: on loopback or a LAN the time to compress harder costs more than the bytes.
     buffer = io.BytesIO()
-    converted.save(buffer, "PNG", compress_level=1)
+    image.save(buffer, "PNG", compress_level=1)
     return buffer.getvalue()
+
+
+def model_image_png(image: Image.Image, resized: ScreenSize) -> bytes:
+    return png_bytes(model_image(image, resized))
 
 
 def parse_agent_reply(text: str, resized: ScreenSize, screen: ScreenSize) -> AgentDecision:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from annotator.llm.agent import model_image_png
+from annotator.llm.agent import model_image, png_bytes
 from annotator.storage.blobs import BlobStore
 from trainer_bridge.export.privacy import mask_regions
 from trainer_bridge.export.sft import ImageRef, Sample
@@ -48,14 +48,11 @@ class ExportImages:
         if ref.size == ref.screen and data.startswith(b"\x89PNG") and not self._masks(ref):
             return data  # the model is shown the screenshot as stored
         with Image.open(io.BytesIO(data)) as image:
-            if not self._masks(ref):
-                return model_image_png(image, ref.size)
-            resized = Image.open(io.BytesIO(model_image_png(image, ref.size)))
-            masked = mask_regions(resized, ref.regions, str(self.mask), source=ref.screen)
-        self.masked.add(self.name(ref))
-        buffer = io.BytesIO()
-        masked.save(buffer, "PNG", compress_level=1)
-        return buffer.getvalue()
+            resized = model_image(image, ref.size)
+        if self._masks(ref):
+            resized = mask_regions(resized, ref.regions, str(self.mask), source=ref.screen)
+            self.masked.add(self.name(ref))
+        return png_bytes(resized)
 
     def prepare(self, refs: Iterable[ImageRef]) -> None:
         """Make the images of `refs` that are not ready, in parallel."""

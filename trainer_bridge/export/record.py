@@ -24,6 +24,7 @@ step a person inserted after s.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -77,6 +78,7 @@ class SourceTrajectory:
     restart_app: bool = True  # the run started from the app's start page
     app_package: str | None = None
 
+    @functools.cached_property
     def regions_by_screen(self) -> dict[str, tuple[Box, ...]]:
         """Privacy regions by screenshot: those marked on any step of this trajectory showing it."""
         regions: dict[str, tuple[Box, ...]] = {}
@@ -163,7 +165,7 @@ def _record(
     screenshots: Sequence[str],
 ) -> StepRecord:
     assert step.think and step.action_text and step.tool_call  # complete, checked by the caller
-    by_screen = trajectory.regions_by_screen()
+    by_screen = trajectory.regions_by_screen  # worked out once per trajectory
     return StepRecord(
         trajectory_id=trajectory.trajectory_id,
         trajectory_uid=trajectory.uid,

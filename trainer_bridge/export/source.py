@@ -67,19 +67,13 @@ def _selected_keys(session: Session, selection: Selection, judge_id: int | None)
             models.JudgeScore.config_id == judge_id, models.JudgeScore.reward >= selection.min_judge_score
         )
         query = query.where(models.Trajectory.id.in_(scored))
-    if selection.annotators:
+    if selection.annotators:  # every label revision names its trajectory, step revisions too
         labelled = (
             select(models.LabelRevision.trajectory_id)
             .join(models.Person)
             .where(models.Person.name.in_(selection.annotators))
         )
-        by_step = (
-            select(models.Step.trajectory_id)
-            .join(models.LabelRevision, models.LabelRevision.step_id == models.Step.id)
-            .join(models.Person)
-            .where(models.Person.name.in_(selection.annotators))
-        )
-        query = query.where(models.Trajectory.id.in_(labelled) | models.Trajectory.id.in_(by_step))
+        query = query.where(trajectory.id.in_(labelled))
     return [TrajectoryKey(*row) for row in session.execute(query.order_by(trajectory.id))]
 
 
