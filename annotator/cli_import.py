@@ -24,6 +24,9 @@ IMAGES_HELP = (
 )
 APP_HELP = "Record every episode under this app name instead of the one the dataset gives."
 AS_HELP = "Who imports: the author of the imported labels and of their submission for review."
+images_option = click.option(
+    "--images", type=click.Path(exists=True, file_okay=False, path_type=Path), help=IMAGES_HELP
+)
 
 
 class ProgressLine:
@@ -79,7 +82,7 @@ def _common(command: Callable[..., Any]) -> Callable[..., Any]:
 
 @click.command("aitz")
 @click.argument("path", type=PATH)
-@click.option("--images", type=click.Path(exists=True, file_okay=False, path_type=Path), help=IMAGES_HELP)
+@images_option
 @_common
 def import_aitz(path: Path, images: Path | None, app: str | None, person: str | None) -> None:
     """Import Android-in-the-Zoo (AITZ) episodes: PATH is an episode's JSON file or a folder of them.
@@ -92,7 +95,7 @@ def import_aitz(path: Path, images: Path | None, app: str | None, person: str | 
 
 @click.command("gui-odyssey")
 @click.argument("path", type=PATH)
-@click.option("--images", type=click.Path(exists=True, file_okay=False, path_type=Path), help=IMAGES_HELP)
+@images_option
 @_common
 def import_gui_odyssey(path: Path, images: Path | None, app: str | None, person: str | None) -> None:
     """Import GUI-Odyssey episodes: PATH is an annotation JSON file, the annotations folder or the data folder.

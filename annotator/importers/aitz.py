@@ -26,7 +26,6 @@ from typing import Any
 from annotator.domain.actions import Action, Click, Swipe, SystemButton, Terminate, Type, check_action
 from annotator.domain.coords import CoordinateSpace
 from annotator.domain.geometry import ScreenSize
-from annotator.domain.trajectory import Outcome
 from annotator.importers.episode import (
     EpisodeError,
     SourceEpisode,
@@ -117,8 +116,6 @@ def _episode(
             steps.append(_step(file, number, record, images))
         except ValueError as error:  # ActionError is one too
             raise EpisodeError(file, str(error), episode=episode_id, step=number) from None
-    last = steps[-1].action
-    outcome = Outcome(last.status) if isinstance(last, Terminate) else None
     subset = _subset(first.get("image_path"))
     return SourceEpisode(
         source=SOURCE,
@@ -127,7 +124,6 @@ def _episode(
         app=app or (f"AITZ {subset}" if subset else "AITZ"),
         instruction=instruction,
         steps=tuple(steps),
-        outcome=outcome,
         details={"subset": subset, "episode_length": first.get("episode_length")},
     )
 

@@ -114,7 +114,6 @@ def _episode(file: Path, number: int, data: bytes, app: str | None) -> SourceEpi
         app=app or (opened if isinstance(opened, str) and opened.strip() else FALLBACK_APP),
         instruction=goal,
         steps=tuple(steps),
-        outcome=None,
         details={"record": number},
         hierarchy_note=HIERARCHY_NOTE,
     )

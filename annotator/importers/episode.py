@@ -11,7 +11,7 @@ from typing import Any
 
 from PIL import Image
 
-from annotator.domain.actions import Action
+from annotator.domain.actions import Action, Terminate
 from annotator.domain.coords import CoordinateSpace, to_device_point
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.trajectory import Outcome
@@ -65,9 +65,15 @@ class SourceEpisode:
     app: str
     instruction: str
     steps: tuple[SourceStep, ...]
-    outcome: Outcome | None  # what the dataset says of the whole episode, when it says it
     details: dict[str, Any] = field(default_factory=dict)  # the dataset's episode fields worth keeping
     hierarchy_note: str = "the dataset has no UI hierarchy"  # why the steps have no uiautomator dump
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """What the dataset says of the whole episode: the status of its last step's stop action, when it has
+        one (a derived terminate, as AndroidControl's, is a label and says nothing)."""
+        last = self.steps[-1].action if self.steps else None
+        return Outcome(last.status) if isinstance(last, Terminate) else None
 
 
 def load_json(file: Path) -> Any:

@@ -26,7 +26,6 @@ from typing import Any
 from annotator.domain.actions import Action, Click, Key, LongPress, Swipe, SystemButton, Terminate, Type, check_action
 from annotator.domain.coords import CoordinateSpace
 from annotator.domain.geometry import ScreenSize
-from annotator.domain.trajectory import Outcome
 from annotator.importers.episode import (
     EpisodeError,
     SourceEpisode,
@@ -124,7 +123,6 @@ def _episode(file: Path, record: Any, position: int | None, images: Path | None,
             parsed.append(_step(file, number, step, images))
         except ValueError as error:
             raise EpisodeError(file, str(error), episode=episode_id, step=number) from None
-    last = parsed[-1].action
     keep = ("category", "meta_task", "task", "app")
     return SourceEpisode(
         source=SOURCE,
@@ -133,7 +131,6 @@ def _episode(file: Path, record: Any, position: int | None, images: Path | None,
         app=app or (apps[0] if apps else "GUI-Odyssey"),
         instruction=instruction,
         steps=tuple(parsed),
-        outcome=Outcome(last.status) if isinstance(last, Terminate) else None,
         details={"task_info": {k: task[k] for k in keep if k in task}, "device_info": device},
     )
 

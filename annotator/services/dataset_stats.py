@@ -42,7 +42,7 @@ __all__ = [
 
 T, S = models.Trajectory, models.Step
 R, P, Rev = models.LabelRevision, models.Person, models.Review
-DECISIONS = ("accepted", "rejected")
+DECISIONS = (str(ReviewStatus.ACCEPTED), str(ReviewStatus.REJECTED))
 
 PEOPLE_COLUMNS = ["person", "trajectories_labelled", "steps_labelled", "revisions", "reviews",
                   "accepted", "rejected", "awaiting_review"]  # fmt: skip

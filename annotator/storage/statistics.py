@@ -96,9 +96,6 @@ class TrajectoryFacts:
     trajectories: pd.DataFrame
     actions: pd.DataFrame
 
-    def trajectory_ids(self) -> list[int]:
-        return [int(value) for value in self.trajectories["trajectory_id"]]
-
     def subset(self, trajectory_ids: Collection[int]) -> TrajectoryFacts:
         """The facts of these trajectories only (ids that are not here are ignored)."""
         wanted = list(trajectory_ids)
@@ -147,12 +144,6 @@ def load_facts(db: Database) -> TrajectoryFacts:
     """Every trajectory's facts, read in one transaction (a consistent snapshot)."""
     with db.session() as session, session.begin():
         return read_facts(session)
-
-
-def dataset_shape(db: Database, trajectory_ids: Collection[int] | None = None) -> DatasetShape:
-    """The shape of the whole database, or of the trajectories `trajectory_ids`."""
-    facts = load_facts(db)
-    return (facts if trajectory_ids is None else facts.subset(trajectory_ids)).shape()
 
 
 def split_shapes(facts: TrajectoryFacts, splits: Mapping[str, Collection[int]]) -> dict[str, DatasetShape]:

@@ -175,9 +175,9 @@ def test_an_empty_selection_says_so_and_writes_nothing(dataset: Workspace, tmp_p
 
 
 def test_a_subset_of_trajectories_is_counted_alone(dataset: Workspace) -> None:
-    whole = statistics.dataset_shape(dataset.database)
-    ids = statistics.load_facts(dataset.database).trajectory_ids()
-    part = statistics.dataset_shape(dataset.database, ids[:2])  # 淘宝 3 and 5 steps
+    facts = statistics.load_facts(dataset.database)
+    whole = facts.shape()
+    part = facts.subset(facts.trajectories["trajectory_id"].tolist()[:2]).shape()  # 淘宝 3 and 5 steps
     assert whole.totals == statistics.Totals(apps=4, instructions=5, trajectories=6, steps=18)
     assert part.totals == statistics.Totals(apps=1, instructions=2, trajectories=2, steps=8)
     assert part.lengths.values.tolist() == [[1, 0], [2, 0], [3, 1], [4, 0], [5, 1]]
