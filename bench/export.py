@@ -14,17 +14,15 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import os
 import random
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from judge import machine, render_screen, unique
+from common import machine, render_screen, run_in_workdir, with_text_chunk
 
 FORMATS = ("jsonl", "llamafactory", "easyr1", "trl")
 APPS = [f"应用{number:02d}" for number in range(28)]
@@ -49,17 +47,11 @@ def click(rng: random.Random) -> dict[str, Any]:
 
 def build_workspace(folder: Path, steps: int, pool_size: int) -> Any:
     """The workspace, written through annotator.storage; every step labelled, every trajectory accepted."""
-    from PIL import Image
-
     from annotator.domain.trajectory import CollectorKind, Outcome, ReviewStatus, TrajectoryStatus
     from annotator.storage import collection, labels, models
     from annotator.storage.workspace import Workspace
 
-    pool = []
-    for seed in range(pool_size):
-        png = render_screen(seed)
-        image = Image.open(__import__("io").BytesIO(png)).resize((1092, 2408))
-        pool.append(_png(image))
+    pool = [render_screen(seed, 1092, 2408) for seed in range(pool_size)]
     workspace, rng = Workspace.open(folder), random.Random(11)
     db, written = workspace.database, 0
     collector = collection.Collector(CollectorKind.HUMAN, person="采集员")
@@ -70,7 +62,7 @@ def build_workspace(folder: Path, steps: int, pool_size: int) -> Any:
         for index in range(length):
             call = click(rng) if index < length - 1 else {
                 "name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}  # fmt: skip
-            screen = unique(pool[(number + index) % pool_size], f"trajectory {number} step {index}")
+            screen = with_text_chunk(pool[(number + index) % pool_size], f"trajectory {number} step {index}")
             step_id = collection.record_step(db, workspace.blobs, trajectory, collection.Observation(screen, call))
             with db.session() as session, session.begin():
                 row = session.get(models.Step, step_id)
@@ -83,14 +75,6 @@ def build_workspace(folder: Path, steps: int, pool_size: int) -> Any:
         if number % 500 == 0:
             log(f"  {written}/{steps} steps")
     return workspace
-
-
-def _png(image: Any) -> bytes:
-    import io
-
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG")
-    return buffer.getvalue()
 
 
 def copy_blobs(workspace: Any, target: Path) -> tuple[float, int]:
@@ -171,18 +155,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.workdir:
-        args.workdir.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="bench-export-", dir=args.workdir))
-    try:
-        result = run(args, work)
-    finally:
-        if args.keep:
-            log(f"kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    print(json.dumps(result))
-    return 0
+    return run_in_workdir("export", args.workdir, args.keep, lambda work: run(args, work), log)
 
 
 if __name__ == "__main__":

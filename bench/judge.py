@@ -18,75 +18,25 @@ import functools
 import io
 import json
 import os
-import platform
 import random
 import shutil
-import sqlite3
 import statistics
-import struct
 import sys
-import tempfile
 import time
-import zlib
 from pathlib import Path
 from typing import Any
 
+import common
+from common import HEIGHT, WIDTH, render_screen, run_in_workdir, with_text_chunk
 from judge_endpoint import endpoint_process, endpoint_stats
 
 CONCURRENCIES = (1, 8, 32)
-WIDTH, HEIGHT = 1080, 2400
 TARGET = 0.9
 
 log = functools.partial(print, "[bench judge]", file=sys.stderr, flush=True)
 
 
 # -------------------------------------------------------------------------------------------- the workspace
-
-
-def photo(rng: random.Random, width: int, height: int) -> Any:
-    from PIL import Image
-
-    small = Image.effect_noise((max(width // 60, 2), max(height // 60, 2)), 60).convert("RGB")
-    tint = Image.new("RGB", small.size, tuple(rng.randrange(256) for _ in range(3)))
-    return Image.blend(small, tint, 0.5).resize((width, height), Image.Resampling.BICUBIC)
-
-
-def render_screen(seed: int) -> bytes:
-    """A phone-like 1080x2400 PNG: status bar, app bar, list rows with thumbnails and text, sometimes a photo."""
-    from PIL import Image, ImageDraw, ImageFont
-
-    rng = random.Random(seed)
-    accent = tuple(rng.randrange(40, 200) for _ in range(3))
-    image = Image.new("RGB", (WIDTH, HEIGHT), (250, 250, 250))
-    draw = ImageDraw.Draw(image)
-    big, small = ImageFont.load_default(size=40), ImageFont.load_default(size=30)
-    draw.rectangle((0, 0, WIDTH, 80), fill=tuple(c // 2 for c in accent))
-    draw.text((40, 20), f"12:{rng.randrange(60):02d}", fill="white", font=small)
-    draw.rectangle((0, 80, WIDTH, 240), fill=accent)
-    draw.text((40, 130), f"Screen {seed}", fill="white", font=big)
-    y = 260
-    while y < HEIGHT - 200:
-        if seed % 2 and rng.random() < 0.15:
-            height = rng.randrange(300, 600)
-            image.paste(photo(rng, WIDTH - 80, height), (40, y))
-            y += height + 30
-            continue
-        image.paste(photo(rng, 120, 120), (40, y + 20))
-        words = " ".join(rng.choice(("order", "meeting", "photos", "update", "wifi")) for _ in range(4))
-        draw.text((190, y + 20), words.capitalize(), fill=(20, 20, 20), font=big)
-        draw.text((190, y + 80), "".join(rng.choice("abcdefghij   ") for _ in range(40)), fill=(110,) * 3, font=small)
-        y += 160
-    draw.rectangle((0, HEIGHT - 200, WIDTH, HEIGHT), fill=(240, 240, 240))
-    image.save(out := io.BytesIO(), "PNG")
-    return out.getvalue()
-
-
-def unique(png: bytes, text: str) -> bytes:
-    """The same PNG with a tEXt chunk after IHDR, so that each step's screenshot is its own blob."""
-    data = b"Comment\x00" + text.encode("latin-1")
-    chunk = struct.pack(">I", len(data)) + b"tEXt" + data + struct.pack(">I", zlib.crc32(b"tEXt" + data))
-    end_of_ihdr = 8 + 4 + 4 + 13 + 4
-    return png[:end_of_ihdr] + chunk + png[end_of_ihdr:]
 
 
 def tool_call(rng: random.Random, index: int, count: int) -> dict[str, Any]:
@@ -115,7 +65,7 @@ def build_workspace(folder: Path, trajectories: int, steps: int, pool_size: int)
         for index in range(steps):
             call = tool_call(rng, index, steps)
             reply = f"<think>\nStep {index}: the list is open.\n</think>\n<tool_call>\n{json.dumps(call)}\n</tool_call>"
-            screen = unique(pool[(number + index) % pool_size], f"trajectory {number} step {index}")
+            screen = with_text_chunk(pool[(number + index) % pool_size], f"trajectory {number} step {index}")
             observation = collection.Observation(screen, call, package="com.bench.shop", model_reply=reply)
             collection.record_step(db, workspace.blobs, trajectory, observation)
             screens.prepare(screen, ScreenSize(WIDTH, HEIGHT))  # what `collection_run` does after each step
@@ -256,11 +206,8 @@ def parts_of_one(workspace: Any, ids: list[int], base_url: str, seed: int) -> di
 def machine() -> dict[str, Any]:
     import openai
     import PIL
-    import sqlalchemy
 
-    info = {"platform": platform.platform(), "python": platform.python_version(), "cpu_count": os.cpu_count()}
-    info |= {"sqlite": sqlite3.sqlite_version, "sqlalchemy": sqlalchemy.__version__}
-    info |= {"openai": openai.__version__, "pillow": PIL.__version__}
+    info = common.machine() | {"openai": openai.__version__, "pillow": PIL.__version__}
     with contextlib.suppress(AttributeError, OSError):
         info["usable_cpus"] = len(os.sched_getaffinity(0))
     return info
@@ -361,18 +308,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.workdir:
-        args.workdir.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="bench-judge-", dir=args.workdir))
-    try:
-        result = run(args, work)
-    finally:
-        if args.keep:
-            log(f"kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    print(json.dumps(result))
-    return 0
+    return run_in_workdir("judge", args.workdir, args.keep, lambda work: run(args, work), log)
 
 
 if __name__ == "__main__":

@@ -11,41 +11,33 @@ import argparse
 import contextlib
 import functools
 import hashlib
-import io
 import json
 import os
-import platform
 import random
 import shutil
-import sqlite3
 import statistics
-import struct
 import subprocess
 import sys
-import tempfile
 import time
-import zlib
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import sqlalchemy
-from PIL import Image, ImageDraw, ImageFont
+import common
+from common import HEIGHT, WIDTH, WORDS, render_screen, run_in_workdir, with_text_chunk
 
 from annotator.services import bundle_manifest as fmt
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.stats import dataset_stats
 from annotator.storage.workspace import Workspace
 
-WIDTH, HEIGHT = 1080, 2400
 APPS = [
     ("Gmail", "com.google.android.gm", "Inbox"),
     ("Maps", "com.google.android.apps.maps", "Explore"),
     ("Settings", "com.android.settings", "Settings"),
     ("Shopping", "com.amazon.mShop.android.shopping", "Your orders"),
 ]
-WORDS = ["invoice", "meeting", "tomorrow", "photos", "order", "shipped", "lunch", "update", "wifi", "route"]
 ACTIONS = {"click": 50, "swipe": 15, "type": 12, "system_button": 10, "long_press": 8, "wait": 5}
 REVIEW_STATES = ["unlabelled", "unlabelled", "in_progress", "annotated", "accepted", "rejected"]
 ANNOTATORS, REVIEWER = ["ana", "bruno", "chen"], "dana"
@@ -56,55 +48,6 @@ TIMES = ("copy", "import", "import_sync", "export", "stats")
 
 
 log = functools.partial(print, "[bench store]", file=sys.stderr, flush=True)
-
-
-def photo(rng: random.Random, width: int, height: int) -> Image.Image:
-    """A blurry tinted 'photo', with grain when it is large, so that it compresses like a real one."""
-    small = Image.effect_noise((max(width // 60, 2), max(height // 60, 2)), 60).convert("RGB")
-    tint = Image.new("RGB", small.size, tuple(rng.randrange(256) for _ in range(3)))
-    base = Image.blend(small, tint, 0.5).resize((width, height), Image.Resampling.BICUBIC)
-    grain = Image.effect_noise((width, height), 12).convert("RGB")
-    return base if width < 200 else Image.blend(base, grain, 0.05)
-
-
-def render_screen(seed: int) -> bytes:
-    """A phone-like PNG: status bar, app bar, list rows with thumbnails and text, sometimes photos."""
-    rng = random.Random(seed)
-    accent = tuple(rng.randrange(40, 200) for _ in range(3))
-    image = Image.new("RGB", (WIDTH, HEIGHT), (250, 250, 250))
-    draw = ImageDraw.Draw(image)
-    big, small = ImageFont.load_default(size=40), ImageFont.load_default(size=30)
-    draw.rectangle((0, 0, WIDTH, 80), fill=tuple(c // 2 for c in accent))
-    draw.text((40, 20), f"12:{rng.randrange(60):02d}", fill="white", font=small)
-    draw.rectangle((0, 80, WIDTH, 240), fill=accent)
-    draw.text((40, 130), APPS[seed % len(APPS)][2], fill="white", font=big)
-    photo_chance, y = (0.15 if seed % 2 else 0.0), 260
-    while y < HEIGHT - 200:
-        if rng.random() < photo_chance:
-            height = rng.randrange(300, 600)
-            image.paste(photo(rng, WIDTH - 80, height), (40, y))
-            y += height + 30
-            continue
-        image.paste(photo(rng, 120, 120), (40, y + 20))
-        headline = " ".join(rng.choice(WORDS) for _ in range(rng.randrange(2, 6)))
-        draw.text((190, y + 20), headline.capitalize(), fill=(20, 20, 20), font=big)
-        snippet = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz     ") for _ in range(45))
-        draw.text((190, y + 80), snippet, fill=(110, 110, 110), font=small)
-        draw.line((40, y + 159, WIDTH - 40, y + 159), fill=(220, 220, 220), width=2)
-        y += 160
-    draw.rectangle((0, HEIGHT - 200, WIDTH, HEIGHT), fill=(240, 240, 240))
-    for i in range(4):
-        draw.ellipse((70 + i * 260, HEIGHT - 160, 150 + i * 260, HEIGHT - 80), fill=accent)
-    image.save(out := io.BytesIO(), "PNG")
-    return out.getvalue()
-
-
-def with_text_chunk(png: bytes, text: str) -> bytes:
-    """The same PNG with a tEXt chunk (valid CRC) after IHDR, so that its bytes and hash are unique."""
-    data = b"Comment\x00" + text.encode("latin-1")
-    chunk = struct.pack(">I", len(data)) + b"tEXt" + data + struct.pack(">I", zlib.crc32(b"tEXt" + data))
-    end_of_ihdr = 8 + 4 + 4 + 13 + 4
-    return png[:end_of_ihdr] + chunk + png[end_of_ihdr:]
 
 
 def node(index: int, cls: str, package: str, box: tuple[int, ...], text: str = "", *true: str) -> str:
@@ -319,8 +262,7 @@ def zip_round(work: Path, workspace_dir: Path) -> dict[str, float]:
 
 
 def machine() -> dict[str, Any]:
-    info = {"platform": platform.platform(), "python": platform.python_version(), "cpu_count": os.cpu_count()}
-    info |= {"sqlite": sqlite3.sqlite_version, "sqlalchemy": sqlalchemy.__version__}
+    info = common.machine()
     with contextlib.suppress(ValueError, OSError, AttributeError):
         info["memory_gib"] = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
     return info
@@ -381,18 +323,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.workdir:
-        args.workdir.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="bench-store-", dir=args.workdir))
-    try:
-        result = run(args, work)
-    finally:
-        if args.keep:
-            log(f"kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    print(json.dumps(result))
-    return 0
+    return run_in_workdir("store", args.workdir, args.keep, lambda work: run(args, work), log)
 
 
 if __name__ == "__main__":
