@@ -344,11 +344,8 @@ def draw_scatter(axes: Axes, pairs: list[tuple[int, int]]) -> None:
     axes.set_title("Judge vs human (jittered; dashed: within one)")
 
 
-FORMATS = REPORT_FORMATS
-
-
 def render(report: AgreementReport, output_format: str, title: str = "Judge agreement") -> str:
-    """The report in one of FORMATS."""
+    """The report in one of REPORT_FORMATS."""
     if output_format == "text":
         return to_text(report)
     if output_format == "json":
@@ -357,4 +354,4 @@ def render(report: AgreementReport, output_format: str, title: str = "Judge agre
         return to_markdown(report, title)
     if output_format == "html":
         return to_html(report, title)
-    raise ValueError(f"report format {output_format!r}: one of {', '.join(FORMATS)}")
+    raise ValueError(f"report format {output_format!r}: one of {', '.join(REPORT_FORMATS)}")

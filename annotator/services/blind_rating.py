@@ -50,7 +50,7 @@ class Disagreement:
         return abs(self.judge - self.yours)
 
 
-def _rater(session: Session, study: models.Study, name: str) -> models.StudyRater:
+def _rater(study: models.Study, name: str) -> models.StudyRater:
     rater = next((rater for rater in study.raters if rater.person.name == name), None)
     if rater is None:
         names = ", ".join(r.person.name for r in study.raters)
@@ -58,18 +58,21 @@ def _rater(session: Session, study: models.Study, name: str) -> models.StudyRate
     return rater
 
 
+def _queue(session: Session, study: models.Study, rater_name: str) -> list[BlindEntry]:
+    rater = _rater(study, rater_name)
+    mine = {row.item_id: row for row in session.scalars(select(Rt).where(Rt.rater_id == rater.id))}
+    order = sorted(study.items, key=lambda item: item.position)
+    random.Random(rater.order_seed).shuffle(order)
+    return [
+        BlindEntry(item.id, number, item.trajectory_id, getattr(mine.get(item.id), "score", None),
+                   getattr(mine.get(item.id), "note", None))
+        for number, item in enumerate(order, start=1)
+    ]  # fmt: skip
+
+
 def rater_queue(db: Database, name: str, rater_name: str) -> list[BlindEntry]:
     with db.session() as session:
-        study = find_study(session, name)
-        rater = _rater(session, study, rater_name)
-        mine = {row.item_id: row for row in session.scalars(select(Rt).where(Rt.rater_id == rater.id))}
-        order = sorted(study.items, key=lambda item: item.position)
-        random.Random(rater.order_seed).shuffle(order)
-        return [
-            BlindEntry(item.id, number, item.trajectory_id, getattr(mine.get(item.id), "score", None),
-                       getattr(mine.get(item.id), "note", None))
-            for number, item in enumerate(order, start=1)
-        ]  # fmt: skip
+        return _queue(session, find_study(session, name), rater_name)
 
 
 def rubric(db: Database, name: str) -> str:
@@ -81,7 +84,7 @@ def blind_trajectory(workspace: Workspace, name: str, rater_name: str, item_id: 
     """What the judge saw of an item's trajectory, for a rater of the study."""
     with workspace.database.session() as session:
         study = find_study(session, name)
-        _rater(session, study, rater_name)
+        _rater(study, rater_name)
         item = next((item for item in study.items if item.id == item_id), None)
         if item is None:
             raise LookupError(f"item {item_id} is not in study {name!r}")
@@ -96,7 +99,7 @@ def rate(db: Database, name: str, rater_name: str, item_id: int, score: int, not
         raise ValueError("the score: give a level from 0 to 4")
     with db.session() as session:
         study = find_study(session, name)
-        rater = _rater(session, study, rater_name)
+        rater = _rater(study, rater_name)
         if item_id not in {item.id for item in study.items}:
             raise LookupError(f"item {item_id} is not in study {name!r}")
         row = session.scalar(select(Rt).where(Rt.item_id == item_id, Rt.rater_id == rater.id))
@@ -109,18 +112,18 @@ def rate(db: Database, name: str, rater_name: str, item_id: int, score: int, not
 
 def disagreements(db: Database, name: str, rater_name: str) -> list[Disagreement]:
     """The rater's items sorted by how far the judge is from the rater's score, largest first."""
-    queue = rater_queue(db, name, rater_name)
-    missing = [entry.number for entry in queue if entry.score is None]
-    if missing:
-        raise NotYetError(f"{len(missing)} item(s) of study {name!r} are not rated yet (first: #{missing[0]})")
     with db.session() as session:
         study = find_study(session, name)
+        queue = _queue(session, study, rater_name)
+        missing = [entry.number for entry in queue if entry.score is None]
+        if missing:
+            raise NotYetError(f"{len(missing)} item(s) of study {name!r} are not rated yet (first: #{missing[0]})")
         items = {item.id: item for item in study.items}
+        trajectory_ids = [item.trajectory_id for item in study.items]
         reasons = dict(
             session.execute(
                 select(models.JudgeScore.trajectory_id, models.JudgeScore.reason).where(
-                    models.JudgeScore.config_id == study.config_id,
-                    models.JudgeScore.trajectory_id.in_([item.trajectory_id for item in study.items]),
+                    models.JudgeScore.config_id == study.config_id, models.JudgeScore.trajectory_id.in_(trajectory_ids)
                 )
             ).all()
         )
@@ -128,7 +131,7 @@ def disagreements(db: Database, name: str, rater_name: str) -> list[Disagreement
             session.execute(
                 select(models.Trajectory.id, models.Instruction.text)
                 .join(models.Instruction, models.Instruction.id == models.Trajectory.instruction_id)
-                .where(models.Trajectory.id.in_([item.trajectory_id for item in study.items]))
+                .where(models.Trajectory.id.in_(trajectory_ids))
             ).all()
         )
     found = [

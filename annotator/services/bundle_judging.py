@@ -172,10 +172,7 @@ def insert_judging(session: Session, manifest: dict[str, Any]) -> tuple[int, int
 def _score_values(entry: dict[str, Any]) -> dict[str, Any]:
     values = {key: entry.get(key) for key in SCORE_COLUMNS}
     values["images"], values["attempts"] = values["images"] or 0, values["attempts"] or 1
-    now = models.utcnow()
-    values["created_at"] = parse_time(entry.get("created_at"), "score") or now
-    values["updated_at"] = parse_time(entry.get("updated_at"), "score") or now
-    return values
+    return values | _times(entry, "score")
 
 
 def _person_id(session: Session, name: str | None, role: str) -> int | None:
@@ -205,13 +202,14 @@ def _study(session: Session, entry: dict[str, Any], config: models.JudgeConfig, 
         study.raters.append(rater)
         for rating in rater_entry["ratings"]:
             session.add(models.StudyRating(item=items[rating["trajectory"]], rater=rater, score=rating["score"],
-                                           note=rating.get("note"), **_times(rating)))  # fmt: skip
+                                           note=rating.get("note"), **_times(rating, "rating")))  # fmt: skip
     return study
 
 
-def _times(entry: dict[str, Any]) -> dict[str, Any]:
+def _times(entry: dict[str, Any], what: str) -> dict[str, Any]:
+    """created_at and updated_at as the bundle gives them, now where it gives none."""
     now = models.utcnow()
     return {
-        "created_at": parse_time(entry.get("created_at"), "rating") or now,
-        "updated_at": parse_time(entry.get("updated_at"), "rating") or now,
+        "created_at": parse_time(entry.get("created_at"), what) or now,
+        "updated_at": parse_time(entry.get("updated_at"), what) or now,
     }

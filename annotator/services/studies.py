@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from annotator.domain.judge_settings import rubric_text
-from annotator.judge.agreement_consensus import RatedItem, TieRule, check_level
+from annotator.judge.agreement_consensus import RatedItem, TieRule, check_level, consensus
 from annotator.judge.sampling import Candidate, stratified_sample
 from annotator.storage import models
 from annotator.storage.collection import ensure_person
@@ -138,15 +138,11 @@ def create_study(
         return _info(session, study)
 
 
-def _progress(session: Session, study: models.Study) -> tuple[RaterProgress, ...]:
-    counts = dict(
-        session.execute(
-            select(Rt.rater_id, func.count()).join(It, It.id == Rt.item_id).where(It.study_id == study.id)
-            .group_by(Rt.rater_id)
-        ).all()
-    )  # fmt: skip
+def _progress(study: models.Study, ratings: dict[int, dict[str, int]]) -> tuple[RaterProgress, ...]:
+    """Each rater's count of rated items, from the study's `_ratings`."""
+    counts = Counter(rater for scores in ratings.values() for rater in scores)
     total = len(study.items)
-    return tuple(RaterProgress(rater.person.name, counts.get(rater.id, 0), total) for rater in study.raters)
+    return tuple(RaterProgress(rater.person.name, counts[rater.person.name], total) for rater in study.raters)
 
 
 def _ratings(session: Session, study: models.Study) -> dict[int, dict[str, int]]:
@@ -162,11 +158,6 @@ def _ratings(session: Session, study: models.Study) -> dict[int, dict[str, int]]
     return found
 
 
-def _no_majority(scores: list[int]) -> bool:
-    counts = Counter(scores).most_common()
-    return len(counts) > 1 and counts[0][1] == counts[1][1]
-
-
 def _info(session: Session, study: models.Study) -> StudyInfo:
     judge = session.get(models.JudgeConfig, study.config_id)
     ratings = _ratings(session, study)
@@ -174,12 +165,12 @@ def _info(session: Session, study: models.Study) -> StudyInfo:
     flagged = sum(
         1 for item in study.items
         if item.adjudicated is None and len(ratings.get(item.id, {})) == raters
-        and _no_majority(list(ratings[item.id].values()))
+        and consensus(ratings[item.id].values()).flagged
     )  # fmt: skip
     return StudyInfo(
         study.id, study.name, study.config_id, f"{judge.prompt_name} · {judge.model}" if judge else "?",
         study.seed, len(study.items), study.sample_size, study.by_app,
-        dict(sorted(Counter(item.judge_reward for item in study.items).items())), _progress(session, study),
+        dict(sorted(Counter(item.judge_reward for item in study.items).items())), _progress(study, ratings),
         flagged, sum(item.adjudicated is not None for item in study.items), study.created_at,
     )  # fmt: skip
 
@@ -203,15 +194,17 @@ def adjudicate(db: Database, name: str, trajectory_id: int, label: int | None, n
         item = next((item for item in study.items if item.trajectory_id == trajectory_id), None)
         if item is None:
             raise LookupError(f"trajectory {trajectory_id} is not in study {name!r}")
-        _refuse_pending_rater(session, study, adjudicator, "adjudicate")
+        _refuse_pending_rater(study, _ratings(session, study), adjudicator, "adjudicate")
         item.adjudicated, item.adjudication_note = label, note.strip() or None
         item.adjudicator_id = ensure_person(session, adjudicator, "reviewer").id if label is not None else None
         item.adjudicated_at = utcnow() if label is not None else None
         session.commit()
 
 
-def _refuse_pending_rater(session: Session, study: models.Study, viewer: str | None, what: str) -> None:
-    progress = _progress(session, study)
+def _refuse_pending_rater(
+    study: models.Study, ratings: dict[int, dict[str, int]], viewer: str | None, what: str
+) -> None:
+    progress = _progress(study, ratings)
     if viewer is not None:
         mine = next((rater for rater in progress if rater.name == viewer), None)
         if mine is not None and not mine.finished:
@@ -232,8 +225,8 @@ def rated_items(db: Database, name: str, viewer: str | None) -> tuple[list[Rated
     """The study as the agreement module reads it (item = trajectory id), and the adjudicated labels."""
     with db.session() as session:
         study = find_study(session, name)
-        _refuse_pending_rater(session, study, viewer, "see the report")
         ratings = _ratings(session, study)
+        _refuse_pending_rater(study, ratings, viewer, "see the report")
         raters = [rater.person.name for rater in study.raters]
         items = [
             RatedItem(str(item.trajectory_id), item.judge_reward,

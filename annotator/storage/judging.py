@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from annotator.domain.judge_settings import ImagePolicy, JudgeSettings
+from annotator.domain.judge_settings import JudgeSettings
 from annotator.storage import models
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
@@ -51,8 +51,9 @@ class ConfigSummary:
 def ensure_config(db: Database, settings: JudgeSettings) -> int:
     """The id of the stored configuration with these settings, created on first use."""
     fingerprint = settings.fingerprint()
+    stored = select(models.JudgeConfig.id).where(models.JudgeConfig.fingerprint == fingerprint)
     with db.session() as session:
-        found = session.scalar(select(models.JudgeConfig.id).where(models.JudgeConfig.fingerprint == fingerprint))
+        found = session.scalar(stored)
         if found is not None:
             return found
         row = models.JudgeConfig(
@@ -69,21 +70,8 @@ def ensure_config(db: Database, settings: JudgeSettings) -> int:
             session.commit()
         except IntegrityError:  # another process stored the same configuration a moment ago
             session.rollback()
-            return session.scalars(
-                select(models.JudgeConfig.id).where(models.JudgeConfig.fingerprint == fingerprint)
-            ).one()
+            return session.scalars(stored).one()
         return row.id
-
-
-def load_settings(db: Database, config_id: int) -> JudgeSettings:
-    with db.session() as session:
-        row = session.get(models.JudgeConfig, config_id)
-        if row is None:
-            raise LookupError(f"no judge configuration {config_id}")
-        return JudgeSettings(
-            row.prompt_name, row.prompt_text, row.model, row.temperature, row.seed,
-            ImagePolicy.from_dict(row.image_policy),
-        )  # fmt: skip
 
 
 def scored_trajectories(db: Database, config_id: int) -> set[int]:

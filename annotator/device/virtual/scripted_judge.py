@@ -25,9 +25,7 @@ from annotator.device.virtual.chat_request import (
 )
 from annotator.device.virtual.instructions import instruction_by_text
 from annotator.device.virtual.phone import VirtualPhone
-from annotator.device.virtual.solver import apply_action
 from annotator.device.virtual.tasks import Instruction
-from annotator.domain import actions as act
 
 INSTRUCTION_LINE = re.compile(r"用户指令：\s*(.+)")
 NOISE = 0.25  # how often the judge is a level off
@@ -88,12 +86,8 @@ class ScriptedJudge:
             return json.dumps({"reason": reason, "reward": 0}, ensure_ascii=False)
         actions = history_actions(calls, Scale(VirtualPhone(), size))
         phone = VirtualPhone()
-        for action in actions:
-            if isinstance(action, act.Terminate):
-                break
-            apply_action(phone, action)
+        progress = replay(phone, instruction, actions)  # carries the actions out, up to a terminate
         done = instruction.check(phone)
-        progress = replay(VirtualPhone(), instruction, actions)
         extra = max(0, len(actions) - (len(instruction.steps) + 1))
         level = _level(done, progress.step / max(1, len(instruction.steps)), extra)
         roll = random.Random(f"{self.seed}:{instruction.uid}:{json.dumps(calls, sort_keys=True)}")
