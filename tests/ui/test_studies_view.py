@@ -123,6 +123,18 @@ def test_someone_who_is_not_rating_sees_the_report_and_can_save_it(
     assert target.read_text(encoding="utf-8").count("data:image/png;base64,") == 2
 
 
+def test_opening_the_view_computes_the_report_once(
+    qtbot: QtBot, qapp: AnnotatorApp, study: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    computed = []
+    report = studies.study_report
+    monkeypatch.setattr(studies, "study_report", lambda *args, **kwargs: computed.append(1) or report(*args, **kwargs))
+    window = shown_as(qtbot, qapp, study, "主管")
+    qtbot.waitUntil(lambda: window.studies.report.report is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: not window.jobs.busy(), timeout=30_000)
+    assert len(computed) == 1  # selecting the study when the list arrives does not start a second one
+
+
 def test_the_view_follows_a_language_change(qtbot: QtBot, qapp: AnnotatorApp, study: Workspace) -> None:
     window = shown_as(qtbot, qapp, study, "小王")
     qtbot.waitUntil(lambda: window.studies.rating.trajectory is not None)

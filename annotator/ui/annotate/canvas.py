@@ -1,8 +1,9 @@
 """The screenshot canvas: zoom and pan a step's screen, point at it, draw a box, pick an element, mark privacy regions.
 
 As in labelme the canvas decides nothing: it turns the mouse into signals in device pixels (the
-coordinates every label is stored in) and paints the shapes it is given (``overlays.Overlays``). Painting
-lives in ``canvas_paint``, hit-testing in ``annotator.device.hierarchy.element_at`` and ``overlays.region_at``.
+coordinates every label is stored in) and paints the shapes it is given (``overlays.Overlays``). Painting,
+and decoding screenshots into a small cache, live in ``canvas_paint``; hit-testing in
+``annotator.device.hierarchy.element_at`` and ``overlays.region_at``.
 With the privacy tool on, a drag marks a privacy region instead of the target box, Ctrl+click marks an
 element's bounds, and a click selects the region under it (a right click does in either tool).
 
@@ -14,8 +15,6 @@ with area averaging (text stays readable, unlike bilinear sampling of a 2400-pix
 
 from __future__ import annotations
 
-import logging
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -37,8 +36,6 @@ from annotator.device.hierarchy import UiNode, element_at
 from annotator.ui.annotate import canvas_paint as paint
 from annotator.ui.annotate.overlays import Box, Overlays, region_at
 from annotator.ui.i18n import fill
-
-log = logging.getLogger(__name__)
 
 ZOOM_STEP = 1.25  # one wheel notch or one zoom command
 MIN_ZOOM, MAX_ZOOM = 0.05, 16.0
@@ -73,7 +70,7 @@ class StepCanvas(QGraphicsView):
         self._screen: paint.Screen | None = None
         self._problem = ""  # why the screenshot cannot be shown
         self._size = QSize(0, 0)  # the screen in device pixels
-        self._cache: OrderedDict[str, paint.Screen] = OrderedDict()
+        self._cache = paint.ScreenCache(CACHED_SCREENS)
         self._elements: list[UiNode] = []
         self._labelled = Overlays()
         self._original: Overlays | None = None
@@ -91,7 +88,7 @@ class StepCanvas(QGraphicsView):
 
     def show_step(self, image_path: Path | str, width: int, height: int, elements: Sequence[UiNode] = ()) -> None:
         """A new screenshot (with its device size and hierarchy); the zoom mode (fit or a factor) is kept."""
-        self._screen, self._problem = self._load(Path(image_path))
+        self._screen, self._problem = self._cache.get(Path(image_path))
         if width <= 0 or height <= 0:  # unknown size: the image's own pixels
             image = self._screen.image if self._screen else None
             width, height = (image.width(), image.height()) if image else (1080, 2400)  # room for the message
@@ -165,22 +162,6 @@ class StepCanvas(QGraphicsView):
     def problem(self) -> str:
         """Why the screenshot is not shown ("" when it is)."""
         return self._problem
-
-    def _load(self, path: Path) -> tuple[paint.Screen | None, str]:
-        key = str(path)
-        cached = self._cache.get(key)
-        if cached is not None:
-            self._cache.move_to_end(key)
-            return cached, ""
-        image, problem = paint.read_screen(path)
-        if image is None:
-            log.warning("cannot read the screenshot %s: %s", path, problem)
-            return None, problem
-        screen = paint.Screen(image)
-        self._cache[key] = screen
-        while len(self._cache) > CACHED_SCREENS:
-            self._cache.popitem(last=False)
-        return screen, ""
 
     # zoom ------------------------------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""Painting the canvas: the screenshot, and the shapes (points, rings, arrows, boxes, captions, the hovered element,
-privacy regions).
+"""Painting the canvas: the screenshot (decoded, the last few kept), and the shapes (points, rings, arrows, boxes,
+captions, the hovered element, privacy regions).
 
 Everything is drawn in viewport pixels (the caller passes the scene-to-viewport transform), so a marker has
 the same size at every zoom. Each stroke has a dark halo under its colour and each fill a white rim, so the
@@ -8,6 +8,8 @@ shapes read on a white settings page as on a black video frame.
 
 from __future__ import annotations
 
+import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +31,8 @@ from PySide6.QtGui import (
 from annotator.device.hierarchy import UiNode
 from annotator.ui.annotate.overlays import POINT_ACTIONS, Overlays
 from annotator.ui.i18n import fill
+
+log = logging.getLogger(__name__)
 
 HALO = QColor(0, 0, 0, 170)
 RIM = QColor(255, 255, 255)
@@ -81,6 +85,31 @@ def read_screen(path: Path) -> tuple[QImage | None, str]:
     if image.isNull():
         return None, reader.errorString()
     return image, ""
+
+
+class ScreenCache:
+    """The last few decoded screenshots, so that stepping back and forth does not decode them again."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._screens: OrderedDict[str, Screen] = OrderedDict()
+
+    def get(self, path: Path) -> tuple[Screen | None, str]:
+        """The screen of `path`, or None and why it cannot be read (a failure is not kept: it is read again)."""
+        key = str(path)
+        cached = self._screens.get(key)
+        if cached is not None:
+            self._screens.move_to_end(key)
+            return cached, ""
+        image, problem = read_screen(path)
+        if image is None:
+            log.warning("cannot read the screenshot %s: %s", path, problem)
+            return None, problem
+        screen = Screen(image)
+        self._screens[key] = screen
+        while len(self._screens) > self.size:
+            self._screens.popitem(last=False)
+        return screen, ""
 
 
 @dataclass(frozen=True)

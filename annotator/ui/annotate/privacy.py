@@ -20,6 +20,7 @@ from annotator.ui.annotate.overlays import Box
 from annotator.ui.i18n import fill
 
 if TYPE_CHECKING:
+    from annotator.services.annotation import StepRecord
     from annotator.ui.annotate.view import AnnotationView
 
 FIELD = "privacy_regions"
@@ -50,12 +51,15 @@ class PrivacyRegions(QObject):
     def __init__(self, view: AnnotationView) -> None:
         super().__init__(view)
         self.view = view
-        self.active = False
         view.canvas.region_drawn.connect(self._drawn)
         view.canvas.region_menu_requested.connect(self._menu)
         self.menu: QMenu | None = None  # the context menu last shown
 
     # the tool -------------------------------------------------------------------------------------------------
+
+    @property
+    def active(self) -> bool:
+        return self.view.canvas.privacy_tool()
 
     def toggle(self) -> None:
         if not self.view.isVisible():  # a key pressed in another view: the action's check mark goes back
@@ -64,7 +68,6 @@ class PrivacyRegions(QObject):
         self.set_active(not self.active)
 
     def set_active(self, on: bool) -> None:
-        self.active = on
         self.view.canvas.set_privacy_tool(on)
         self.view.retranslate()  # the hint under the canvas names the tool's gestures
         self.tool_changed.emit(on)
@@ -79,12 +82,15 @@ class PrivacyRegions(QObject):
 
     # the step's regions ---------------------------------------------------------------------------------------
 
+    def _step(self) -> StepRecord | None:
+        return self.view.steps.get(self.view.step_id) if self.view.step_id is not None else None
+
     def regions(self) -> tuple[Box, ...]:
-        step = self.view.steps.get(self.view.step_id) if self.view.step_id is not None else None
+        step = self._step()
         return tuple(step.label.privacy_regions) if step is not None else ()
 
     def _drawn(self, x1: float, y1: float, x2: float, y2: float) -> None:
-        step = self.view.steps.get(self.view.step_id) if self.view.step_id is not None else None
+        step = self._step()
         if step is None or not self.view.editable():
             return
         region = whole_pixels(x1, y1, x2, y2, step.width, step.height)
@@ -107,25 +113,23 @@ class PrivacyRegions(QObject):
         self.delete(index)
 
     def delete(self, index: int) -> None:
-        regions = self.regions()
-        if self.view.step_id is None or not 0 <= index < len(regions) or not self.view.editable():
+        step, regions = self._step(), self.regions()
+        if step is None or not 0 <= index < len(regions) or not self.view.editable():
             return
-        position = self.view.steps[self.view.step_id].position
         self.view.edit({FIELD: regions[:index] + regions[index + 1 :]}, now=True)
         message = self.tr("Deleted privacy region %1 of step %2 (Ctrl+Z brings it back).")
-        self.view.status_message.emit(fill(message, index + 1, position))
+        self.view.status_message.emit(fill(message, index + 1, step.position))
 
     def clear(self) -> None:
-        regions = self.regions()
-        if self.view.step_id is None or not self.view.editable():
+        step, regions = self._step(), self.regions()
+        if step is None or not self.view.editable():
             return
-        position = self.view.steps[self.view.step_id].position
         if not regions:
-            self.view.status_message.emit(fill(self.tr("Step %1 has no privacy regions."), position))
+            self.view.status_message.emit(fill(self.tr("Step %1 has no privacy regions."), step.position))
             return
         self.view.edit({FIELD: ()}, now=True)
         message = self.tr("Cleared %n privacy region(s) of step %1 (Ctrl+Z brings them back).", "", len(regions))
-        self.view.status_message.emit(fill(message, position))
+        self.view.status_message.emit(fill(message, step.position))
 
     # the context menu -----------------------------------------------------------------------------------------
 

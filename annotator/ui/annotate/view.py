@@ -32,6 +32,7 @@ from annotator.ui.annotate.autosave import LabelSaver
 from annotator.ui.annotate.canvas import StepCanvas
 from annotator.ui.annotate.commands import AnnotationCommands
 from annotator.ui.annotate.editors import STAGES
+from annotator.ui.annotate.gestures import LabelGestures
 from annotator.ui.annotate.header import TrajectoryHeader
 from annotator.ui.annotate.overlays import overlays_for
 from annotator.ui.annotate.privacy import PrivacyRegions
@@ -78,7 +79,8 @@ class AnnotationView(QWidget):
         self.panel = StepPanel(self)
         self.editors = self.panel.editors
         self.commands = AnnotationCommands(self)
-        self.privacy = PrivacyRegions(self)  # the actions table's target "annotate.privacy"
+        self.gestures = LabelGestures(self)  # the canvas's clicks and drags as label edits
+        self.privacy = PrivacyRegions(self)  # the privacy tool; the actions table's target "annotate.privacy"
         self._lay_out()
         self._connect()
         self.setFocusProxy(self.canvas)
@@ -104,9 +106,6 @@ class AnnotationView(QWidget):
         layout.addStretch(0)  # takes the room while no trajectory is open (the splitter takes it otherwise)
 
     def _connect(self) -> None:
-        self.canvas.point_chosen.connect(self._point_chosen)
-        self.canvas.box_drawn.connect(self._box_drawn)
-        self.canvas.element_chosen.connect(self._element_chosen)
         self.strip.step_chosen.connect(self._go_to)
         self.header.outcome_chosen.connect(self.set_outcome)
         self.header.submit_requested.connect(self.submit_for_review)
@@ -362,29 +361,6 @@ class AnnotationView(QWidget):
 
     def _tool_call_edited(self, call: dict[str, Any] | None, immediate: bool) -> None:
         self.edit({"tool_call": call}, now=immediate)
-
-    def _point_chosen(self, x: float, y: float) -> None:
-        if self.step_id is None or not self.editable():
-            return
-        call = self.editors.tool_call.set_point(x, y)
-        self.editors.setCurrentWidget(self.editors.tool_call)
-        if call is not None:
-            self.edit({"tool_call": call}, now=True)
-
-    def _box_drawn(self, x1: float, y1: float, x2: float, y2: float) -> None:
-        box = (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
-        self.edit({"target_box": tuple(float(v) for v in box)}, now=True)
-
-    def _element_chosen(self, node: UiNode) -> None:
-        if self.step_id is None or not self.editable():
-            return
-        x1, y1, x2, y2 = node.bounds
-        call = self.editors.tool_call.set_point((x1 + x2) // 2, (y1 + y2) // 2)
-        self.editors.setCurrentWidget(self.editors.tool_call)
-        changes: dict[str, Any] = {"target_box": (float(x1), float(y1), float(x2), float(y2))}
-        if call is not None:
-            changes["tool_call"] = call
-        self.edit(changes, now=True)
 
     def editable(self) -> bool:
         """Whether edits may be made now; says why not when they may not."""

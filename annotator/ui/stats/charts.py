@@ -28,11 +28,10 @@ from annotator.storage.statistics_charts import (
     export_size,
     render,
     save_png,
-    style,
 )
 from annotator.ui import labels
 
-__all__ = ["Chart", "draw_actions", "draw_lengths", "draw_per_app", "draw_review", "style"]  # style: studies view
+__all__ = ["Chart", "draw_actions", "draw_lengths", "draw_per_app", "draw_review"]  # the stats view draws these
 
 CONTEXT = "StatsCharts"
 REVIEW_COLOURS = {

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.judge.messages import JudgedTrajectory
+from annotator.ui.annotate.overlays import overlays_for
 from annotator.ui.review.preview import describe_tool_call, read_thumbnail
 from annotator.ui.workers import Jobs
 
@@ -134,9 +135,8 @@ class BlindSteps(QSplitter):
         if row is None or trajectory is None:
             return
         step, generation = trajectory.steps[row], self._generation
-        arguments = (step.tool_call or {}).get("arguments") or {}
-        point = arguments.get("coordinate")
-        fraction = (point[0] / step.screen.width, point[1] / step.screen.height) if isinstance(point, list) else None
+        point = overlays_for(step.tool_call, None).point  # read leniently: a model wrote the tool call
+        fraction = (point[0] / step.screen.width, point[1] / step.screen.height) if point else None
         path = self.blob_path(step.screenshot_sha256)
         self.screen.show_image(None, None, self.tr("Loading the screenshot…"))
         self.jobs.submit(

@@ -134,11 +134,15 @@ class StudiesView(QWidget):
             return
         chosen = self.selected()
         self.infos = infos
-        self._fill_table()
-        names = [info.name for info in infos]
-        row = names.index(chosen.name) if chosen and chosen.name in names else (0 if infos else -1)
-        if row >= 0:
-            self.table.selectRow(row)
+        self.table.blockSignals(True)  # the selection is shown once, below: a report takes seconds to compute
+        try:
+            self._fill_table()
+            names = [info.name for info in infos]
+            row = names.index(chosen.name) if chosen and chosen.name in names else (0 if infos else -1)
+            if row >= 0:
+                self.table.selectRow(row)
+        finally:
+            self.table.blockSignals(False)
         self.show_selected()
 
     def _fill_table(self) -> None:

@@ -1,0 +1,48 @@
+"""The canvas's labelling gestures as label edits: a click sets the tool call's point, a drag the target box,
+Ctrl+click an element's box and centre. The privacy tool's gestures are ``privacy``'s; both edit through the
+view's ``edit``, so every change is saved at once with a revision."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+
+from annotator.device.hierarchy import UiNode
+
+if TYPE_CHECKING:
+    from annotator.ui.annotate.view import AnnotationView
+
+
+class LabelGestures(QObject):
+    def __init__(self, view: AnnotationView) -> None:
+        super().__init__(view)
+        self.view = view
+        view.canvas.point_chosen.connect(self._point_chosen)
+        view.canvas.box_drawn.connect(self._box_drawn)
+        view.canvas.element_chosen.connect(self._element_chosen)
+
+    def _point_chosen(self, x: float, y: float) -> None:
+        view = self.view
+        if view.step_id is None or not view.editable():
+            return
+        call = view.editors.tool_call.set_point(x, y)
+        view.editors.setCurrentWidget(view.editors.tool_call)
+        if call is not None:
+            view.edit({"tool_call": call}, now=True)
+
+    def _box_drawn(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        box = (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+        self.view.edit({"target_box": tuple(float(v) for v in box)}, now=True)
+
+    def _element_chosen(self, node: UiNode) -> None:
+        view = self.view
+        if view.step_id is None or not view.editable():
+            return
+        x1, y1, x2, y2 = node.bounds
+        call = view.editors.tool_call.set_point((x1 + x2) // 2, (y1 + y2) // 2)
+        view.editors.setCurrentWidget(view.editors.tool_call)
+        changes: dict[str, Any] = {"target_box": (float(x1), float(y1), float(x2), float(y2))}
+        if call is not None:
+            changes["tool_call"] = call
+        view.edit(changes, now=True)
