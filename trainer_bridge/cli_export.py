@@ -20,6 +20,7 @@ from trainer_bridge.cli_options import (
     workspace_options,
 )
 from trainer_bridge.export.formats import FORMATS
+from trainer_bridge.export.images import CACHE_FOLDER
 from trainer_bridge.export.run import PRIVACY_MODES, STAGES, ExportError, ExportOptions, export
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS
 
@@ -40,6 +41,8 @@ from trainer_bridge.export.sft import INSTRUCTION_LEVELS
 @click.option("--privacy", type=click.Choice(PRIVACY_MODES), default="blur", show_default=True,
               help="How the privacy regions annotators marked are hidden.")  # fmt: skip
 @click.option("--keep-pii", is_flag=True, help="Do not scrub phone, ID-card, bank-card numbers and e-mails.")
+@click.option("--no-image-cache", is_flag=True,
+              help=f"Do not keep resized screenshots in <data folder>/{CACHE_FOLDER} for the next export.")  # fmt: skip
 @split_options(default=WHOLE_DATASET_SPLIT)
 @selection_options(reviews=("accepted",), review_help="Review states (repeat).")
 @workspace_options
@@ -67,6 +70,9 @@ def export_command(**given: Any) -> None:
         click.echo(f"Personal data scrubbed from the texts: {found}")
     if tally.duplicates:
         click.echo(f"{tally.duplicates} samples identical to one already written were left out")
+    if tally.images_made or tally.images_reused:
+        click.echo(f"Screenshots resized or masked: {tally.images_made}; "
+                   f"{tally.images_reused} read from an earlier export's copies")  # fmt: skip
     click.echo(f"Wrote {given['out']} (manifest.json lists every file and count)")
 
 
@@ -84,5 +90,5 @@ def export_options(given: dict[str, Any]) -> ExportOptions:
         history_images=given["history_images"], after_errors=given["self_correction"],
         instruction_level=given["instruction_level"], keep_duplicates=given["keep_duplicates"],
         keep_pii=given["keep_pii"], privacy=given["privacy"], error_recovery=not given["no_error_recovery"],
-        selection=selected, splits=splits,
+        image_cache=not given["no_image_cache"], selection=selected, splits=splits,
     )  # fmt: skip

@@ -2,11 +2,10 @@
 
 Decoding a 1080x2400 PNG and scaling it costs 40-80 ms of CPU, most of a judge request's own time, and two
 judges compared on the same trajectories (or a run asked again after a failure) would pay it again for every
-screenshot. The scaled copy is written once under `<data folder>/cache/judge-screens/` (atomically: a
-temporary file, then a rename), named by the original's sha256 and the size, and read from there afterwards.
-The folder is a cache: deleting it loses nothing. Collection makes the copies the built-in image policy shows
-while the phone is still being driven (`ScreenCache.prepare`), so a judge run is bound by its endpoint, not by
-this machine's cores (docs/adr/0004-judge-screens-made-at-collection.md).
+screenshot. The scaled copy is kept under `<data folder>/cache/judge-screens/`, named by the original's
+sha256 and the size (`annotator.storage.kept_copies`), and read from there afterwards. Collection makes the
+copies the built-in image policy shows while the phone is still being driven (`ScreenCache.prepare`), so a
+judge run is bound by its endpoint, not by this machine's cores (docs/adr/0004).
 """
 
 from __future__ import annotations
@@ -15,8 +14,6 @@ import base64
 import hashlib
 import io
 import logging
-import os
-import tempfile
 from pathlib import Path
 
 from PIL import Image
@@ -25,13 +22,11 @@ from annotator.domain.coords import fit_within
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.judge_settings import ImagePolicy
 from annotator.storage.blobs import BlobStore
+from annotator.storage.kept_copies import KeptCopies
 from annotator.storage.workspace import Workspace
 
 CACHE_FOLDER = "cache/judge-screens"  # in the data folder
 log = logging.getLogger(__name__)
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-PNG_END = b"IEND\xaeB`\x82"  # the IEND chunk with its CRC: a file cut short lacks it
 
 
 def scaled_png(data: bytes, size: ScreenSize) -> bytes:
@@ -56,53 +51,33 @@ def workspace_screens(workspace: Workspace) -> ScreenCache:
 class ScreenCache:
     def __init__(self, blobs: BlobStore, folder: Path | None) -> None:
         """`folder` None keeps nothing (each screenshot is scaled when asked for)."""
-        self.blobs, self.folder = blobs, folder
+        self.blobs, self.copies = blobs, KeptCopies(folder)
 
     def path(self, sha256: str, size: ScreenSize) -> Path | None:
-        if self.folder is None:
-            return None
-        return self.folder / sha256[:2] / f"{sha256}-{size.width}x{size.height}.png"
+        return self.copies.path(sha256, f"{size.width}x{size.height}")
 
     def png(self, sha256: str, original: ScreenSize, size: ScreenSize) -> bytes:
         """The screenshot `sha256` (of size `original`) at `size`; OSError/BlobError when it cannot be read."""
         if size == original:
             return self.blobs.read_bytes(sha256)  # sent as stored: nothing to decode
-        cached = self.path(sha256, size)
-        if cached is not None and cached.is_file():
-            data = cached.read_bytes()
-            if data.startswith(PNG_SIGNATURE) and data.endswith(PNG_END):
-                return data
-        data = scaled_png(self.blobs.read_bytes(sha256), size)
-        if cached is not None:
-            self._keep(cached, data)
+        variant = f"{size.width}x{size.height}"
+        data = self.copies.read(sha256, variant)
+        if data is None:
+            data = scaled_png(self.blobs.read_bytes(sha256), size)
+            self.copies.keep(sha256, variant, data)
         return data
 
     def prepare(self, screenshot_png: bytes, original: ScreenSize, policy: ImagePolicy | None = None) -> None:
         """Make the copy of a screenshot just stored that `policy` (default: the built-in one) will show. A
         failure only means a judge run scales it itself, so it is logged, not raised."""
         size = fit_within(original, (policy or ImagePolicy()).max_side)
-        cached = self.path(hashlib.sha256(screenshot_png).hexdigest(), size)
-        if size == original or cached is None or cached.is_file():
+        sha256, variant = hashlib.sha256(screenshot_png).hexdigest(), f"{size.width}x{size.height}"
+        if size == original or self.copies.folder is None or self.copies.has(sha256, variant):
             return
         try:
-            self._keep(cached, scaled_png(screenshot_png, size))
+            self.copies.keep(sha256, variant, scaled_png(screenshot_png, size))
         except (OSError, ValueError) as error:
             log.warning("judge copy of a screenshot not made: %s", error)
 
     def data_url(self, sha256: str, original: ScreenSize, size: ScreenSize) -> str:
         return "data:image/png;base64," + base64.b64encode(self.png(sha256, original, size)).decode("ascii")
-
-    @staticmethod
-    def _keep(path: Path, data: bytes) -> None:
-        """Write the copy; a full or read-only disk only costs the next run the scaling again."""
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".part-")
-        except OSError:
-            return
-        try:
-            with os.fdopen(handle, "wb") as file:
-                file.write(data)
-            os.replace(temporary, path)
-        except OSError:
-            Path(temporary).unlink(missing_ok=True)

@@ -86,16 +86,7 @@ def test_the_same_export_twice_is_byte_identical(labelled: Workspace, tmp_path: 
     for fmt in ("trl", "jsonl"):
         run_export(labelled, tmp_path / f"{fmt}-1", fmt)
         run_export(labelled, tmp_path / f"{fmt}-2", fmt)
-        first = {
-            p.relative_to(tmp_path / f"{fmt}-1"): p.read_bytes()
-            for p in (tmp_path / f"{fmt}-1").rglob("*")
-            if p.is_file()
-        }
-        second = {
-            p.relative_to(tmp_path / f"{fmt}-2"): p.read_bytes()
-            for p in (tmp_path / f"{fmt}-2").rglob("*")
-            if p.is_file()
-        }
+        first, second = files_of(tmp_path / f"{fmt}-1"), files_of(tmp_path / f"{fmt}-2")
         assert first == second and len(first) > 3
 
 

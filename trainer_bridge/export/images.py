@@ -3,6 +3,8 @@
 Decoding, resizing and encoding a screenshot costs tens of milliseconds of CPU, so the samples are made a
 batch ahead of the writer and their images prepared on a thread per core (Pillow releases the GIL while it
 works); a screenshot shown in several samples (the history window) is made once and kept for the next ones.
+Each copy made is also kept in the data folder (`cache/export-screens/`), so that the next export of the
+same screenshots at the same size reads it instead of making it again: an export is then bound by the disk.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,23 +22,32 @@ from PIL import Image
 
 from annotator.llm.agent import model_image, png_bytes
 from annotator.storage.blobs import BlobStore
+from annotator.storage.kept_copies import KeptCopies
 from trainer_bridge.export.privacy import mask_regions
 from trainer_bridge.export.sft import ImageRef, Sample
 
 BATCH = 32  # samples made ahead of the writer
 KEPT = 8 * BATCH  # prepared images kept: a history window reaches back a few samples at most
+# In the data folder. The copies are what `model_image` makes: a new folder name if that ever changes.
+CACHE_FOLDER = "cache/export-screens"
 
 
 class ExportImages:
     """Image bytes at the model's size, and `folder/<sha256>-<w>x<h>.png` files written once each."""
 
-    def __init__(self, blobs: BlobStore, folder: Path, mask: str | None = "blur", workers: int | None = None) -> None:
-        """`mask`: how privacy regions are hidden (`blur`, `black`), or None to leave them as they are."""
-        self.blobs, self.folder, self.mask = blobs, folder, mask
+    def __init__(
+        self, blobs: BlobStore, folder: Path, mask: str | None = "blur", cache: Path | None = None,
+        workers: int | None = None,
+    ) -> None:  # fmt: skip
+        """`mask`: how privacy regions are hidden (`blur`, `black`), or None to leave them as they are.
+        `cache`: where copies made are kept for the next export (None: nowhere)."""
+        self.blobs, self.folder, self.mask, self.copies = blobs, folder, mask, KeptCopies(cache)
         self.pool = ThreadPoolExecutor(workers or os.cpu_count() or 1, thread_name_prefix="export-images")
         self.ready: OrderedDict[str, bytes] = OrderedDict()
         self.written: dict[str, str] = {}  # file name -> sha256 of its bytes
         self.masked: set[str] = set()  # images with privacy regions masked
+        self.made, self.reused = 0, 0  # copies resized or masked now, and read from the cache
+        self._counting = threading.Lock()
 
     def name(self, ref: ImageRef) -> str:
         return ref.file_name(self.mask)
@@ -43,16 +55,31 @@ class ExportImages:
     def _masks(self, ref: ImageRef) -> bool:
         return bool(self.mask and ref.regions)
 
+    def _as_stored(self, ref: ImageRef) -> bool:
+        return ref.size == ref.screen and not self._masks(ref)
+
     def make(self, ref: ImageRef) -> bytes:
+        if self._masks(ref):
+            self.masked.add(self.name(ref))
+        variant = ref.variant(self.mask)
+        if not self._as_stored(ref) and (kept := self.copies.read(ref.sha256, variant)) is not None:
+            self._count(reused=1)
+            return kept
         data = self.blobs.read_bytes(ref.sha256)
-        if ref.size == ref.screen and data.startswith(b"\x89PNG") and not self._masks(ref):
+        if self._as_stored(ref) and data.startswith(b"\x89PNG"):
             return data  # the model is shown the screenshot as stored
         with Image.open(io.BytesIO(data)) as image:
             resized = model_image(image, ref.size)
         if self._masks(ref):
             resized = mask_regions(resized, ref.regions, str(self.mask), source=ref.screen)
-            self.masked.add(self.name(ref))
-        return png_bytes(resized)
+        made = png_bytes(resized)
+        self.copies.keep(ref.sha256, variant, made)
+        self._count(made=1)
+        return made
+
+    def _count(self, made: int = 0, reused: int = 0) -> None:
+        with self._counting:  # the pool's threads count too
+            self.made, self.reused = self.made + made, self.reused + reused
 
     def prepare(self, refs: Iterable[ImageRef]) -> None:
         """Make the images of `refs` that are not ready, in parallel."""
@@ -83,7 +110,7 @@ class ExportImages:
             temporary = path.with_suffix(".part")
             temporary.write_bytes(data)
             os.replace(temporary, path)
-            as_stored = ref.size == ref.screen and not self._masks(ref)
+            as_stored = self._as_stored(ref) and data.startswith(b"\x89PNG")
             self.written[name] = ref.sha256 if as_stored else hashlib.sha256(data).hexdigest()
         return path
 

@@ -13,7 +13,7 @@ from annotator.storage.workspace import Workspace
 from trainer_bridge.export.anonymise import scrub_trajectory
 from trainer_bridge.export.formats import FORMATS, SFT_ONLY, WRITERS
 from trainer_bridge.export.grpo import grpo_action_sample
-from trainer_bridge.export.images import ExportImages, prepared
+from trainer_bridge.export.images import CACHE_FOLDER, ExportImages, prepared
 from trainer_bridge.export.manifest import Tally, write_manifest
 from trainer_bridge.export.record import SourceTrajectory, StepRecord, recovery_records, step_records
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS, Sample, action_level, content_key, sft_sample
@@ -43,6 +43,7 @@ class ExportOptions:
     keep_pii: bool = False
     privacy: str = "blur"  # how privacy regions are masked: blur, black, or none
     error_recovery: bool = True  # grpo-action: error-escape and back-on-track scenarios
+    image_cache: bool = True  # keep the copies made in the data folder for the next export (output unchanged)
     selection: Selection = field(default_factory=Selection)
     splits: SplitPlan = field(default_factory=SplitPlan)
 
@@ -147,12 +148,14 @@ def export(workspace: Workspace, options: ExportOptions, on_progress: Progress |
     options.out.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f".{options.out.name}-", dir=options.out.parent))
     mask = None if options.privacy == "none" else options.privacy
-    images = ExportImages(workspace.blobs, building / "images", mask)
+    cache = workspace.data_dir / CACHE_FOLDER if options.image_cache else None
+    images = ExportImages(workspace.blobs, building / "images", mask, cache)
     try:
         progress = on_progress or (lambda done, total: None)
         samples = _samples_by_split(workspace, options, tally, progress, images)
         hashed = WRITERS[options.format](samples, building, images, options.space, options.stage)
         tally.masked_images = len(images.masked)
+        tally.images_made, tally.images_reused = images.made, images.reused
         write_manifest(building, workspace, options.as_json(), tally, images.known_hashes(building) | hashed)
         if options.out.exists():
             options.out.rmdir()

@@ -27,13 +27,17 @@ class ImageRef:
     size: ScreenSize  # the size the model is shown
     regions: tuple[Box, ...] = ()  # privacy regions to mask (device pixels)
 
-    def file_name(self, mask: str | None) -> str:
-        """Named by content: the screenshot, the size, and the masked regions when there are any."""
-        name = f"{self.sha256}-{self.size.width}x{self.size.height}"
+    def variant(self, mask: str | None) -> str:
+        """What was done to the screenshot: the size, and the masked regions when there are any."""
+        variant = f"{self.size.width}x{self.size.height}"
         if mask and self.regions:
             boxes = json.dumps([[box.x1, box.y1, box.x2, box.y2] for box in self.regions])
-            name += f"-{mask}-{hashlib.sha256(boxes.encode()).hexdigest()[:12]}"
-        return f"{name}.png"
+            variant += f"-{mask}-{hashlib.sha256(boxes.encode()).hexdigest()[:12]}"
+        return variant
+
+    def file_name(self, mask: str | None) -> str:
+        """Named by content: the screenshot and its variant."""
+        return f"{self.sha256}-{self.variant(mask)}.png"
 
 
 @dataclass(frozen=True)

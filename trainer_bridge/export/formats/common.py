@@ -76,14 +76,22 @@ def columns(sample: Sample, space: ModelSpace) -> dict[str, Any]:
     return row
 
 
-def arrow_dataset(rows: Iterator[dict[str, Any]], features: Any, path: Path) -> Any:
-    """A `datasets.Dataset` backed by an Arrow file at `path`, written row by row (never all in memory)."""
+def write_rows(rows: Iterator[dict[str, Any]], features: Any, arrow: Path | None, parquet: Path | None) -> None:
+    """Rows written as they come (never all in memory) to an Arrow file, a Parquet file or both in one pass,
+    through the writers of `datasets`, so that the files carry its features (an `Image` feature loads back)."""
     import datasets
-    from datasets.arrow_writer import ArrowWriter
+    from datasets.arrow_writer import ArrowWriter, ParquetWriter
 
     datasets.disable_progress_bars()
-    with ArrowWriter(features=features, path=str(path)) as writer:
+    writers = ([ArrowWriter(features=features, path=str(arrow))] if arrow else []) + (
+        [ParquetWriter(features=features, path=str(parquet))] if parquet else []
+    )
+    try:
         for row in rows:
-            writer.write(row)
-        writer.finalize()
-    return datasets.Dataset.from_file(str(path))
+            for writer in writers:
+                writer.write(row)
+        for writer in writers:
+            writer.finalize()
+    finally:
+        for writer in writers:
+            writer.close()

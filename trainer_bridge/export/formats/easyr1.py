@@ -5,13 +5,12 @@ metadata and, for GRPO, the ground-truth columns."""
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from annotator.domain.model_space import ModelSpace
-from trainer_bridge.export.formats.common import METADATA_TYPES, arrow_dataset, columns, flat_text, stage_features
+from trainer_bridge.export.formats.common import METADATA_TYPES, columns, flat_text, stage_features, write_rows
 from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.sft import Sample
 
@@ -43,9 +42,6 @@ def write_easyr1(
     """Parquet through `datasets`, so the images column is an `Image` feature when loaded back."""
     (out / "data").mkdir(parents=True, exist_ok=True)
     features = easyr1_features(stage)
-    with tempfile.TemporaryDirectory(prefix="export-arrow-") as scratch:
-        for split, samples in samples_by_split.items():
-            rows = easyr1_rows(samples, images, space)
-            dataset = arrow_dataset(rows, features, Path(scratch) / f"{split}.arrow")
-            dataset.to_parquet(str(out / "data" / f"{split}.parquet"))
+    for split, samples in samples_by_split.items():
+        write_rows(easyr1_rows(samples, images, space), features, None, out / "data" / f"{split}.parquet")
     return {}  # the manifest hashes these files itself

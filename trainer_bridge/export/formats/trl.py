@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.domain.model_space import ModelSpace
-from trainer_bridge.export.formats.common import METADATA_TYPES, arrow_dataset, columns, parts, stage_features
+from trainer_bridge.export.formats.common import METADATA_TYPES, columns, parts, stage_features, write_rows
 from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.manifest import file_sha256
 from trainer_bridge.export.sft import Sample
@@ -44,21 +44,20 @@ def trl_features(stage: str) -> Any:
 def write_trl(
     samples_by_split: dict[str, Iterable[Sample]], out: Path, images: ExportImages, space: ModelSpace, stage: str
 ) -> dict[str, str]:
-    """Image bytes go into the Arrow and Parquet files, so OUT is self-contained. Rows are written to a scratch
-    Arrow file as they are made, never all held in memory."""
+    """Image bytes go into the Arrow and Parquet files, so OUT is self-contained. Rows are written as they are
+    made to the Parquet file and a scratch Arrow file at once, never all held in memory; `save_to_disk` then
+    writes the saved dataset from the scratch file."""
     import datasets
 
+    features = trl_features(stage)
+    (out / "parquet").mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="export-arrow-") as scratch:
-        features = trl_features(stage)
-        splits = {
-            split: arrow_dataset(trl_rows(samples, images, space), features, Path(scratch) / f"{split}.arrow")
-            for split, samples in samples_by_split.items()
-        }
-        dataset = datasets.DatasetDict(splits)
-        dataset.save_to_disk(str(out))
-        (out / "parquet").mkdir(exist_ok=True)
-        for split, part in dataset.items():
-            part.to_parquet(str(out / "parquet" / f"{split}.parquet"))
+        splits = {}
+        for split, samples in samples_by_split.items():
+            arrow = Path(scratch) / f"{split}.arrow"
+            write_rows(trl_rows(samples, images, space), features, arrow, out / "parquet" / f"{split}.parquet")
+            splits[split] = datasets.Dataset.from_file(str(arrow))
+        datasets.DatasetDict(splits).save_to_disk(str(out))
     known: dict[str, str] = {}
     for split in splits:
         known |= {f"{split}/{name}": sha for name, sha in _fingerprint_by_content(out / split).items()}

@@ -1,0 +1,57 @@
+"""Copies of screenshots derived once (scaled for a judge, resized and masked for a training export) and kept
+in a cache folder of the data folder, so the CPU spent decoding, resizing and encoding is spent once.
+
+A copy is named by the original's sha256 and what was done to it (`<sha256>-<variant>.png`), written
+atomically (a temporary file, then a rename) and read back only when it is a whole PNG. The folders are
+caches: deleting them loses nothing, and a copy that cannot be written only costs the next run the work.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_END = b"IEND\xaeB`\x82"  # the IEND chunk with its CRC: a file cut short lacks it
+
+
+class KeptCopies:
+    def __init__(self, folder: Path | None) -> None:
+        """`folder` None keeps nothing: every copy is made when asked for."""
+        self.folder = folder
+
+    def path(self, sha256: str, variant: str) -> Path | None:
+        if self.folder is None:
+            return None
+        return self.folder / sha256[:2] / f"{sha256}-{variant}.png"
+
+    def read(self, sha256: str, variant: str) -> bytes | None:
+        """The kept copy, or None when there is none (or only a damaged one)."""
+        path = self.path(sha256, variant)
+        try:
+            data = path.read_bytes() if path is not None else b""
+        except OSError:
+            return None
+        return data if data.startswith(PNG_SIGNATURE) and data.endswith(PNG_END) else None
+
+    def has(self, sha256: str, variant: str) -> bool:
+        path = self.path(sha256, variant)
+        return path is not None and path.is_file()
+
+    def keep(self, sha256: str, variant: str, data: bytes) -> None:
+        """Write the copy; a full or read-only disk only costs the next run the work again."""
+        path = self.path(sha256, variant)
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".part-")
+        except OSError:
+            return
+        try:
+            with os.fdopen(handle, "wb") as file:
+                file.write(data)
+            os.replace(temporary, path)
+        except OSError:
+            Path(temporary).unlink(missing_ok=True)
