@@ -1,8 +1,9 @@
 """The exported screenshots: each resized once to the size the model is shown, a batch at a time on all cores.
 
-Decoding, resizing and encoding a screenshot costs tens of milliseconds of CPU, so the samples are made a
-batch ahead of the writer and their images prepared on a thread per core (Pillow releases the GIL while it
-works); a screenshot shown in several samples (the history window) is made once and kept for the next ones.
+Decoding, resizing and encoding a screenshot costs tens of milliseconds of CPU, and even a screenshot sent as
+stored is read and its sha256 checked, so the samples are made a batch ahead of the writer and their images
+made on a thread per core (Pillow and hashlib release the GIL) while the writer writes the batch before; a
+screenshot shown in several samples (the history window) is made once and kept for the next ones.
 Each copy made is also kept in the data folder (`cache/export-screens/`), so that the next export of the
 same screenshots at the same size reads it instead of making it again: an export is then bound by the disk.
 """
@@ -15,7 +16,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from PIL import Image
@@ -44,6 +45,7 @@ class ExportImages:
         self.blobs, self.folder, self.mask, self.copies = blobs, folder, mask, KeptCopies(cache)
         self.pool = ThreadPoolExecutor(workers or os.cpu_count() or 1, thread_name_prefix="export-images")
         self.ready: OrderedDict[str, bytes] = OrderedDict()
+        self.making: dict[str, Future[bytes]] = {}  # images being made on the pool, by name
         self.written: dict[str, str] = {}  # file name -> sha256 of its bytes
         self.masked: set[str] = set()  # images with privacy regions masked
         self.made, self.reused = 0, 0  # copies resized or masked now, and read from the cache
@@ -82,10 +84,11 @@ class ExportImages:
             self.made, self.reused = self.made + made, self.reused + reused
 
     def prepare(self, refs: Iterable[ImageRef]) -> None:
-        """Make the images of `refs` that are not ready, in parallel."""
-        missing = list({self.name(ref): ref for ref in refs if self.name(ref) not in self.ready}.values())
-        for ref, data in zip(missing, self.pool.map(self.make, missing), strict=True):
-            self._keep(self.name(ref), data)
+        """Start making the images of `refs` that are neither ready nor being made; `png` waits for them."""
+        for ref in refs:
+            name = self.name(ref)
+            if name not in self.ready and name not in self.making:
+                self.making[name] = self.pool.submit(self.make, ref)
 
     def _keep(self, name: str, data: bytes) -> None:
         self.ready[name] = data
@@ -94,10 +97,13 @@ class ExportImages:
             self.ready.popitem(last=False)
 
     def png(self, ref: ImageRef) -> bytes:
-        data = self.ready.get(self.name(ref))
+        name = self.name(ref)
+        if (making := self.making.pop(name, None)) is not None:
+            self._keep(name, making.result())  # a failure to make it is raised here, to the writer
+        data = self.ready.get(name)
         if data is None:
             data = self.make(ref)
-            self._keep(self.name(ref), data)
+            self._keep(name, data)
         return data
 
     def path(self, ref: ImageRef) -> Path:
@@ -124,13 +130,15 @@ class ExportImages:
 
 
 def prepared(samples: Iterable[Sample], images: ExportImages) -> Iterator[Sample]:
-    """The samples, a batch at a time, each batch's images made before its samples are handed on."""
+    """The samples, a batch at a time; each batch's images are being made while the batch before is written."""
     batch: list[Sample] = []
+    ahead: list[Sample] = []
     for sample in samples:
         batch.append(sample)
         if len(batch) == BATCH:
             images.prepare(ref for item in batch for ref in item.images)
-            yield from batch
-            batch = []
+            yield from ahead
+            ahead, batch = batch, []
     images.prepare(ref for item in batch for ref in item.images)
+    yield from ahead
     yield from batch

@@ -51,7 +51,8 @@ def write_trl(
 
     features = trl_features(stage)
     (out / "parquet").mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="export-arrow-") as scratch:
+    # Beside the output, not in the system's temp folder: the scratch file is as big as the dataset.
+    with tempfile.TemporaryDirectory(prefix=".export-arrow-", dir=out.parent) as scratch:
         splits = {}
         for split, samples in samples_by_split.items():
             arrow = Path(scratch) / f"{split}.arrow"
