@@ -29,8 +29,10 @@ class KeptCopies:
     def read(self, sha256: str, variant: str) -> bytes | None:
         """The kept copy, or None when there is none (or only a damaged one)."""
         path = self.path(sha256, variant)
+        if path is None:
+            return None
         try:
-            data = path.read_bytes() if path is not None else b""
+            data = path.read_bytes()
         except OSError:
             return None
         return data if data.startswith(PNG_SIGNATURE) and data.endswith(PNG_END) else None

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 from annotator.domain.geometry import ScreenSize
+from annotator.domain.model_space import model_space
 from trainer_bridge.export.record import SourceStep, SourceTrajectory, recovery_records, step_records
+from trainer_bridge.export.tasks import task_sample
 
 SCREEN = ScreenSize(1080, 2400)
 
@@ -73,3 +78,15 @@ def test_a_wrong_step_then_an_escape_gives_error_escape_and_back_on_track_scenar
 def test_no_recovery_scenario_without_a_recorded_usable_next_step() -> None:
     assert not list(recovery_records(trajectory(step(0), step(1, "wrong"))))
     assert not list(recovery_records(trajectory(step(0, "wrong"), step(1, "wrong"))))
+
+
+def test_every_stage_takes_the_first_correction_inserted_after_a_wrong_step() -> None:
+    first = step(10, inserted=True, corrects_index=1, screenshot_sha256="screen-1", action_text="先改")
+    later = step(11, inserted=True, corrects_index=1, screenshot_sha256="screen-1", action_text="后改",
+                 tool_call={"name": "mobile_use", "arguments": {"action": "click", "coordinate": [5, 5]}})  # fmt: skip
+    escape = step(2, action_text="返回")
+    run = replace(trajectory(first, step(0), step(1, "wrong"), escape, later), outcome="success")
+    assert [r.action_text for r in step_records(run) if r.kind == "correction"] == ["先改"]
+    assert [r.action_text for r in recovery_records(run) if r.kind == "back_on_track"] == ["先改"]
+    reference = json.loads(task_sample([run], model_space("qwen2.5-vl")).ground_truth["reference_actions"])
+    assert reference[1] == first.tool_call and later.tool_call not in reference

@@ -79,6 +79,20 @@ class SourceTrajectory:
     app_package: str | None = None
 
     @functools.cached_property
+    def executed(self) -> tuple[SourceStep, ...]:
+        """The steps run on the phone, in order (not the corrections people inserted)."""
+        return tuple(sorted((s for s in self.steps if not s.inserted), key=lambda s: s.index))
+
+    @functools.cached_property
+    def corrections(self) -> dict[int, SourceStep]:
+        """The first correction a person inserted (and kept) after each wrong step, by the wrong step's index."""
+        first: dict[int, SourceStep] = {}
+        for step in sorted((s for s in self.steps if s.inserted and not s.removed), key=lambda s: s.index):
+            if step.corrects_index is not None:
+                first.setdefault(step.corrects_index, step)
+        return first
+
+    @functools.cached_property
     def regions_by_screen(self) -> dict[str, tuple[Box, ...]]:
         """Privacy regions by screenshot: those marked on any step of this trajectory showing it."""
         regions: dict[str, tuple[Box, ...]] = {}
@@ -114,19 +128,15 @@ class StepRecord:
 
 def step_records(trajectory: SourceTrajectory, *, after_errors: bool = False) -> Iterator[StepRecord]:
     """The records of one trajectory, in step order (module docstring)."""
-    executed = sorted((s for s in trajectory.steps if not s.inserted), key=lambda s: s.index)
-    corrections: dict[int, list[SourceStep]] = {}
-    for step in sorted((s for s in trajectory.steps if s.inserted and not s.removed), key=lambda s: s.index):
-        if step.corrects_index is not None:
-            corrections.setdefault(step.corrects_index, []).append(step)
+    executed = trajectory.executed
     mistaken = False
     for position, step in enumerate(executed):
         history = tuple(done.as_history() for done in executed[:position])
         screens = tuple(done.screenshot_sha256 for done in executed[: position + 1])
         if step.verdict == "wrong":
-            for correction in corrections.get(step.index, [])[:1]:
-                if correction.complete and not mistaken:
-                    yield _record(trajectory, correction, position, "correction", history, screens)
+            correction = trajectory.corrections.get(step.index)
+            if correction is not None and correction.complete and not mistaken:
+                yield _record(trajectory, correction, position, "correction", history, screens)
             mistaken = True
             continue
         if mistaken and not after_errors:
@@ -138,9 +148,7 @@ def step_records(trajectory: SourceTrajectory, *, after_errors: bool = False) ->
 
 def recovery_records(trajectory: SourceTrajectory) -> Iterator[StepRecord]:
     """The error-escape and back-on-track records of one trajectory (module docstring)."""
-    executed = sorted((s for s in trajectory.steps if not s.inserted), key=lambda s: s.index)
-    inserted = sorted((s for s in trajectory.steps if s.inserted and not s.removed), key=lambda s: -s.index)
-    corrections = {s.corrects_index: s for s in inserted}  # the first inserted after each wrong step
+    executed = trajectory.executed
     for position, wrong in enumerate(executed[:-1]):
         escape = executed[position + 1]
         usable = escape.complete and not escape.removed and escape.verdict not in ("wrong", "redundant")
@@ -149,7 +157,7 @@ def recovery_records(trajectory: SourceTrajectory) -> Iterator[StepRecord]:
         before = tuple(done.as_history() for done in executed[:position])
         screens = tuple(done.screenshot_sha256 for done in executed[: position + 2])
         yield _record(trajectory, escape, position + 1, "error_escape", (*before, wrong.as_history()), screens)
-        correction = corrections.get(wrong.index)
+        correction = trajectory.corrections.get(wrong.index)
         if correction is not None and correction.complete:
             history = (*before, wrong.as_history(), escape.as_history())
             back = (*screens, wrong.screenshot_sha256)

@@ -20,16 +20,11 @@ from trainer_bridge.export.record import SourceStep, SourceTrajectory, StepRecor
 from trainer_bridge.export.sft import Sample, sft_sample
 
 
-def _executed(trajectory: SourceTrajectory) -> list[SourceStep]:
-    return sorted((s for s in trajectory.steps if not s.inserted), key=lambda s: s.index)
-
-
 def _labelled_actions(trajectory: SourceTrajectory) -> list[dict[str, Any]]:
     """The reference's tool calls in labelled order: corrections in place of wrong steps, no removed ones."""
-    corrections = {s.corrects_index: s for s in trajectory.steps if s.inserted and not s.removed}
     actions = []
-    for step in _executed(trajectory):
-        chosen = corrections.get(step.index) if step.verdict == "wrong" else step
+    for step in trajectory.executed:
+        chosen = trajectory.corrections.get(step.index) if step.verdict == "wrong" else step
         if chosen is not None and not chosen.removed and chosen.verdict != "redundant" and chosen.tool_call:
             actions.append(chosen.tool_call)
     return actions
@@ -53,10 +48,10 @@ def _start_record(run: SourceTrajectory, first: SourceStep) -> StepRecord:
 def task_sample(runs: list[SourceTrajectory], space: ModelSpace) -> Sample | None:
     """The row of one instruction from its selected runs (None when no run has a step)."""
     reference = _reference(runs)
-    start_run = reference or next((run for run in runs if _executed(run)), None)
+    start_run = reference or next((run for run in runs if run.executed), None)
     if start_run is None:
         return None
-    first = _executed(start_run)[0]
+    first = start_run.executed[0]
     sample = sft_sample(_start_record(start_run, first), space, history_images=1)
     actions = _labelled_actions(reference) if reference else []
     successes = sum(run.outcome == "success" for run in runs)
