@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from annotator.services.demo import (
+from annotator.demo.workspace.build import (
     DemoExistsError,
     DemoReport,
     build_demo,

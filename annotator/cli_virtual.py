@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.instructions import all_instructions
-from annotator.device.virtual.phone import VirtualPhone
-from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
-from annotator.device.virtual.solver import package_for, run_solution
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.instructions import all_instructions
+from annotator.demo.phone.phone import VirtualPhone
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
+from annotator.demo.phone.solver import package_for, run_solution
 
 ADB_PORT_ENV = "ANDROID_ADB_SERVER_PORT"
 

@@ -19,12 +19,12 @@ from typing import Any
 
 from annotator.collect.agent import AgentDecider
 from annotator.collect.session import CollectionRun, Settings, Task
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.instructions import all_instructions
+from annotator.demo.phone.phone import VirtualPhone
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.device.adb import adb_client
 from annotator.device.android import AndroidDevice
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.instructions import all_instructions
-from annotator.device.virtual.phone import VirtualPhone
-from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
 from annotator.domain.trajectory import CollectorKind
 from annotator.llm.client import LLMClient, LLMConfig
 from annotator.storage import collection

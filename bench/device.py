@@ -24,12 +24,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.phone import VirtualPhone
 from annotator.device.adb import ShellOutput, adb_client
 from annotator.device.android import AndroidDevice
 from annotator.device.hierarchy import parse_hierarchy
 from annotator.device.observe import DUMP_LINE, dump_hierarchy
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.phone import VirtualPhone
 from annotator.domain import actions as act
 
 SETTINGS = "com.android.settings"

@@ -18,7 +18,7 @@ STEPS = 25
 
 
 def _record_real_trajectory(workspace: Any) -> int:
-    from annotator.device.virtual.phone import VirtualPhone
+    from annotator.demo.phone.phone import VirtualPhone
     from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
     from annotator.storage import collection, labels
 

@@ -20,12 +20,12 @@ from typing import Any
 import openai
 from adbutils import AdbClient
 
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.instructions import instruction_by_uid
-from annotator.device.virtual.phone import VirtualPhone
-from annotator.device.virtual.scripted_agent import ScriptedAgent
-from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
-from annotator.device.virtual.solver import run_solution
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.instructions import instruction_by_uid
+from annotator.demo.phone.phone import VirtualPhone
+from annotator.demo.phone.scripted_agent import ScriptedAgent
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
+from annotator.demo.phone.solver import run_solution
 from annotator.domain.prompts import agent_system_prompt
 
 INSTRUCTION = "settings-device-name"

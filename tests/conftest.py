@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.phone import VirtualPhone
 from annotator.device.adb import adb_client
 from annotator.device.android import AndroidDevice
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.phone import VirtualPhone
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 

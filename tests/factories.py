@@ -7,9 +7,9 @@ import io
 from PIL import Image, ImageDraw
 from sqlalchemy import inspect, select
 
-from annotator.device.virtual.instructions import instruction_by_uid
-from annotator.device.virtual.phone import VirtualPhone
-from annotator.device.virtual.solver import run_solution
+from annotator.demo.phone.instructions import instruction_by_uid
+from annotator.demo.phone.phone import VirtualPhone
+from annotator.demo.phone.solver import run_solution
 from annotator.domain import actions as act
 from annotator.domain.trajectory import CollectorKind, Outcome, ReviewStatus, TrajectoryStatus
 from annotator.storage import collection, labels, models

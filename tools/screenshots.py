@@ -22,10 +22,10 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 from sqlalchemy import select
 
-from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
+from annotator.demo.workspace.build import build_demo
 from annotator.llm.client import LLMConfig
 from annotator.services import blind_rating, judging, studies
-from annotator.services.demo import build_demo
 from annotator.storage import judging as judging_store
 from annotator.storage import models
 from annotator.storage.workspace import Workspace

@@ -18,7 +18,7 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
-from annotator.device.virtual.fonts import LATIN_RANGES
+from annotator.demo.phone.fonts import LATIN_RANGES
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "annotator" / "resources" / "fonts"

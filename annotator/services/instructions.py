@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -212,3 +213,19 @@ def generate(db: Database, client: LLMClient, app: str, n: int, *, package: str 
         ids = store.add_new_instructions(session, drafts, source=InstructionSource.GENERATED)
     added = [record for record in store.list_instructions(db, app=app.strip()) if record.id in set(ids)]
     return GenerateReport(added=added, skipped=len(texts) - len(ids))
+
+
+def import_phone_instructions(db: Database) -> dict[str, int]:
+    """Import the virtual phone's instruction set as the file `annotator virtual-phone instructions` prints
+    (uids kept, repeats skipped); returns uid -> instruction id of every stored instruction."""
+    from annotator.demo.phone.instructions import all_instructions  # the demo phone loads only when asked for
+    from annotator.demo.phone.phone import VirtualPhone
+    from annotator.demo.phone.solver import package_for
+
+    phone = VirtualPhone()
+    items = [item.as_json(package_for(phone, item.app)) for item in all_instructions()]
+    with tempfile.TemporaryDirectory(prefix="annotator-demo-") as folder:
+        path = Path(folder) / "virtual-phone-instructions.json"
+        path.write_text(json.dumps(items, ensure_ascii=False, indent=2), encoding="utf-8")
+        import_instructions(db, path)
+    return {record.uid: record.id for record in list_instructions(db)}

@@ -15,19 +15,18 @@ from dataclasses import dataclass
 from annotator.collect.decide import Decider, Decision, StepContext, preparer
 from annotator.collect.session import RunResult, Settings, StepEvent, Task
 from annotator.collect.teleop import TeleopDecider
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.instructions import all_instructions
+from annotator.demo.phone.phone import VirtualPhone
+from annotator.demo.phone.scripted_endpoint import MODEL, ScriptedEndpoint
 from annotator.device.adb import DEFAULT_ADB_PORT, DeviceInfo, adb_client, list_devices
 from annotator.device.android import AndroidDevice
 from annotator.device.errors import DeviceError, DeviceGone
 from annotator.device.observe import capture_png
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.instructions import all_instructions
-from annotator.device.virtual.phone import VirtualPhone
-from annotator.device.virtual.scripted_endpoint import MODEL, ScriptedEndpoint
 from annotator.domain import actions as act
 from annotator.domain.trajectory import InstructionStatus, TrajectoryStatus
 from annotator.services import collecting
-from annotator.services.demo_collect import import_phone_instructions
-from annotator.services.instructions import list_instructions
+from annotator.services.instructions import import_phone_instructions, list_instructions
 from annotator.storage import collection
 from annotator.storage.workspace import Workspace
 
@@ -137,7 +136,7 @@ def start_built_in_phone(workspace: Workspace | None) -> tuple[BuiltInPhone, int
     """Serve a virtual phone and import its instruction list (repeats are skipped); how many it offers."""
     built_in = BuiltInPhone()
     try:
-        stored = import_phone_instructions(workspace) if workspace is not None else {}
+        stored = import_phone_instructions(workspace.database) if workspace is not None else {}
         offered = sum(1 for item in all_instructions() if item.uid in stored)
     except BaseException:
         built_in.close()

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from annotator.cli import cli
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.phone import VirtualPhone
-from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.phone import VirtualPhone
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from annotator.cli import cli
 from annotator.cli_instructions import instructions
-from annotator.device.virtual.instructions import all_instructions
+from annotator.demo.phone.instructions import all_instructions
 from tests.chat_server import ChatServer, Reply, chat_completion, error_body
 
 if "instructions" not in cli.commands:

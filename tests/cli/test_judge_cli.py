@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from sqlalchemy import select
 
 from annotator.cli import cli
-from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.services import blind_rating
 from annotator.storage import models
 from annotator.storage.workspace import Workspace

@@ -11,12 +11,12 @@ from sqlalchemy import select
 from annotator.collect.agent import AgentDecider
 from annotator.collect.session import CollectionRun, Settings, Task
 from annotator.collect.teleop import TeleopDecider, parse_command
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.instructions import instruction_by_uid
+from annotator.demo.phone.phone import VirtualPhone
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.device.adb import adb_client
 from annotator.device.android import AndroidDevice
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.instructions import instruction_by_uid
-from annotator.device.virtual.phone import VirtualPhone
-from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.judge.screens import workspace_screens

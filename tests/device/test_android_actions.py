@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.phone import VirtualPhone
 from annotator.device.adb import adb_client
 from annotator.device.android import AndroidDevice
 from annotator.device.errors import ActionFailed
 from annotator.device.hierarchy import UiNode, element_at, focused_text, parse_hierarchy
 from annotator.device.observe import dump_hierarchy
 from annotator.device.text_input import ADB_IME
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.phone import VirtualPhone
 from annotator.domain import actions as act
 
 SETTINGS = "com.android.settings"

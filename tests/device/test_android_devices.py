@@ -7,11 +7,11 @@ import threading
 
 import pytest
 
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.phone import VirtualPhone
 from annotator.device.adb import DeviceInfo, adb_client, connect_network, list_devices
 from annotator.device.android import AndroidDevice
 from annotator.device.errors import CommandTimedOut, DeviceError, DeviceGone
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.phone import VirtualPhone
 from annotator.domain.actions import Click
 
 

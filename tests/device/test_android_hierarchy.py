@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from annotator.demo.phone import view
+from annotator.demo.phone.apps.shop import ShopApp
+from annotator.demo.phone.phone import VirtualPhone
 from annotator.device.android import AndroidDevice
 from annotator.device.hierarchy import element_at, focused_text, parse_hierarchy
-from annotator.device.virtual import view
-from annotator.device.virtual.apps.shop import ShopApp
-from annotator.device.virtual.phone import VirtualPhone
 from annotator.domain.actions import Click, Swipe
 
 ROW = '<node index="0" text="{text}" class="{cls}" clickable="{click}" focused="{focused}" bounds="{bounds}"{extra} />'

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 import pytest
 from PIL import Image, ImageChops
 
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.phone import VirtualPhone
 from annotator.device.adb import adb_client, parse_rotation, parse_wm_density, parse_wm_size
 from annotator.device.android import AndroidDevice
 from annotator.device.hierarchy import parse_hierarchy
 from annotator.device.observe import parse_foreground, parse_resumed_activity
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.phone import VirtualPhone
 from annotator.domain.actions import Key
 
 

@@ -10,11 +10,11 @@ import json
 import pytest
 from PIL import Image
 
-from annotator.device.virtual.instructions import instruction_by_uid
-from annotator.device.virtual.phone import VirtualPhone
-from annotator.device.virtual.scripted_agent import read_request
-from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
-from annotator.device.virtual.solver import apply_action
+from annotator.demo.phone.instructions import instruction_by_uid
+from annotator.demo.phone.phone import VirtualPhone
+from annotator.demo.phone.scripted_agent import read_request
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
+from annotator.demo.phone.solver import apply_action
 from annotator.domain import actions as act
 from annotator.domain.coords import ResizeConfig
 from annotator.domain.geometry import ScreenSize

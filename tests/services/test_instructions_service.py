@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from annotator.cli import cli
-from annotator.device.virtual.instructions import all_instructions
+from annotator.demo.phone.instructions import all_instructions
 from annotator.llm import LLMClient, LLMConfig
 from annotator.services import instructions as service
 from annotator.storage.workspace import Workspace

@@ -13,8 +13,8 @@ from PySide6.QtGui import QAction, QColor, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
+from annotator.demo.phone.phone import VirtualPhone
 from annotator.device.hierarchy import UiNode, element_at, parse_hierarchy
-from annotator.device.virtual.phone import VirtualPhone
 from annotator.services.annotation import Editor, Label, StepRecord, load_trajectory
 from annotator.storage.workspace import Workspace
 from annotator.ui.annotate import canvas_paint

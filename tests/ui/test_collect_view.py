@@ -11,9 +11,9 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
-from annotator.device.virtual.adb_server import VirtualAdbServer
-from annotator.device.virtual.instructions import all_instructions, instruction_by_uid
-from annotator.device.virtual.phone import VirtualPhone
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.instructions import all_instructions, instruction_by_uid
+from annotator.demo.phone.phone import VirtualPhone
 from annotator.domain import actions as act
 from annotator.domain.trajectory import Outcome, TrajectoryStatus
 from annotator.services.live_collect import PhoneListing

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 from sqlalchemy import func, select
 
-from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.judge.runner import RunSummary
 from annotator.storage import judging, models
 from annotator.storage.workspace import Workspace

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from annotator.device.virtual.scripted_endpoint import ScriptedEndpoint
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.services import live_collect
 from annotator.storage.workspace import Workspace
 from annotator.ui.workers import Jobs
