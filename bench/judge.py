@@ -159,7 +159,7 @@ def parts_of_one(workspace: Any, ids: list[int], base_url: str, seed: int) -> di
     from annotator.judge.screens import ScreenCache
     from annotator.llm.client import LLMClient, LLMConfig
     from annotator.storage import judging
-    from annotator.storage.reading import load_trajectory
+    from annotator.storage.trajectories import load_trajectory
 
     db, settings, watch, per_image = workspace.database, settings_for(seed), Stopwatch(), Stopwatch()
     config_id = judging.ensure_config(db, settings)

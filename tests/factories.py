@@ -11,7 +11,19 @@ from annotator.demo.phone.instructions import instruction_by_uid
 from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.phone.solver import run_solution
 from annotator.domain import actions as act
-from annotator.domain.trajectory import CollectorKind, Outcome, ReviewStatus, TrajectoryStatus
+from annotator.domain.geometry import ScreenSize
+from annotator.domain.trajectory import (
+    LABEL_FIELDS,
+    CollectorKind,
+    Label,
+    LabelledStep,
+    Outcome,
+    RawStep,
+    ReviewStatus,
+    StepOrigin,
+    TrajectoryStatus,
+    Verdict,
+)
 from annotator.storage import collection, labels, models
 from annotator.storage.workspace import Workspace
 
@@ -110,3 +122,28 @@ def add_virtual_trajectory(workspace: Workspace, uid: str, *, actions_done: int 
     outcome = Outcome.SUCCESS if done else Outcome.FAILURE
     collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, outcome, stop_reason="terminate")
     return trajectory_id
+
+
+def labelled_step(index: int, verdict: str | None = "correct", **changes: object) -> LabelledStep:
+    """A stored-looking step of an in-memory trajectory: id 100 + index, screenshot `screen-<index>`, labelled
+    completely with a click; `changes` set raw fields (raw_tool_call, model_reply, screenshot_sha256, screen),
+    label fields (think, action_text, tool_call, target_box, verdict) or the step's own (inserted, removed, ...)."""
+    raw_names = {"raw_tool_call": "tool_call", "screenshot_sha256": "screenshot_sha256", "screen": "screen",
+                 "model_reply": "model_reply", "package": "package", "activity": "activity"}  # fmt: skip
+    raw = {"index": index, "screenshot_sha256": f"screen-{index}", "screen": ScreenSize(1080, 2400), "tool_call": None}
+    label: dict = {
+        "think": f"想法 {index}", "action_text": f"动作 {index}",
+        "tool_call": {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [10 * index, 20]}},
+        "verdict": Verdict(verdict) if verdict else None,
+    }  # fmt: skip
+    own: dict = {"id": 100 + index}
+    for name, value in changes.items():
+        if name in raw_names:
+            raw[raw_names[name]] = value
+        elif name in LABEL_FIELDS:
+            label[name] = Verdict(value) if name == "verdict" and value else value
+        elif name == "inserted":
+            own["origin"] = StepOrigin.INSERTED if value else StepOrigin.COLLECTED
+        else:
+            own[name] = value
+    return LabelledStep(raw=RawStep(**raw), label=Label(**label), **own)

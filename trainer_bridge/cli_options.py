@@ -1,7 +1,7 @@
 """Options that `trainer-bridge export` and `trainer-bridge stats` share: a selection and a split mean the same.
 
 Each group is a decorator that adds its options in the order they are listed in ``--help``; `selection` and
-`split_plan` turn the parsed values into the export's own `Selection` and `SplitPlan` (ValueError naming what
+`split_plan` turn the parsed values into a `TrajectorySelection` and a `SplitPlan` (ValueError naming what
 is wrong, for the command to report as a usage error).
 """
 
@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from annotator.domain.trajectory import ReviewStatus
-from trainer_bridge.export.source import Selection
+from annotator.storage.selection import TrajectorySelection
 from trainer_bridge.export.splits import UNITS, SplitPlan, parse_fractions
 
 DATE = click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"])
@@ -69,9 +69,9 @@ workspace_options = _options(
 )
 
 
-def selection(given: dict[str, Any]) -> Selection:
+def selection(given: dict[str, Any]) -> TrajectorySelection:
     """The trajectories the selection options pick (empty tuples: any)."""
-    return Selection(
+    return TrajectorySelection(
         review_states=tuple(given["reviews"]), apps=tuple(given["apps"]), trajectory_ids=tuple(given["ids"]),
         judge_config_id=given["judge"], min_judge_score=given["min_judge_score"],
         annotators=tuple(given["annotators"]), since=given["since"], until=given["until"],

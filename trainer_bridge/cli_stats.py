@@ -16,10 +16,10 @@ import click
 import pandas as pd
 
 from annotator.storage.database import Database
+from annotator.storage.selection import TrajectorySelection, selected_keys
 from annotator.storage.statistics import WHOLE, DatasetShape, load_facts, split_shapes, totals_table, write_tables
 from annotator.storage.workspace import Workspace
 from trainer_bridge.cli_options import selection, selection_options, split_options, split_plan, workspace_options
-from trainer_bridge.export.source import Selection, selected_keys
 from trainer_bridge.export.splits import SplitPlan, assign_splits
 
 TOTALS_FILE = "totals.csv"
@@ -59,7 +59,7 @@ def stats_command(**given: Any) -> None:
         click.echo(f"  {folder}/: {', '.join(path.name for path in paths)}")
 
 
-def selection_shapes(db: Database, chosen: Selection, plan: SplitPlan | None) -> dict[str, DatasetShape]:
+def selection_shapes(db: Database, chosen: TrajectorySelection, plan: SplitPlan | None) -> dict[str, DatasetShape]:
     """The shape of each split of the selection (none without a plan), then of the whole selection."""
     _judge, keys = selected_keys(db, chosen)
     if not keys:

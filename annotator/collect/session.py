@@ -19,10 +19,9 @@ from annotator.device.errors import ActionFailed, DeviceError, DeviceGone
 from annotator.device.observe import DeviceObservation
 from annotator.domain import actions as act
 from annotator.domain.geometry import ScreenSize
-from annotator.domain.response import parse_response
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.storage import collection
-from annotator.storage.reading import load_trajectory
+from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
 
@@ -123,11 +122,10 @@ class CollectionRun:
     def _history(self, trajectory_id: int) -> list[PastStep]:
         trajectory = load_trajectory(self.workspace.database, trajectory_id)
         history = []
-        for step in trajectory.steps:
-            reply = parse_response(step.raw.model_reply, strict=False) if step.raw.model_reply else None
-            think, action_text = (reply.think, reply.action) if reply else (None, None)
-            screenshot = self.workspace.blobs.read_bytes(step.raw.screenshot_sha256)
-            history.append(PastStep(think, action_text, step.raw.tool_call, screenshot))
+        for step in trajectory.executed:
+            done = step.as_collected()
+            screenshot = self.workspace.blobs.read_bytes(step.screenshot_sha256)
+            history.append(PastStep(done.think, done.action_text, done.tool_call, screenshot))
         return history
 
     # The loop

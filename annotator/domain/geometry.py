@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -45,6 +46,10 @@ class Box:
 
     def as_list(self) -> list[float]:
         return [self.x1, self.y1, self.x2, self.y2]
+
+    def __iter__(self) -> Iterator[float]:
+        """x1, y1, x2, y2: a box unpacks like the lists it is stored as."""
+        return iter((self.x1, self.y1, self.x2, self.y2))
 
     def contains(self, x: float, y: float) -> bool:
         return self.x1 <= x <= self.x2 and self.y1 <= y <= self.y2

@@ -4,23 +4,33 @@ The system message is the judge prompt (Mobile-R1 B.3 by default). The user mess
 then, in order, the initial screen, each step's reasoning, action and tool call, and the screen after it:
 the screenshots stored with the next step (the last step has none after it). Screenshots are scaled down to
 the policy's size and the tool calls' points with them, so that a point names the same pixel the judge sees.
-Human raters of a study see the same `JudgedTrajectory`, without any score.
+Human raters of a study see the same `JudgedTrajectory`, without any score. The trajectory may be stored or
+held only in memory (a rollout being scored): the messages come from the domain trajectory and a source of its
+screenshots, nothing else.
 """
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from annotator.domain.coords import fit_within, scale_point
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.judge_settings import ImagePolicy
-from annotator.domain.response import parse_response, tool_call_json
-from annotator.domain.trajectory import Trajectory
-from annotator.judge.screens import ScreenCache
+from annotator.domain.response import tool_call_json
+from annotator.domain.trajectory import LabelledTrajectory
 
 POINT_KEYS = ("coordinate", "coordinate2")
 NOTHING = "（无）"
+
+
+class ScreenSource(Protocol):
+    """Where the judge's screenshots come from: the workspace's kept copies, or a rollout's own images."""
+
+    def png(self, sha256: str, original: ScreenSize, size: ScreenSize) -> bytes:
+        """The screenshot `sha256` (of size `original`) as a PNG of `size`; OSError/ValueError when unreadable."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -35,30 +45,20 @@ class JudgedStep:
 
 @dataclass(frozen=True)
 class JudgedTrajectory:
-    trajectory_id: int
+    trajectory_id: int | None  # None: held only in memory
     instruction: str
     app: str
     steps: tuple[JudgedStep, ...]
 
 
-def judged_trajectory(trajectory: Trajectory) -> JudgedTrajectory:
-    """The trajectory as collected: the agent's own reasoning and action text (people who teleoperated wrote
-    none), and the tool call that was carried out."""
-    if trajectory.id is None:
-        raise ValueError("only a stored trajectory can be judged")
+def judged_trajectory(trajectory: LabelledTrajectory) -> JudgedTrajectory:
+    """The trajectory as executed: the agent's own reasoning and action text (people who teleoperated wrote
+    none), and the tool call that was carried out; no label a person added afterwards."""
     steps = []
-    for step in trajectory.steps:
-        raw = step.raw
-        parsed = parse_response(raw.model_reply, strict=False) if raw.model_reply else None
+    for step in trajectory.executed:
+        done = step.as_collected()
         steps.append(
-            JudgedStep(
-                index=raw.index,
-                think=parsed.think if parsed else None,
-                action=parsed.action if parsed else None,
-                tool_call=raw.tool_call,
-                screenshot_sha256=raw.screenshot_sha256,
-                screen=raw.screen,
-            )
+            JudgedStep(step.index, done.think, done.action_text, done.tool_call, step.screenshot_sha256, step.screen)
         )
     return JudgedTrajectory(trajectory.id, trajectory.instruction, trajectory.app, tuple(steps))
 
@@ -103,7 +103,7 @@ def step_text(number: int, step: JudgedStep, policy: ImagePolicy) -> str:
 
 
 def build_judge_messages(
-    judged: JudgedTrajectory, prompt_text: str, policy: ImagePolicy, screens: ScreenCache
+    judged: JudgedTrajectory, prompt_text: str, policy: ImagePolicy, screens: ScreenSource
 ) -> tuple[list[dict[str, Any]], int]:
     """(chat messages, how many screenshots they hold). OSError/ValueError/BlobError when a screenshot is
     unreadable."""
@@ -114,7 +114,8 @@ def build_judge_messages(
 
     def add_screen(position: int, caption: str) -> None:
         step = judged.steps[position]
-        url = screens.data_url(step.screenshot_sha256, step.screen, screen_size(step, policy))
+        png = screens.png(step.screenshot_sha256, step.screen, screen_size(step, policy))
+        url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         parts.extend([{"type": "text", "text": caption}, {"type": "image_url", "image_url": {"url": url}}])
 
     if 0 in shown:

@@ -21,14 +21,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from annotator.domain.judge_settings import JudgeSettings
-from annotator.judge.messages import build_judge_messages, judged_trajectory
+from annotator.domain.trajectory import LabelledTrajectory
+from annotator.judge.messages import ScreenSource, build_judge_messages, judged_trajectory
 from annotator.judge.reply import JudgeReplyError, parse_judge_reply
 from annotator.judge.screens import workspace_screens
 from annotator.llm.client import LLMClient, LLMConfig, LLMError, LLMRejected, LLMUnavailable
 from annotator.storage import judging
 from annotator.storage.blobs import BlobError
 from annotator.storage.judging import ScoreRecord
-from annotator.storage.reading import load_trajectory
+from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
 UNAVAILABLE_IN_A_ROW = 3  # at least this many, or the concurrency if higher: a few bad requests are not an outage
@@ -130,13 +131,42 @@ def _record_of_reply(text: str, usage: dict[str, Any], latency_ms: float, images
     return ScoreRecord(verdict.reward, verdict.reason, text, None, usage, latency_ms, images)
 
 
+def judge_endpoint(endpoint: LLMConfig, settings: JudgeSettings) -> LLMConfig:
+    """The endpoint as the judge uses it: what the configuration decides wins over the endpoint's defaults."""
+    return replace(endpoint, model=settings.model, temperature=settings.temperature, seed=settings.seed)
+
+
+def judge_messages(
+    trajectory: LabelledTrajectory, settings: JudgeSettings, screens: ScreenSource
+) -> tuple[list[dict[str, Any]], int]:
+    """(the chat messages the judge is sent about `trajectory`, how many screenshots they hold)."""
+    return build_judge_messages(judged_trajectory(trajectory), settings.prompt_text, settings.images, screens)
+
+
+def ask_judge(client: LLMClient, messages: list[dict[str, Any]], images: int) -> tuple[ScoreRecord, LLMError | None]:
+    """One request: the score, or why there is none (and the endpoint's failure, when it failed)."""
+    try:
+        reply = client.complete(messages)
+    except LLMError as error:
+        return ScoreRecord(None, None, None, error.message, None, None, images), error
+    return _record_of_reply(reply.text, dict(reply.usage), reply.latency_ms, images), None
+
+
+def judge_trajectory(
+    trajectory: LabelledTrajectory, settings: JudgeSettings, endpoint: LLMConfig, screens: ScreenSource
+) -> ScoreRecord:
+    """Score one trajectory, stored or held only in memory, and store nothing (a rollout's task reward)."""
+    messages, images = judge_messages(trajectory, settings, screens)
+    with LLMClient(judge_endpoint(endpoint, settings)) as client:
+        return ask_judge(client, messages, images)[0]
+
+
 class JudgeRunner:
     """Scores trajectories of one workspace under one judge configuration, at one endpoint."""
 
     def __init__(self, workspace: Workspace, settings: JudgeSettings, endpoint: LLMConfig) -> None:
         self.workspace, self.settings = workspace, settings
-        # what the configuration decides wins over the endpoint's defaults
-        self.endpoint = replace(endpoint, model=settings.model, temperature=settings.temperature, seed=settings.seed)
+        self.endpoint = judge_endpoint(endpoint, settings)
         self.config_id = judging.ensure_config(workspace.database, settings)
         self.screens = workspace_screens(workspace)
 
@@ -198,24 +228,15 @@ class JudgeRunner:
         )  # fmt: skip
 
     def _judge_one(self, client: LLMClient, run_id: int, request: _Request) -> tuple[Answer, LLMError | None]:
-        record, failure = (request.unsent, None) if request.unsent else self._send(client, request)
+        unsent = request.unsent
+        record, failure = (unsent, None) if unsent else ask_judge(client, request.messages, request.images)
         judging.save_score(self.workspace.database, self.config_id, run_id, request.trajectory_id, record)
         return Answer(request.trajectory_id, record.reward, record.error), failure
 
     def _prepare(self, trajectory_id: int) -> _Request:
         try:
-            judged = judged_trajectory(load_trajectory(self.workspace.database, trajectory_id))
-            messages, images = build_judge_messages(
-                judged, self.settings.prompt_text, self.settings.images, self.screens
-            )
+            trajectory = load_trajectory(self.workspace.database, trajectory_id)
+            messages, images = judge_messages(trajectory, self.settings, self.screens)
         except (BlobError, OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing is sent
             return _Request(trajectory_id, [], 0, ScoreRecord(None, None, None, f"not sent: {error}", None, None, 0))
         return _Request(trajectory_id, messages, images)
-
-    @staticmethod
-    def _send(client: LLMClient, request: _Request) -> tuple[ScoreRecord, LLMError | None]:
-        try:
-            reply = client.complete(request.messages)
-        except LLMError as error:
-            return ScoreRecord(None, None, None, error.message, None, None, request.images), error
-        return _record_of_reply(reply.text, dict(reply.usage), reply.latency_ms, request.images), None

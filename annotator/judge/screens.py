@@ -10,7 +10,6 @@ judge run is bound by its endpoint, not by this machine's cores (docs/adr/0004).
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import io
 import logging
@@ -79,5 +78,19 @@ class ScreenCache:
         except (OSError, ValueError) as error:
             log.warning("judge copy of a screenshot not made: %s", error)
 
-    def data_url(self, sha256: str, original: ScreenSize, size: ScreenSize) -> str:
-        return "data:image/png;base64," + base64.b64encode(self.png(sha256, original, size)).decode("ascii")
+
+class MemoryScreens:
+    """The screenshots of a trajectory held only in memory (a rollout), by sha256, scaled when asked for."""
+
+    def __init__(self, pngs: dict[str, bytes]) -> None:
+        self.pngs = pngs
+
+    @classmethod
+    def of(cls, screenshots: list[bytes]) -> MemoryScreens:
+        return cls({hashlib.sha256(png).hexdigest(): png for png in screenshots})
+
+    def png(self, sha256: str, original: ScreenSize, size: ScreenSize) -> bytes:
+        data = self.pngs.get(sha256)
+        if data is None:
+            raise ValueError(f"no screenshot {sha256} was given with the trajectory")
+        return data if size == original else scaled_png(data, size)

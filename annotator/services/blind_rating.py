@@ -20,7 +20,7 @@ from annotator.services.studies import NotYetError, find_study
 from annotator.storage import models
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
-from annotator.storage.reading import load_trajectory
+from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
 It, Ra, Rt = models.StudyItem, models.StudyRater, models.StudyRating

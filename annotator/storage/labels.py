@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from datetime import datetime
 from numbers import Real
 from typing import Any
 
-from sqlalchemy.orm import Session
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
 
 from annotator.domain.geometry import Box
-from annotator.domain.trajectory import LABEL_FIELDS, ReviewStatus, Verdict
+from annotator.domain.trajectory import LABEL_FIELDS, ReviewStatus, Verdict, review_status_after_edit
 from annotator.storage import models
 from annotator.storage.collection import action_name, ensure_person
 from annotator.storage.database import Database
@@ -18,6 +21,7 @@ from annotator.storage.models import utcnow
 # A step's editable fields: the labels, and whether the step is left out of the labelled trajectory.
 EDITABLE_FIELDS: tuple[str, ...] = (*LABEL_FIELDS, "removed")
 OUTCOMES: tuple[str, ...] = ("success", "failure")
+OUTCOME_FIELD = "outcome"  # the field name of trajectory-level revisions
 
 
 class LabelError(ValueError):
@@ -150,7 +154,7 @@ def apply_outcome(
         return None
     trajectory.label_outcome = outcome
     revision = models.LabelRevision(
-        trajectory=trajectory, field="outcome", old_value=old, new_value=outcome, person=person
+        trajectory=trajectory, field=OUTCOME_FIELD, old_value=old, new_value=outcome, person=person
     )
     session.add(revision)
     return revision
@@ -187,3 +191,122 @@ def insert_corrected_step(session: Session, wrong: models.Step, person: models.P
         )
     )  # fmt: skip
     return step
+
+
+# One person's edits, each in its own transaction (annotator.services.annotation.Editor undoes and redoes them) --
+
+
+@dataclass(frozen=True)
+class LabelChange:
+    """What one write changed: field values before and after, of a step (or, `step_id` None, the outcome)."""
+
+    trajectory_id: int
+    step_id: int | None
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One entry of a trajectory's label history (who, when, old, new); `step_id` None: the outcome."""
+
+    id: int
+    step_id: int | None
+    field: str
+    old: Any
+    new: Any
+    person: str | None
+    at: datetime
+    step_position: int | None = None  # the step's place in the labelled order, when the reader worked it out
+
+
+def _trajectory_row(session: Session, trajectory_id: int) -> models.Trajectory:
+    trajectory = session.get(models.Trajectory, trajectory_id)
+    if trajectory is None:
+        raise LookupError(f"no trajectory with id {trajectory_id}")
+    return trajectory
+
+
+def _step_of(session: Session, trajectory_id: int, step_id: int) -> models.Step:
+    step = session.get(models.Step, step_id)
+    if step is None or step.trajectory_id != trajectory_id:
+        raise LookupError(f"step {step_id} is not in trajectory {trajectory_id}")
+    return step
+
+
+def _mark_started(trajectory: models.Trajectory) -> None:
+    trajectory.review_status = review_status_after_edit(trajectory.review_status)
+
+
+def write_step_label(
+    db: Database, trajectory_id: int, step_id: int, values: dict[str, Any], *, person: str, role: str
+) -> LabelChange | None:
+    """Set label fields of one step with a revision each, in one transaction; None when nothing changed."""
+    with db.session() as session, session.begin():
+        who = ensure_person(session, person, role)
+        step = _step_of(session, trajectory_id, step_id)
+        before = {field: getattr(step, field) for field in values if field in EDITABLE_FIELDS}
+        revisions = apply_label_changes(session, step, values, who)
+        if not revisions:
+            return None
+        _mark_started(step.trajectory)
+        changed = {revision.field for revision in revisions}
+        after = {field: getattr(step, field) for field in changed}
+        return LabelChange(trajectory_id, step_id, {f: before[f] for f in changed}, after)
+
+
+def write_outcome(
+    db: Database, trajectory_id: int, outcome: str | None, *, person: str, role: str
+) -> LabelChange | None:
+    """Set the labelled outcome with a trajectory-level revision; None when it was already so."""
+    with db.session() as session, session.begin():
+        who = ensure_person(session, person, role)
+        trajectory = _trajectory_row(session, trajectory_id)
+        old = trajectory.label_outcome
+        if apply_outcome(session, trajectory, outcome, who) is None:
+            return None
+        _mark_started(trajectory)
+        return LabelChange(trajectory_id, None, {OUTCOME_FIELD: old}, {OUTCOME_FIELD: trajectory.label_outcome})
+
+
+def insert_correction(db: Database, trajectory_id: int, wrong_step_id: int, *, person: str, role: str) -> int:
+    """A corrected step after a wrong one, on its screen (insert_corrected_step); returns the new step's id."""
+    with db.session() as session, session.begin():
+        wrong = _step_of(session, trajectory_id, wrong_step_id)
+        step = insert_corrected_step(session, wrong, ensure_person(session, person, role))
+        _mark_started(wrong.trajectory)
+        session.flush()
+        return step.id
+
+
+def submit_for_review(db: Database, trajectory_id: int) -> None:
+    with db.session() as session, session.begin():
+        _trajectory_row(session, trajectory_id).review_status = str(ReviewStatus.ANNOTATED)
+
+
+def revision(db: Database, trajectory_id: int, revision_id: int) -> Revision:
+    with db.session() as session:
+        row = session.get(models.LabelRevision, revision_id)
+        if row is None or row.trajectory_id != trajectory_id:
+            raise LookupError(f"revision {revision_id} is not one of trajectory {trajectory_id}'s")
+        return _revision(row)
+
+
+def revisions(db: Database, trajectory_id: int, step_id: int | None = None) -> list[Revision]:
+    """Newest first; the whole trajectory's when `step_id` is None."""
+    R = models.LabelRevision
+    query = (
+        select(R)
+        .where(R.trajectory_id == trajectory_id)
+        .options(selectinload(R.person))
+        .order_by(R.created_at.desc(), R.id.desc())
+    )
+    if step_id is not None:
+        query = query.where(R.step_id == step_id)
+    with db.session() as session:
+        return [_revision(row) for row in session.scalars(query)]
+
+
+def _revision(row: models.LabelRevision) -> Revision:
+    person = row.person.name if row.person else None
+    return Revision(row.id, row.step_id, row.field, row.old_value, row.new_value, person, row.created_at)

@@ -179,7 +179,7 @@ class Step(Base):
     label_action: Mapped[str | None] = mapped_column(String(30))
     target_box: Mapped[list[float] | None]
     # [[x1, y1, x2, y2], ...] in device pixels of this step's screenshot, x1 < x2, y1 < y2, on the screen;
-    # None when there are none. An export blurs or blacks them out (storage.reading.privacy_regions reads them).
+    # None when there are none. An export blurs or blacks them out (storage.trajectories reads them).
     privacy_regions: Mapped[list[Any] | None]
     verdict: Mapped[str | None] = mapped_column(String(20))
     removed: Mapped[bool] = mapped_column(default=False, server_default=false())  # left out of the labelled trajectory

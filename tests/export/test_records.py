@@ -5,26 +5,22 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from annotator.domain.geometry import ScreenSize
 from annotator.domain.model_space import model_space
-from trainer_bridge.export.record import SourceStep, SourceTrajectory, recovery_records, step_records
+from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, Outcome, ReviewStatus
+from tests.factories import labelled_step
+from trainer_bridge.export.record import recovery_records, training_records
 from trainer_bridge.export.tasks import task_sample
 
-SCREEN = ScreenSize(1080, 2400)
+step_records = training_records
 
 
-def step(index: int, verdict: str = "correct", **changes: object) -> SourceStep:
-    values: dict = {
-        "step_id": 100 + index, "index": index, "screenshot_sha256": f"screen-{index}", "screen": SCREEN,
-        "think": f"想法 {index}", "action_text": f"动作 {index}",
-        "tool_call": {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [10 * index, 20]}},
-        "target_box": None, "verdict": verdict,
-    }  # fmt: skip
-    return SourceStep(**(values | changes))
+def step(index: int, verdict: str = "correct", **changes: object) -> LabelledStep:
+    return labelled_step(index, verdict, **changes)
 
 
-def trajectory(*steps: SourceStep) -> SourceTrajectory:
-    return SourceTrajectory(1, "uid-1", "淘宝", "搜索耳机", "accepted", 3, steps)
+def trajectory(*steps: LabelledStep) -> LabelledTrajectory:
+    return LabelledTrajectory("搜索耳机", "淘宝", steps, id=1, uid="uid-1", review_status=ReviewStatus.ACCEPTED,
+                              judge_score=3)  # fmt: skip
 
 
 def test_clean_steps_give_one_record_each_with_the_history_before_them() -> None:
@@ -69,7 +65,7 @@ def test_a_wrong_step_then_an_escape_gives_error_escape_and_back_on_track_scenar
         "返回",
         ("screen-0", "screen-1", "screen-2"),
     )
-    assert [h.tool_call for h in escape.history] == [step(0).tool_call, executed_wrong]  # what was really done
+    assert [h.tool_call for h in escape.history] == [step(0).label.tool_call, executed_wrong]  # what was really done
     assert (on_track.kind, on_track.action_text) == ("back_on_track", "改正")
     assert on_track.screenshots == ("screen-0", "screen-1", "screen-2", "screen-1")  # back on the original screen
     assert [h.action_text for h in on_track.history] == ["动作 0", "动作 1", "返回"]
@@ -85,8 +81,8 @@ def test_every_stage_takes_the_first_correction_inserted_after_a_wrong_step() ->
     later = step(11, inserted=True, corrects_index=1, screenshot_sha256="screen-1", action_text="后改",
                  tool_call={"name": "mobile_use", "arguments": {"action": "click", "coordinate": [5, 5]}})  # fmt: skip
     escape = step(2, action_text="返回")
-    run = replace(trajectory(first, step(0), step(1, "wrong"), escape, later), outcome="success")
+    run = replace(trajectory(first, step(0), step(1, "wrong"), escape, later), label_outcome=Outcome.SUCCESS)
     assert [r.action_text for r in step_records(run) if r.kind == "correction"] == ["先改"]
     assert [r.action_text for r in recovery_records(run) if r.kind == "back_on_track"] == ["先改"]
     reference = json.loads(task_sample([run], model_space("qwen2.5-vl")).ground_truth["reference_actions"])
-    assert reference[1] == first.tool_call and later.tool_call not in reference
+    assert reference[1] == first.label.tool_call and later.label.tool_call not in reference

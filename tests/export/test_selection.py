@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -10,9 +11,10 @@ from sqlalchemy import select, update
 from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.storage import judging, labels, models
 from annotator.storage.judging import ScoreRecord
+from annotator.storage.selection import selected_keys
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
-from trainer_bridge.export.source import Selection, selected_keys
+from trainer_bridge.export.run import EXPORT_DEFAULT
 
 
 @pytest.fixture
@@ -38,7 +40,7 @@ def three(workspace: Workspace) -> list[int]:
 
 
 def chosen(workspace: Workspace, **selection: object) -> list[int]:
-    return [key.trajectory_id for key in selected_keys(workspace.database, Selection(**selection))[1]]  # type: ignore[arg-type]
+    return [key.trajectory_id for key in selected_keys(workspace.database, replace(EXPORT_DEFAULT, **selection))[1]]
 
 
 def test_each_filter_narrows_the_selection(workspace: Workspace, three: list[int]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
+from annotator.domain.geometry import Box, ScreenSize
 from annotator.services.annotation import Editor, LabelError, load_elements, load_trajectory
 from annotator.storage import models
 from annotator.storage.workspace import Workspace
@@ -26,27 +27,27 @@ def unlabelled(workspace: Workspace) -> int:
 
 
 def test_record_shows_original_and_empty_labels(workspace: Workspace, unlabelled: int) -> None:
-    record = load_trajectory(workspace, unlabelled)
+    record = load_trajectory(workspace.database, unlabelled)
     assert [s.position for s in record.steps] == [1, 2, 3]
     first = record.steps[0]
     assert first.original.think == "步骤 0" and first.original.tool_call == click(100, 200)
     assert first.label.think is None and first.stages == (False, False, False)
-    assert first.screenshot.is_file() and (first.width, first.height) == (1080, 2400)
+    assert workspace.blobs.path(first.screenshot_sha256).is_file() and first.screen == ScreenSize(1080, 2400)
     assert record.review_status == "unlabelled"
-    assert [node.text for node in load_elements(workspace, first.id)] == ["搜索"]
+    assert [node.text for node in load_elements(workspace.blobs, first)] == ["搜索"]
 
 
 def test_change_writes_revisions_and_undo_redo_restore_values(workspace: Workspace, unlabelled: int) -> None:
     editor = Editor(workspace, unlabelled, "小王")
-    step_id = load_trajectory(workspace, unlabelled).steps[0].id
+    step_id = load_trajectory(workspace.database, unlabelled).steps[0].id
     step = editor.change(step_id, {"think": "当前在首页，点击搜索框，以便输入关键词", "tool_call": click(300, 200)})
     assert step.label.think.startswith("当前在首页") and step.stages == (True, False, True)
-    assert load_trajectory(workspace, unlabelled).review_status == "in_progress"
+    assert load_trajectory(workspace.database, unlabelled).review_status == "in_progress"
     editor.change(step_id, {"think": "改过的想法"})
     assert editor.undo() == step_id
-    assert load_trajectory(workspace, unlabelled).steps[0].label.think.startswith("当前在首页")
+    assert load_trajectory(workspace.database, unlabelled).steps[0].label.think.startswith("当前在首页")
     assert editor.can_redo and editor.redo() == step_id
-    assert load_trajectory(workspace, unlabelled).steps[0].label.think == "改过的想法"
+    assert load_trajectory(workspace.database, unlabelled).steps[0].label.think == "改过的想法"
     written = revisions(workspace, unlabelled)
     assert [field for _, field, _, _ in written] == ["think", "tool_call", "think", "think", "think"]
     assert written[3][2:] == ("改过的想法", "当前在首页，点击搜索框，以便输入关键词")  # the undo is a revision too
@@ -54,7 +55,7 @@ def test_change_writes_revisions_and_undo_redo_restore_values(workspace: Workspa
 
 def test_a_no_op_writes_nothing_and_a_bad_value_is_refused(workspace: Workspace, unlabelled: int) -> None:
     editor = Editor(workspace, unlabelled, "小王")
-    step_id = load_trajectory(workspace, unlabelled).steps[1].id
+    step_id = load_trajectory(workspace.database, unlabelled).steps[1].id
     editor.change(step_id, {"verdict": "correct"})
     editor.change(step_id, {"verdict": "correct"})
     with pytest.raises(LabelError, match="verdict"):
@@ -66,20 +67,20 @@ def test_a_no_op_writes_nothing_and_a_bad_value_is_refused(workspace: Workspace,
 
 def test_privacy_regions_are_a_label_with_revisions_undo_and_no_stage(workspace: Workspace, unlabelled: int) -> None:
     editor = Editor(workspace, unlabelled, "小王")
-    step_id = load_trajectory(workspace, unlabelled).steps[0].id
+    step_id = load_trajectory(workspace.database, unlabelled).steps[0].id
     one = ((0.0, 100.0, 1080.0, 260.0),)
     two = (*one, (40.0, 2000.0, 500.0, 2400.0))
     step = editor.change(step_id, {"privacy_regions": one})
-    assert step.label.privacy_regions == one and step.stages == (False, False, False)
-    assert load_trajectory(workspace, unlabelled).review_status == "in_progress"
-    assert editor.change(step_id, {"privacy_regions": two}).label.privacy_regions == two
+    assert boxes(step.label.privacy_regions) == one and step.stages == (False, False, False)
+    assert load_trajectory(workspace.database, unlabelled).review_status == "in_progress"
+    assert boxes(editor.change(step_id, {"privacy_regions": two}).label.privacy_regions) == two
     assert editor.change(step_id, {"privacy_regions": ()}).label.privacy_regions == ()  # cleared
     assert editor.undo() == step_id
-    assert load_trajectory(workspace, unlabelled).steps[0].label.privacy_regions == two
+    assert boxes(load_trajectory(workspace.database, unlabelled).steps[0].label.privacy_regions) == two
     editor.undo()
-    assert load_trajectory(workspace, unlabelled).steps[0].label.privacy_regions == one
+    assert boxes(load_trajectory(workspace.database, unlabelled).steps[0].label.privacy_regions) == one
     editor.redo()
-    assert load_trajectory(workspace, unlabelled).steps[0].label.privacy_regions == two
+    assert boxes(load_trajectory(workspace.database, unlabelled).steps[0].label.privacy_regions) == two
     as_lists = [list(box) for box in two]
     # the last three: the undo that brought the cleared regions back, the second undo, the redo
     assert revisions(workspace, unlabelled)[-3:] == [
@@ -90,19 +91,19 @@ def test_privacy_regions_are_a_label_with_revisions_undo_and_no_stage(workspace:
     assert (newest.field, newest.new, newest.person) == ("privacy_regions", as_lists, "小王")
     with pytest.raises(LabelError, match="not within the 1080x2400 screen"):
         editor.change(step_id, {"privacy_regions": ((0.0, 2300.0, 100.0, 2401.0),)})
-    assert load_trajectory(workspace, unlabelled).steps[0].label.privacy_regions == two
+    assert boxes(load_trajectory(workspace.database, unlabelled).steps[0].label.privacy_regions) == two
 
 
 def test_inserted_step_follows_the_wrong_one_and_removal_keeps_the_raw_step(
     workspace: Workspace, unlabelled: int
 ) -> None:
     editor = Editor(workspace, unlabelled, "小李")
-    wrong, second, last = load_trajectory(workspace, unlabelled).steps
+    wrong, second, last = load_trajectory(workspace.database, unlabelled).steps
     inserted = editor.insert_corrected_step(wrong.id)
-    assert inserted.origin == "inserted" and inserted.position == 2 and inserted.corrects_step_id == wrong.id
-    assert inserted.screenshot == wrong.screenshot and inserted.label.tool_call is None
+    assert inserted.origin == "inserted" and inserted.position == 2 and inserted.corrects_index == wrong.index
+    assert inserted.screenshot_sha256 == wrong.screenshot_sha256 and inserted.label.tool_call is None
     editor.remove_step(second.id)
-    record = load_trajectory(workspace, unlabelled)
+    record = load_trajectory(workspace.database, unlabelled)
     assert [(s.id, s.removed) for s in record.steps] == [
         (wrong.id, False), (inserted.id, False), (second.id, True), (last.id, False)
     ]  # fmt: skip
@@ -110,12 +111,12 @@ def test_inserted_step_follows_the_wrong_one_and_removal_keeps_the_raw_step(
         assert session.get(models.Step, second.id).raw_tool_call == click(101, 200)  # the raw record stays
     editor.undo()
     editor.undo()  # the insertion: the step is left out again, not deleted
-    assert [s.removed for s in load_trajectory(workspace, unlabelled).steps] == [False, True, False, False]
+    assert [s.removed for s in load_trajectory(workspace.database, unlabelled).steps] == [False, True, False, False]
 
 
 def test_outcome_history_restore_and_submit(workspace: Workspace, unlabelled: int) -> None:
     editor = Editor(workspace, unlabelled, "小王")
-    step_id = load_trajectory(workspace, unlabelled).steps[0].id
+    step_id = load_trajectory(workspace.database, unlabelled).steps[0].id
     editor.set_outcome("failure")
     editor.change(step_id, {"action_text": "点击搜索框"})
     editor.change(step_id, {"action_text": "点击顶部的搜索框"})
@@ -125,10 +126,10 @@ def test_outcome_history_restore_and_submit(workspace: Workspace, unlabelled: in
         ("outcome", "failure", "小王", None),
     ]  # fmt: skip
     editor.restore(history[1].id)
-    assert load_trajectory(workspace, unlabelled).steps[0].label.action_text == "点击搜索框"
+    assert load_trajectory(workspace.database, unlabelled).steps[0].label.action_text == "点击搜索框"
     assert editor.undo() == step_id  # a restore is undoable
-    assert load_trajectory(workspace, unlabelled).steps[0].label.action_text == "点击顶部的搜索框"
-    assert editor.submit().review_status == "annotated" and editor.record().outcome == "failure"
+    assert load_trajectory(workspace.database, unlabelled).steps[0].label.action_text == "点击顶部的搜索框"
+    assert editor.submit().review_status == "annotated" and editor.record().label_outcome == "failure"
 
 
 def test_bundles_carry_inserted_and_removed_steps_privacy_regions_outcome_and_its_history(
@@ -137,7 +138,7 @@ def test_bundles_carry_inserted_and_removed_steps_privacy_regions_outcome_and_it
     from annotator.services.bundle import export_bundle, import_bundle
 
     editor = Editor(workspace, unlabelled, "小李")
-    wrong, second, _ = load_trajectory(workspace, unlabelled).steps
+    wrong, second, _ = load_trajectory(workspace.database, unlabelled).steps
     inserted = editor.insert_corrected_step(wrong.id)
     editor.change(inserted.id, {"tool_call": click(500, 600), "verdict": "correct"})
     editor.change(wrong.id, {"privacy_regions": ((0.0, 100.0, 1080.0, 260.0), (40.0, 2000.0, 500.0, 2400.0))})
@@ -146,13 +147,14 @@ def test_bundles_carry_inserted_and_removed_steps_privacy_regions_outcome_and_it
     export_bundle(workspace, tmp_path / "bundle")
     with Workspace.open(tmp_path / "other") as other:
         import_bundle(other, tmp_path / "bundle")
-        copied = load_trajectory(other, 1)
-        original = load_trajectory(workspace, unlabelled)
+        copied = load_trajectory(other.database, 1)
+        original = load_trajectory(workspace.database, unlabelled)
         assert [(s.position, s.origin, s.removed, s.label) for s in copied.steps] == [
             (s.position, s.origin, s.removed, s.label) for s in original.steps
         ]
-        assert copied.outcome == "success"
-        assert copied.steps[0].label.privacy_regions == ((0.0, 100.0, 1080.0, 260.0), (40.0, 2000.0, 500.0, 2400.0))
+        assert copied.label_outcome == "success"
+        regions = ((0.0, 100.0, 1080.0, 260.0), (40.0, 2000.0, 500.0, 2400.0))
+        assert boxes(copied.steps[0].label.privacy_regions) == regions
         fields = [(r.field, r.new, r.person) for r in Editor(other, 1, "小李").history()]
         assert fields == [(r.field, r.new, r.person) for r in editor.history()]
 
@@ -161,7 +163,7 @@ def test_two_windows_on_one_database_both_keep_their_edits(workspace: Workspace,
     """Two app instances (two engines, as two windows or two processes) edit the same trajectory at once."""
     from concurrent.futures import ThreadPoolExecutor
 
-    steps = load_trajectory(workspace, unlabelled).steps
+    steps = load_trajectory(workspace.database, unlabelled).steps
     with Workspace.open(workspace.data_dir) as second:
         editors = {"小王": Editor(workspace, unlabelled, "小王"), "小李": Editor(second, unlabelled, "小李")}
 
@@ -174,5 +176,9 @@ def test_two_windows_on_one_database_both_keep_their_edits(workspace: Workspace,
             list(pool.map(edit, editors))
     written = revisions(workspace, unlabelled)
     assert len(written) == 2 * 15 * len(steps)  # no edit lost, none refused ("database is locked")
-    final = {s.label.action_text for s in load_trajectory(workspace, unlabelled).steps}
+    final = {s.label.action_text for s in load_trajectory(workspace.database, unlabelled).steps}
     assert final <= {"小王 第 14 次", "小李 第 14 次"}
+
+
+def boxes(regions: tuple[Box, ...]) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(box) for box in regions)

@@ -15,7 +15,7 @@ from tests.factories import add_trajectory
 def annotated_by(workspace: Workspace, person: str, instruction: str) -> int:
     trajectory_id = add_trajectory(workspace, "设置", instruction, 2, label=False)
     editor = Editor(workspace, trajectory_id, person)
-    editor.change(load_trajectory(workspace, trajectory_id).steps[0].id, {"verdict": "correct"})
+    editor.change(load_trajectory(workspace.database, trajectory_id).steps[0].id, {"verdict": "correct"})
     editor.submit()
     return trajectory_id
 
@@ -41,7 +41,7 @@ def test_queue_accept_reject_and_the_annotators_queue(workspace: Workspace) -> N
 def test_fix_and_accept_keeps_the_reviewers_edits_as_revisions(workspace: Workspace) -> None:
     trajectory_id = annotated_by(workspace, "小王", "打开蓝牙")
     fixer = Editor(workspace, trajectory_id, "审核员", role="reviewer")
-    fixer.change(load_trajectory(workspace, trajectory_id).steps[1].id, {"verdict": "wrong"})
+    fixer.change(load_trajectory(workspace.database, trajectory_id).steps[1].id, {"verdict": "wrong"})
     review.accept(workspace, trajectory_id, "审核员", fixed=True)
     with workspace.database.session() as session:
         decision = session.scalars(select(models.Review).where(models.Review.trajectory_id == trajectory_id)).one()

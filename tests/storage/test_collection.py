@@ -3,7 +3,7 @@ from sqlalchemy import select
 
 from annotator.domain.trajectory import CollectorKind, Outcome, ReviewStatus, TrajectoryStatus, Verdict
 from annotator.storage import collection, models
-from annotator.storage.reading import load_trajectory
+from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory, click, database_snapshot, make_png
 
@@ -48,7 +48,7 @@ def test_a_stored_trajectory_reads_back_as_domain_types(workspace: Workspace) ->
     trajectory_id = add_trajectory(workspace, "抖音", "打开抖音，点赞第一个视频", 2, seed=6)
     loaded = load_trajectory(workspace.database, trajectory_id)
     assert (loaded.app, loaded.instruction) == ("抖音", "打开抖音，点赞第一个视频")
-    assert (loaded.status, loaded.outcome, loaded.review) == (
+    assert (loaded.status, loaded.outcome, loaded.review_status) == (
         TrajectoryStatus.COMPLETE,
         Outcome.SUCCESS,
         ReviewStatus.ACCEPTED,

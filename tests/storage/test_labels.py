@@ -5,7 +5,7 @@ from sqlalchemy import select
 
 from annotator.domain.geometry import Box
 from annotator.domain.trajectory import ReviewStatus
-from annotator.storage import labels, models, reading
+from annotator.storage import labels, models, trajectories
 from annotator.storage.guards import RawStepChangedError
 from annotator.storage.labels import LabelError
 from annotator.storage.workspace import Workspace
@@ -109,9 +109,9 @@ def test_privacy_regions_are_stored_per_step_with_revisions_and_read_as_boxes(wo
     labels.update_label(workspace.database, second, {"privacy_regions": [[10, 20, 30, 40]]})
     with workspace.database.session() as session:
         rows = [session.get(models.Step, step_id) for step_id in (first, second)]
-        assert [reading.privacy_regions(row) for row in rows] == [(), (Box(10.0, 20.0, 30.0, 40.0),)]
-        assert reading.to_domain_step(rows[1]).label.privacy_regions == (Box(10.0, 20.0, 30.0, 40.0),)
-        assert reading.to_domain_step(rows[0]).label.is_empty()  # no regions, no labels
+        steps = [trajectories.labelled_step(row) for row in rows]
+        assert [step.label.privacy_regions for step in steps] == [(), (Box(10.0, 20.0, 30.0, 40.0),)]
+        assert steps[0].label.is_empty()  # no regions, no labels
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,9 @@ from pytestqt.qtbot import QtBot
 
 from annotator.demo.phone.phone import VirtualPhone
 from annotator.device.hierarchy import UiNode, element_at, parse_hierarchy
-from annotator.services.annotation import Editor, Label, StepRecord, load_trajectory
+from annotator.domain.geometry import ScreenSize
+from annotator.domain.trajectory import Label, LabelledStep, RawStep, StepOrigin
+from annotator.services.annotation import Editor, load_trajectory
 from annotator.storage.workspace import Workspace
 from annotator.ui.annotate import canvas_paint
 from annotator.ui.annotate.canvas import ZOOM_STEP, StepCanvas
@@ -275,12 +277,14 @@ def test_the_canvas_takes_focus_and_leaves_digit_keys_to_the_shortcuts(qtbot: Qt
 # the step strip --------------------------------------------------------------------------------------------
 
 
-def make_steps(path: Path, verdicts: list[str | None]) -> list[StepRecord]:
+def make_steps(strip: StepStrip, path: Path, verdicts: list[str | None]) -> list[LabelledStep]:
+    """Steps whose screenshot is `path`; think labelled on every other one, the action text on all."""
+    strip.set_screenshots(lambda _sha256: path)
     return [
-        StepRecord(
-            id=100 + n, index=n, position=n + 1, origin="inserted" if n == 2 else "collected",
-            corrects_step_id=101 if n == 2 else None, removed=n == 3, screenshot=path, width=1080, height=2400,
-            original=Label(), label=Label(verdict=verdict), stages=(n % 2 == 0, True, False),
+        LabelledStep(
+            raw=RawStep(n, "screen", ScreenSize(1080, 2400), None), id=100 + n, position=n + 1,
+            origin=StepOrigin.INSERTED if n == 2 else StepOrigin.COLLECTED, corrects_index=1 if n == 2 else None,
+            removed=n == 3, label=Label.of(verdict=verdict, think="想" if n % 2 == 0 else None, action_text="点"),
         )
         for n, verdict in enumerate(verdicts)
     ]  # fmt: skip
@@ -308,7 +312,7 @@ def tile_colours(strip: StepStrip, row: int) -> set[str]:
 
 def test_the_strip_shows_a_thumbnail_and_a_verdict_badge_per_step(qtbot: QtBot, strip: StepStrip, shop: Screen) -> None:
     verdicts = ["correct", "wrong", None, "redundant", "correct"]
-    strip.set_steps(make_steps(shop[0], verdicts))
+    strip.set_steps(make_steps(strip, shop[0], verdicts))
     model = strip.model()
     assert model.rowCount() == len(verdicts)
     qtbot.waitUntil(lambda: all(model.index(r, 0).data(Qt.ItemDataRole.DecorationRole) for r in range(len(verdicts))))
@@ -323,7 +327,7 @@ def test_the_strip_shows_a_thumbnail_and_a_verdict_badge_per_step(qtbot: QtBot, 
 
 
 def test_clicking_a_tile_chooses_its_step(qtbot: QtBot, strip: StepStrip, shop: Screen) -> None:
-    strip.set_steps(make_steps(shop[0], ["correct", None, "wrong"]))
+    strip.set_steps(make_steps(strip, shop[0], ["correct", None, "wrong"]))
     with qtbot.assertNotEmitted(strip.step_chosen):
         strip.select_step(100)  # the program following the view: no echo back
     assert strip.currentIndex().row() == 0
@@ -338,11 +342,11 @@ def test_clicking_a_tile_chooses_its_step(qtbot: QtBot, strip: StepStrip, shop: 
 
 
 def test_a_changed_verdict_changes_the_badge(qtbot: QtBot, strip: StepStrip, shop: Screen) -> None:
-    steps = make_steps(shop[0], [None, None])
+    steps = make_steps(strip, shop[0], [None, None])
     strip.set_steps(steps)
     wrong = VERDICT_COLOURS["wrong"].name()
     assert wrong not in tile_colours(strip, 1)
-    strip.update_step(replace(steps[1], label=Label(verdict="wrong")))
+    strip.update_step(replace(steps[1], label=Label.of(verdict="wrong")))
     assert wrong in tile_colours(strip, 1)
 
 
@@ -355,7 +359,7 @@ def editor(populated: Workspace) -> Editor:
 
 
 def test_the_history_lists_who_changed_what_and_restores_an_older_value(qtbot: QtBot, editor: Editor) -> None:
-    step = load_trajectory(editor.workspace, 3).steps[1]
+    step = load_trajectory(editor.workspace.database, 3).steps[1]
     editor.change(step.id, {"think": "第一版"})
     editor.change(step.id, {"think": "第二版"})
     editor.change(step.id, {"verdict": "wrong"})
@@ -380,7 +384,7 @@ def test_the_history_lists_who_changed_what_and_restores_an_older_value(qtbot: Q
 
 
 def test_tool_call_changes_show_what_moved_and_the_whole_call_in_the_tooltip(qtbot: QtBot, editor: Editor) -> None:
-    step = load_trajectory(editor.workspace, 3).steps[0]
+    step = load_trajectory(editor.workspace.database, 3).steps[0]
     for x in (300, 420):
         call = {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [x, 640]}}
         editor.change(step.id, {"tool_call": call, "target_box": (x - 10, 600, x + 10, 680)})

@@ -271,11 +271,11 @@ def test_outcome_and_submit_reach_the_database(qtbot: QtBot, view: AnnotationVie
     open_and_wait(qtbot, view, UNLABELLED)
     view.header.not_completed.click()
     settle(qtbot, view)
-    assert load_trajectory(populated, UNLABELLED).outcome == "failure"
+    assert load_trajectory(populated.database, UNLABELLED).label_outcome == "failure"
     assert view.header.not_completed.isChecked()
     view.submit_for_review()
     settle(qtbot, view)
-    assert load_trajectory(populated, UNLABELLED).review_status == "annotated"
+    assert load_trajectory(populated.database, UNLABELLED).review_status == "annotated"
     assert "awaiting review" in view.header.details.text()
 
 

@@ -18,7 +18,7 @@ from annotator.domain import actions as act
 from annotator.domain.trajectory import Outcome, TrajectoryStatus
 from annotator.services.live_collect import PhoneListing
 from annotator.storage import models
-from annotator.storage.reading import load_trajectory
+from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.app import AnnotatorApp

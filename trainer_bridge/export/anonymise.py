@@ -7,20 +7,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from annotator.domain.trajectory import LabelledStep, LabelledTrajectory
 from trainer_bridge.export.privacy import PiiTally
-from trainer_bridge.export.record import SourceStep, SourceTrajectory
 
 
-def _scrub_step(step: SourceStep, tally: PiiTally) -> SourceStep:
+def _scrub_step(step: LabelledStep, tally: PiiTally) -> LabelledStep:
+    label = step.label
     return replace(
         step,
-        think=tally.scrub_text(step.think) if step.think else step.think,
-        action_text=tally.scrub_text(step.action_text) if step.action_text else step.action_text,
-        tool_call=tally.scrub_value(step.tool_call) if step.tool_call else step.tool_call,
+        label=replace(
+            label,
+            think=tally.scrub_text(label.think) if label.think else label.think,
+            action_text=tally.scrub_text(label.action_text) if label.action_text else label.action_text,
+            tool_call=tally.scrub_value(label.tool_call) if label.tool_call else label.tool_call,
+        ),
     )
 
 
-def scrub_trajectory(trajectory: SourceTrajectory, tally: PiiTally) -> SourceTrajectory:
+def scrub_trajectory(trajectory: LabelledTrajectory, tally: PiiTally) -> LabelledTrajectory:
     return replace(
         trajectory,
         instruction=tally.scrub_text(trajectory.instruction),

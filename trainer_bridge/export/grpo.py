@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from annotator.domain.model_space import ModelSpace
-from trainer_bridge.export.record import StepRecord
+from trainer_bridge.export.record import TrainingRecord
 from trainer_bridge.export.sft import Sample, sft_sample
 
 TEXT_ARGUMENTS = ("text", "button", "status")  # what a non-coordinate action is matched on, in this order
@@ -24,7 +24,7 @@ def _as_json(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def ground_truth(record: StepRecord, space: ModelSpace) -> dict[str, Any]:
+def ground_truth(record: TrainingRecord, space: ModelSpace) -> dict[str, Any]:
     arguments = record.tool_call.get("arguments", {})
     box = record.target_box
     return {
@@ -37,5 +37,5 @@ def ground_truth(record: StepRecord, space: ModelSpace) -> dict[str, Any]:
     }
 
 
-def grpo_action_sample(record: StepRecord, space: ModelSpace, history_images: int) -> Sample:
+def grpo_action_sample(record: TrainingRecord, space: ModelSpace, history_images: int) -> Sample:
     return replace(sft_sample(record, space, history_images), ground_truth=ground_truth(record, space))

@@ -1,4 +1,4 @@
-"""The canonical per-step record every export starts from, and how a labelled trajectory yields them.
+"""The training record every export starts from, and how a labelled trajectory yields them.
 
 A trajectory as collected is a sequence of executed steps; annotators label each one (think, action text,
 tool call, target box, verdict), mark it wrong or redundant, leave it out, or insert a corrected step after a
@@ -24,93 +24,24 @@ step a person inserted after s.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from annotator.domain.agent_conversation import HistoryStep
 from annotator.domain.geometry import Box, ScreenSize
+from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, Verdict
 
 
 @dataclass(frozen=True)
-class SourceStep:
-    """One stored step as the export reads it (device pixels)."""
-
-    step_id: int
-    index: int
-    screenshot_sha256: str
-    screen: ScreenSize
-    think: str | None
-    action_text: str | None
-    tool_call: dict[str, Any] | None
-    target_box: Box | None
-    verdict: str | None
-    removed: bool = False
-    inserted: bool = False  # a corrected step a person added after the wrong step `corrects_index`
-    corrects_index: int | None = None
-    raw_tool_call: dict[str, Any] | None = None  # what was executed (device pixels)
-    package: str | None = None  # the app in the foreground when the screenshot was taken
-    activity: str | None = None
-    privacy_regions: tuple[Box, ...] = ()  # boxes on the screenshot an export masks (device pixels)
-
-    @property
-    def complete(self) -> bool:
-        return bool(self.think and self.action_text and self.tool_call)
-
-    def as_history(self) -> HistoryStep:
-        """The step as later steps' history shows it: a wrong step with the action that was really executed."""
-        executed = self.raw_tool_call if self.verdict == "wrong" and self.raw_tool_call else self.tool_call
-        return HistoryStep(self.think, self.action_text, executed)
-
-
-@dataclass(frozen=True)
-class SourceTrajectory:
-    trajectory_id: int
-    uid: str
-    app: str
-    instruction: str
-    review_status: str
-    judge_score: int | None
-    steps: tuple[SourceStep, ...]  # executed and inserted steps, in any order
-    instruction_uid: str = ""
-    outcome: str | None = None  # success / failure: the annotator's judgement, else how the run ended
-    restart_app: bool = True  # the run started from the app's start page
-    app_package: str | None = None
-
-    @functools.cached_property
-    def executed(self) -> tuple[SourceStep, ...]:
-        """The steps run on the phone, in order (not the corrections people inserted)."""
-        return tuple(sorted((s for s in self.steps if not s.inserted), key=lambda s: s.index))
-
-    @functools.cached_property
-    def corrections(self) -> dict[int, SourceStep]:
-        """The first correction a person inserted (and kept) after each wrong step, by the wrong step's index."""
-        first: dict[int, SourceStep] = {}
-        for step in sorted((s for s in self.steps if s.inserted and not s.removed), key=lambda s: s.index):
-            if step.corrects_index is not None:
-                first.setdefault(step.corrects_index, step)
-        return first
-
-    @functools.cached_property
-    def regions_by_screen(self) -> dict[str, tuple[Box, ...]]:
-        """Privacy regions by screenshot: those marked on any step of this trajectory showing it."""
-        regions: dict[str, tuple[Box, ...]] = {}
-        for step in self.steps:
-            if step.privacy_regions:
-                regions[step.screenshot_sha256] = (*regions.get(step.screenshot_sha256, ()), *step.privacy_regions)
-        return regions
-
-
-@dataclass(frozen=True)
-class StepRecord:
+class TrainingRecord:
     """One training step: what the model is shown and what it should answer."""
 
     trajectory_id: int
     trajectory_uid: str
     step_id: int
     position: int  # the step's place in the executed sequence (0-based)
-    kind: str  # step, correction, after_error
+    kind: str  # step, correction, after_error, error_escape, back_on_track, task
     app: str
     instruction: str
     history: tuple[HistoryStep, ...]
@@ -126,58 +57,70 @@ class StepRecord:
     regions: tuple[tuple[Box, ...], ...] = ()  # privacy regions of each of `screenshots`
 
 
-def step_records(trajectory: SourceTrajectory, *, after_errors: bool = False) -> Iterator[StepRecord]:
+def _usable(step: LabelledStep) -> bool:
+    """Labelled completely, kept, and neither wrong nor redundant: a step that teaches what to do."""
+    return step.label.complete and not step.removed and step.verdict not in (Verdict.WRONG, Verdict.REDUNDANT)
+
+
+def training_records(trajectory: LabelledTrajectory, *, after_errors: bool = False) -> Iterator[TrainingRecord]:
     """The records of one trajectory, in step order (module docstring)."""
     executed = trajectory.executed
     mistaken = False
     for position, step in enumerate(executed):
         history = tuple(done.as_history() for done in executed[:position])
         screens = tuple(done.screenshot_sha256 for done in executed[: position + 1])
-        if step.verdict == "wrong":
+        if step.verdict == Verdict.WRONG:
             correction = trajectory.corrections.get(step.index)
-            if correction is not None and correction.complete and not mistaken:
+            if correction is not None and correction.label.complete and not mistaken:
                 yield _record(trajectory, correction, position, "correction", history, screens)
             mistaken = True
             continue
         if mistaken and not after_errors:
             return
-        if step.removed or step.verdict == "redundant" or not step.complete:
-            continue
-        yield _record(trajectory, step, position, "after_error" if mistaken else "step", history, screens)
+        if _usable(step):
+            yield _record(trajectory, step, position, "after_error" if mistaken else "step", history, screens)
 
 
-def recovery_records(trajectory: SourceTrajectory) -> Iterator[StepRecord]:
+def recovery_records(trajectory: LabelledTrajectory) -> Iterator[TrainingRecord]:
     """The error-escape and back-on-track records of one trajectory (module docstring)."""
     executed = trajectory.executed
     for position, wrong in enumerate(executed[:-1]):
         escape = executed[position + 1]
-        usable = escape.complete and not escape.removed and escape.verdict not in ("wrong", "redundant")
-        if wrong.verdict != "wrong" or not usable:
+        if wrong.verdict != Verdict.WRONG or not _usable(escape):
             continue
         before = tuple(done.as_history() for done in executed[:position])
         screens = tuple(done.screenshot_sha256 for done in executed[: position + 2])
         yield _record(trajectory, escape, position + 1, "error_escape", (*before, wrong.as_history()), screens)
         correction = trajectory.corrections.get(wrong.index)
-        if correction is not None and correction.complete:
+        if correction is not None and correction.label.complete:
             history = (*before, wrong.as_history(), escape.as_history())
             back = (*screens, wrong.screenshot_sha256)
             yield _record(trajectory, correction, position + 2, "back_on_track", history, back)
 
 
+def start_record(trajectory: LabelledTrajectory) -> TrainingRecord | None:
+    """The first executed step as an online rollout starts from it (no history; its label, when it has one)."""
+    if not trajectory.executed:
+        return None
+    first = trajectory.executed[0]
+    return replace(_record(trajectory, first, 0, "task", (), (first.screenshot_sha256,)), target_box=None)
+
+
 def _record(
-    trajectory: SourceTrajectory,
-    step: SourceStep,
+    trajectory: LabelledTrajectory,
+    step: LabelledStep,
     position: int,
     kind: str,
     history: Sequence[HistoryStep],
     screenshots: Sequence[str],
-) -> StepRecord:
-    assert step.think and step.action_text and step.tool_call  # complete, checked by the caller
+) -> TrainingRecord:
+    label = step.label  # complete, as the callers check, except the start of a task (whose label may be empty)
+    assert trajectory.id is not None and trajectory.uid is not None and step.id is not None  # stored
     by_screen = trajectory.regions_by_screen  # worked out once per trajectory
-    return StepRecord(
-        trajectory_id=trajectory.trajectory_id,
+    return TrainingRecord(
+        trajectory_id=trajectory.id,
         trajectory_uid=trajectory.uid,
-        step_id=step.step_id,
+        step_id=step.id,
         position=position,
         kind=kind,
         app=trajectory.app,
@@ -185,11 +128,11 @@ def _record(
         history=tuple(history),
         screenshots=tuple(screenshots),
         screen=step.screen,
-        think=step.think,
-        action_text=step.action_text,
-        tool_call=step.tool_call,
-        target_box=step.target_box,
-        verdict=step.verdict,
+        think=label.think or "",
+        action_text=label.action_text or "",
+        tool_call=label.tool_call or {},
+        target_box=label.target_box,
+        verdict=label.verdict,
         review_status=trajectory.review_status,
         judge_score=trajectory.judge_score,
         regions=tuple(by_screen.get(sha, ()) for sha in screenshots),

@@ -9,20 +9,23 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from annotator.domain.model_space import ModelSpace
+from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus
+from annotator.storage.selection import TrajectorySelection, selected_keys
+from annotator.storage.trajectories import load_trajectories
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.anonymise import scrub_trajectory
 from trainer_bridge.export.formats import FORMATS, SFT_ONLY, WRITERS
 from trainer_bridge.export.grpo import grpo_action_sample
 from trainer_bridge.export.images import CACHE_FOLDER, ExportImages, prepared
 from trainer_bridge.export.manifest import Tally, write_manifest
-from trainer_bridge.export.record import SourceTrajectory, StepRecord, recovery_records, step_records
+from trainer_bridge.export.record import TrainingRecord, recovery_records, training_records
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS, Sample, action_level, content_key, sft_sample
-from trainer_bridge.export.source import Selection, load_trajectories, selected_keys
 from trainer_bridge.export.splits import SplitPlan, assign_splits
 from trainer_bridge.export.tasks import task_samples
 
 STAGES = ("sft", "grpo-action", "grpo-task")
 PRIVACY_MODES = ("blur", "black", "none")
+EXPORT_DEFAULT = TrajectorySelection(review_states=(str(ReviewStatus.ACCEPTED),))  # accepted trajectories
 Progress = Callable[[int, int], None]
 
 
@@ -44,7 +47,7 @@ class ExportOptions:
     privacy: str = "blur"  # how privacy regions are masked: blur, black, or none
     error_recovery: bool = True  # grpo-action: error-escape and back-on-track scenarios
     image_cache: bool = True  # keep the copies made in the data folder for the next export (output unchanged)
-    selection: Selection = field(default_factory=Selection)
+    selection: TrajectorySelection = field(default_factory=lambda: EXPORT_DEFAULT)
     splits: SplitPlan = field(default_factory=SplitPlan)
 
     def as_json(self) -> dict[str, object]:
@@ -84,7 +87,7 @@ class _SampleStream:
 
     def split(self, name: str, ids: list[int], judge_id: int | None, total: int) -> Iterator[Sample]:
         options = self.options
-        trajectories = load_trajectories(self.workspace.database, ids, judge_id)
+        trajectories = load_trajectories(self.workspace.database, ids, judge_id=judge_id)
         if not options.keep_pii:
             trajectories = (scrub_trajectory(trajectory, self.tally.pii) for trajectory in trajectories)
         if options.stage == "grpo-task":
@@ -103,19 +106,19 @@ class _SampleStream:
             self.done += 1
             self.progress(self.done, total)
 
-    def _tasks(self, name: str, trajectories: list[SourceTrajectory], total: int) -> Iterator[Sample]:
+    def _tasks(self, name: str, trajectories: list[LabelledTrajectory], total: int) -> Iterator[Sample]:
         for sample in task_samples(trajectories, self.options.space):
             self.tally.add(name, sample)
             yield sample
         self.done += len(trajectories)
         self.progress(self.done, total)
 
-    def _records(self, trajectory: SourceTrajectory) -> Iterator[StepRecord]:
-        yield from step_records(trajectory, after_errors=self.options.after_errors)
+    def _records(self, trajectory: LabelledTrajectory) -> Iterator[TrainingRecord]:
+        yield from training_records(trajectory, after_errors=self.options.after_errors)
         if self.options.stage == "grpo-action" and self.options.error_recovery:
             yield from recovery_records(trajectory)
 
-    def _sample(self, record: StepRecord) -> Sample:
+    def _sample(self, record: TrainingRecord) -> Sample:
         options = self.options
         if options.instruction_level == "action":
             record = action_level(record)

@@ -17,7 +17,7 @@ from typing import Any
 from annotator.domain.agent_conversation import HistoryStep, agent_conversation, reply_text
 from annotator.domain.geometry import Box, ScreenSize
 from annotator.domain.model_space import ModelSpace
-from trainer_bridge.export.record import StepRecord
+from trainer_bridge.export.record import TrainingRecord
 
 
 @dataclass(frozen=True)
@@ -46,18 +46,18 @@ class Sample:
     prompt: list[dict[str, Any]]  # chat messages; each image a {"type": "image"} part, in `images` order
     completion: str
     images: tuple[ImageRef, ...]
-    record: StepRecord
+    record: TrainingRecord
     ground_truth: dict[str, Any] | None = None  # the columns rewards read (grpo-action), None for SFT
 
 
-def sample_id(record: StepRecord) -> str:
+def sample_id(record: TrainingRecord) -> str:
     return f"{record.trajectory_uid}-{record.position:02d}-{record.kind}"
 
 
 INSTRUCTION_LEVELS = ("task", "action")
 
 
-def action_level(record: StepRecord) -> StepRecord:
+def action_level(record: TrainingRecord) -> TrainingRecord:
     """The record asked as an action-level instruction (Mobile-R1 4.1.1): the step's own action text is the
     task, with no history and only the current screen."""
     return replace(
@@ -66,7 +66,7 @@ def action_level(record: StepRecord) -> StepRecord:
     )  # fmt: skip
 
 
-def sft_sample(record: StepRecord, space: ModelSpace, history_images: int) -> Sample:
+def sft_sample(record: TrainingRecord, space: ModelSpace, history_images: int) -> Sample:
     """The sample of one record; `history_images` is W, the screenshots shown with the current one included."""
     if history_images < 1:
         raise ValueError(f"history images: at least 1 (the current screen), got {history_images}")

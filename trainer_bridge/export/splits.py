@@ -16,14 +16,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from annotator.storage.selection import TrajectoryKey
+
 UNITS = ("trajectory", "instruction", "app")
-
-
-@dataclass(frozen=True)
-class TrajectoryKey:
-    trajectory_id: int
-    instruction_id: int
-    app: str
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ from typing import Any
 from annotator.demo.phone.tasks import Instruction
 from annotator.demo.workspace.step_judgement import Judgement, Seen, box_at, judge_steps, read_steps
 from annotator.domain.response import parse_response
-from annotator.domain.trajectory import ReviewStatus, Trajectory, Verdict
+from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus, Verdict
 from annotator.storage.labels import set_review, update_label
-from annotator.storage.reading import load_trajectory
+from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
 ANNOTATORS = ("小王", "小李")
@@ -70,14 +70,14 @@ def label_all(workspace: Workspace, items: list[ToLabel], seed: int) -> list[Rev
     return plan
 
 
-def _id(trajectory: Trajectory) -> int:
+def _id(trajectory: LabelledTrajectory) -> int:
     assert trajectory.id is not None, "a stored trajectory has an id"
     return trajectory.id
 
 
 def write_labels(
     workspace: Workspace,
-    trajectory: Trajectory,
+    trajectory: LabelledTrajectory,
     judgements: list[Judgement],
     annotator: str,
     overrides: dict[int, dict[str, Any]] | None = None,
@@ -91,15 +91,15 @@ def write_labels(
             "action_text": judgement.action_text,
             "verdict": str(judgement.verdict),
         } | (overrides or {}).get(index, {})
-        update_label(workspace.database, trajectory.steps[index].id or 0, changes, person=annotator)
+        update_label(workspace.database, trajectory.executed[index].id or 0, changes, person=annotator)
 
 
-def submit(workspace: Workspace, trajectory: Trajectory, annotator: str) -> None:
+def submit(workspace: Workspace, trajectory: LabelledTrajectory, annotator: str) -> None:
     comment = "全部步骤已标注，提交审核。"
     set_review(workspace.database, _id(trajectory), ReviewStatus.ANNOTATED, reviewer=annotator, comment=comment)
 
 
-def accept(workspace: Workspace, trajectory: Trajectory, judgements: list[Judgement], annotator: str) -> None:
+def accept(workspace: Workspace, trajectory: LabelledTrajectory, judgements: list[Judgement], annotator: str) -> None:
     write_labels(workspace, trajectory, judgements, annotator)
     submit(workspace, trajectory, annotator)
     sharpen_one_action(workspace, trajectory, judgements)
@@ -112,22 +112,22 @@ def accept(workspace: Workspace, trajectory: Trajectory, judgements: list[Judgem
     set_review(workspace.database, _id(trajectory), ReviewStatus.ACCEPTED, reviewer=REVIEWER, comment=comment)
 
 
-def sharpen_one_action(workspace: Workspace, trajectory: Trajectory, judgements: list[Judgement]) -> None:
+def sharpen_one_action(workspace: Workspace, trajectory: LabelledTrajectory, judgements: list[Judgement]) -> None:
     """The reviewer makes the first tap's action text say where on the screen it is (a second revision)."""
     for index, judgement in enumerate(judgements):
         if judgement.target_box is None:
             continue
-        height = trajectory.steps[index].raw.screen.height
+        height = trajectory.executed[index].raw.screen.height
         centre_y = (judgement.target_box[1] + judgement.target_box[3]) / 2
         region = "上方" if centre_y < height / 3 else ("中部" if centre_y < height * 2 / 3 else "下方")
         sharper = f"{judgement.action_text}（在屏幕{region}）"
-        step_id = trajectory.steps[index].id or 0
+        step_id = trajectory.executed[index].id or 0
         update_label(workspace.database, step_id, {"action_text": sharper}, person=REVIEWER, role="reviewer")
         return
 
 
 def reject(
-    workspace: Workspace, trajectory: Trajectory, seen: list[Seen], judgements: list[Judgement], annotator: str
+    workspace: Workspace, trajectory: LabelledTrajectory, seen: list[Seen], judgements: list[Judgement], annotator: str
 ) -> None:
     """Labelled in a hurry: a bad step passed as correct, or a tap with no box and the model's think copied."""
     bad = next((index for index, j in enumerate(judgements) if j.verdict != Verdict.CORRECT), None)
@@ -155,6 +155,6 @@ def reject(
     set_review(workspace.database, _id(trajectory), ReviewStatus.REJECTED, reviewer=REVIEWER, comment=comment)
 
 
-def _model_think(trajectory: Trajectory, index: int) -> str | None:
-    reply = trajectory.steps[index].raw.model_reply
+def _model_think(trajectory: LabelledTrajectory, index: int) -> str | None:
+    reply = trajectory.executed[index].raw.model_reply
     return parse_response(reply, strict=False).think if reply else None

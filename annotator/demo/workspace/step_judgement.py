@@ -20,7 +20,7 @@ from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.phone.tasks import Instruction
 from annotator.device.hierarchy import UiNode, element_at, parse_hierarchy
 from annotator.domain import actions as act
-from annotator.domain.trajectory import Trajectory, Verdict
+from annotator.domain.trajectory import LabelledTrajectory, Verdict
 from annotator.storage.blobs import BlobStore
 
 POINTED = {"click": "点击", "long_press": "长按"}
@@ -56,9 +56,9 @@ class Judgement:
     target_box: list[int] | None
 
 
-def read_steps(blobs: BlobStore, trajectory: Trajectory) -> list[Seen]:
+def read_steps(blobs: BlobStore, trajectory: LabelledTrajectory) -> list[Seen]:
     seen = []
-    for step in trajectory.steps:
+    for step in trajectory.executed:
         sha = step.raw.hierarchy_sha256
         nodes = parse_hierarchy(blobs.read_bytes(sha).decode("utf-8")) if sha else []
         seen.append(Seen(step.raw.tool_call, nodes))

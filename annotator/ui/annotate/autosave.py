@@ -13,7 +13,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QTimer, Signal
 
-from annotator.services.annotation import Editor, LabelError, StepRecord
+from annotator.domain.trajectory import LabelledStep
+from annotator.services.annotation import Editor, LabelError
 from annotator.storage.workspace import Workspace
 from annotator.ui.workers import Jobs
 
@@ -25,7 +26,7 @@ Key = tuple[int, str]  # (step id, field)
 class LabelSaver(QObject):
     """One person's writes to one trajectory, in order, off the GUI thread."""
 
-    step_saved = Signal(int, object)  # trajectory id, the StepRecord as saved
+    step_saved = Signal(int, object)  # trajectory id, the LabelledStep as saved
     save_failed = Signal(int, str, object)  # step id, what went wrong, the error (the edit stays in its editor)
 
     def __init__(self, jobs: Jobs, parent: QObject | None = None) -> None:
@@ -99,7 +100,7 @@ class LabelSaver(QObject):
                 if not self._sending[key]:
                     del self._sending[key]
 
-        def saved(step: StepRecord) -> None:
+        def saved(step: LabelledStep) -> None:
             answered()
             self.step_saved.emit(editor.trajectory_id, step)
 

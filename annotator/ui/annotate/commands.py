@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
-from annotator.domain.trajectory import Verdict
+from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, Verdict
 from annotator.services import review
-from annotator.services.annotation import Editor, StepRecord, TrajectoryRecord
+from annotator.services.annotation import Editor
 from annotator.ui import identity
 from annotator.ui.annotate.editors import STAGES
 from annotator.ui.i18n import fill
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 class Reloaded:
     """What an operation that may touch any step hands back: the whole record and the step to show."""
 
-    record: TrajectoryRecord
+    record: LabelledTrajectory
     step_id: int | None
     done: bool = True  # False: there was nothing to do (nothing to undo, say)
 
@@ -46,7 +46,7 @@ def _redo(editor: Editor) -> Reloaded:
     return Reloaded(editor.record(), step_id)
 
 
-def _keep_original(editor: Editor, step_id: int) -> tuple[StepRecord, list[str]]:
+def _keep_original(editor: Editor, step_id: int) -> tuple[LabelledStep, list[str]]:
     """Copy the collected think, action and tool call into the stages that are still empty."""
     step = editor.record().step(step_id)
     changes = {
@@ -83,7 +83,7 @@ class AnnotationCommands(QObject):
             return
         view.saver.run(self.tr("Keeping the original"), lambda e: _keep_original(e, step_id), self._kept)
 
-    def _kept(self, result: tuple[StepRecord, list[str]]) -> None:
+    def _kept(self, result: tuple[LabelledStep, list[str]]) -> None:
         step, kept = result
         self.view.apply_saved_step(self.view.current_trajectory() or 0, step)
         if not kept:
@@ -122,12 +122,12 @@ class AnnotationCommands(QObject):
             return
         removed = view.steps[step_id].removed
 
-        def toggle(editor: Editor) -> StepRecord:
+        def toggle(editor: Editor) -> LabelledStep:
             return editor.restore_step(step_id) if removed else editor.remove_step(step_id)
 
         view.saver.run(self.tr("Removing the step"), toggle, self._removed)
 
-    def _removed(self, step: StepRecord) -> None:
+    def _removed(self, step: LabelledStep) -> None:
         self.view.apply_saved_step(self.view.current_trajectory() or 0, step)
         message = (
             self.tr("Step %1 is left out of the labelled trajectory; the collected record stays.")
@@ -172,11 +172,11 @@ class AnnotationCommands(QObject):
         if self.view.editable():
             self.view.saver.run(self.tr("Submitting for review"), lambda e: e.submit(), self._submitted)
 
-    def _submitted(self, record: TrajectoryRecord) -> None:
+    def _submitted(self, record: LabelledTrajectory) -> None:
         self.view.show_reloaded(record)
         open_steps = sum(1 for s in record.steps if not s.removed and s.label.verdict is None)
         notes = [self.tr("Submitted for review.")]
-        if record.outcome is None:
+        if record.label_outcome is None:
             notes.append(self.tr("The outcome is not set."))
         if open_steps:
             notes.append(self.tr("%n step(s) have no verdict.", "", open_steps))

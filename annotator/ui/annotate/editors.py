@@ -14,8 +14,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Sign
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
-from annotator.domain.geometry import ScreenSize
-from annotator.services.annotation import StepRecord
+from annotator.domain.trajectory import LabelledStep
 from annotator.ui.annotate import textdiff
 from annotator.ui.annotate.tool_call_editor import ToolCallEditor
 from annotator.ui.annotate.undo_keys import UndoKeysToWindow, give_undo_keys_to_window
@@ -175,10 +174,10 @@ class StageEditors(QTabWidget):
         target = widget.json_edit if isinstance(widget, ToolCallEditor) else widget
         target.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
-    def show_field(self, step: StepRecord, stage: str) -> None:
+    def show_field(self, step: LabelledStep, stage: str) -> None:
         """Show one stage of a step (the view calls it for the stages it has no unsaved edit of)."""
         if stage == "tool_call":
-            screen = ScreenSize(step.width, step.height)
+            screen = step.screen
             self.tool_call.show_call(step.original.tool_call, step.label.tool_call, screen)
         else:
             editor = self.think if stage == "think" else self.action_text

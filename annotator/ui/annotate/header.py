@@ -6,8 +6,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from annotator.domain.trajectory import Outcome, ReviewStatus
-from annotator.services.annotation import TrajectoryRecord
+from annotator.domain.trajectory import LabelledTrajectory, Outcome, ReviewStatus
 from annotator.ui import labels
 from annotator.ui.browser.model import local_time
 from annotator.ui.i18n import fill
@@ -21,7 +20,7 @@ class TrajectoryHeader(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.record: TrajectoryRecord | None = None
+        self.record: LabelledTrajectory | None = None
         self.instruction = QLabel(self)
         self.instruction.setObjectName("instruction")
         self.instruction.setWordWrap(True)
@@ -64,14 +63,14 @@ class TrajectoryHeader(QWidget):
         layout.addWidget(self.banner)
         self.retranslate()
 
-    def show_record(self, record: TrajectoryRecord | None) -> None:
+    def show_record(self, record: LabelledTrajectory | None) -> None:
         self.record = record
         enabled = record is not None
         for button in (self.completed, self.not_completed, self.submit):
             button.setEnabled(enabled)
         self.outcome_buttons.setExclusive(False)  # so that "not judged yet" can show both unchecked
-        self.completed.setChecked(enabled and record.outcome == Outcome.SUCCESS)
-        self.not_completed.setChecked(enabled and record.outcome == Outcome.FAILURE)
+        self.completed.setChecked(enabled and record.label_outcome == Outcome.SUCCESS)
+        self.not_completed.setChecked(enabled and record.label_outcome == Outcome.FAILURE)
         self.outcome_buttons.setExclusive(True)
         self._show_texts()
 

@@ -20,7 +20,7 @@ from annotator.ui.annotate.overlays import Box
 from annotator.ui.i18n import fill
 
 if TYPE_CHECKING:
-    from annotator.services.annotation import StepRecord
+    from annotator.domain.trajectory import LabelledStep
     from annotator.ui.annotate.view import AnnotationView
 
 FIELD = "privacy_regions"
@@ -82,7 +82,7 @@ class PrivacyRegions(QObject):
 
     # the step's regions ---------------------------------------------------------------------------------------
 
-    def _step(self) -> StepRecord | None:
+    def _step(self) -> LabelledStep | None:
         return self.view.steps.get(self.view.step_id) if self.view.step_id is not None else None
 
     def regions(self) -> tuple[Box, ...]:
@@ -93,7 +93,7 @@ class PrivacyRegions(QObject):
         step = self._step()
         if step is None or not self.view.editable():
             return
-        region = whole_pixels(x1, y1, x2, y2, step.width, step.height)
+        region = whole_pixels(x1, y1, x2, y2, step.screen.width, step.screen.height)
         if region is None:
             return
         regions = (*self.regions(), region)

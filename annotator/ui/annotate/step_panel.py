@@ -15,8 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.domain.trajectory import Verdict
-from annotator.services.annotation import StepRecord
+from annotator.domain.trajectory import LabelledStep, Verdict
 from annotator.ui.annotate.editors import StageEditors
 from annotator.ui.annotate.history import HistoryPane
 from annotator.ui.i18n import fill
@@ -40,7 +39,7 @@ class StepPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("step-panel")
-        self.step: StepRecord | None = None
+        self.step: LabelledStep | None = None
         self.count = 0
         self.title = QLabel(self)
         self.title.setObjectName("step-title")
@@ -109,7 +108,7 @@ class StepPanel(QWidget):
         # always); without one, it fills the height it is given and scrolls only below its minimum.
         return -1
 
-    def show_step(self, step: StepRecord | None, count: int) -> None:
+    def show_step(self, step: LabelledStep | None, count: int) -> None:
         """The step's title, tags, verdict and progress (the editors are filled by the view, field by field)."""
         self.step, self.count = step, count
         for button in (*self.verdict_buttons.values(), self.keep_original, self.insert_step, self.remove_step):
@@ -142,7 +141,7 @@ class StepPanel(QWidget):
             self.tags.setText("")
             return
         self.title.setText(fill(self.tr("Step %1 of %2"), step.position, self.count))
-        tags = [fill(self.tr("screen %1×%2"), step.width, step.height)]
+        tags = [fill(self.tr("screen %1×%2"), step.screen.width, step.screen.height)]
         if step.origin == "inserted":
             tags.append(self.tr("inserted: corrects the step before it"))
         if step.removed:

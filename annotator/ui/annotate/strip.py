@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,13 +34,13 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QImage, QImageReader, QPainter, QPainterPath, QPalette, QPen, QPixmap, QWheelEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from annotator.services.annotation import StepRecord
+from annotator.domain.trajectory import LabelledStep
 from annotator.ui.i18n import fill
 
 log = logging.getLogger(__name__)
 
 CONTEXT = "StepStrip"
-STEP_ROLE = Qt.ItemDataRole.UserRole  # the StepRecord
+STEP_ROLE = Qt.ItemDataRole.UserRole  # the LabelledStep
 STEP_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 VERDICT_ROLE = Qt.ItemDataRole.UserRole + 2  # "correct" | "wrong" | "redundant" | None
 CACHED_THUMBNAILS = 300  # about 100 KB each (decoded at twice the tile height, for high-DPI screens)
@@ -120,7 +120,8 @@ class StepListModel(QAbstractListModel):
     def __init__(self, loader: ThumbnailLoader, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.loader = loader
-        self.steps: list[StepRecord] = []
+        self.steps: list[LabelledStep] = []
+        self.locate: Callable[[str], Path] | None = None  # a screenshot's file, by its sha256
         loader.ready.connect(self._thumbnail_ready)
 
     def rowCount(self, parent: Parent = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
@@ -133,12 +134,12 @@ class StepListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return str(step.position)
         if role == Qt.ItemDataRole.DecorationRole:
-            return self.loader.thumbnail(step.screenshot)
+            return self.loader.thumbnail(self.locate(step.screenshot_sha256)) if self.locate else None
         if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
             return describe_step(step)
         return {STEP_ROLE: step, STEP_ID_ROLE: step.id, VERDICT_ROLE: step.label.verdict}.get(role)
 
-    def set_steps(self, steps: Sequence[StepRecord]) -> None:
+    def set_steps(self, steps: Sequence[LabelledStep]) -> None:
         self.beginResetModel()
         self.steps = list(steps)
         self.endResetModel()
@@ -146,7 +147,7 @@ class StepListModel(QAbstractListModel):
     def row_of(self, step_id: int) -> int | None:
         return next((row for row, step in enumerate(self.steps) if step.id == step_id), None)
 
-    def update_step(self, step: StepRecord) -> None:
+    def update_step(self, step: LabelledStep) -> None:
         row = self.row_of(step.id)
         if row is not None:
             self.steps[row] = step
@@ -154,7 +155,7 @@ class StepListModel(QAbstractListModel):
 
     def _thumbnail_ready(self, path: str) -> None:
         for row, step in enumerate(self.steps):
-            if str(step.screenshot) == path:
+            if self.locate and str(self.locate(step.screenshot_sha256)) == path:
                 self.dataChanged.emit(self.index(row), self.index(row), [Qt.ItemDataRole.DecorationRole])
 
 
@@ -162,7 +163,7 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate(CONTEXT, text)
 
 
-def describe_step(step: StepRecord) -> str:
+def describe_step(step: LabelledStep) -> str:
     """The tile's tooltip: what its marks mean, in words."""
     verdict = step.label.verdict
     judged = _tr(VERDICT_WORDS[verdict]) if verdict in VERDICT_WORDS else None
@@ -210,7 +211,7 @@ class StepDelegate(QStyledItemDelegate):
         return TILE.size()
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Parent) -> None:
-        step: StepRecord | None = index.data(STEP_ROLE)
+        step: LabelledStep | None = index.data(STEP_ROLE)
         if step is None:
             return
         painter.save()
@@ -235,9 +236,9 @@ class StepDelegate(QStyledItemDelegate):
         _stage_dots(painter, QPointF(tile.center().x(), tile.bottom() - 10), step.stages)
         painter.restore()
 
-    def _thumbnail(self, painter: QPainter, area: QRectF, pixmap: QPixmap | None, step: StepRecord) -> QRectF:
+    def _thumbnail(self, painter: QPainter, area: QRectF, pixmap: QPixmap | None, step: LabelledStep) -> QRectF:
         """Draws the screenshot (dimmed when removed) and returns where it went."""
-        ratio = step.width / step.height if step.width > 0 and step.height > 0 else 0.45
+        ratio = step.screen.width / step.screen.height if step.screen.width > 0 and step.screen.height > 0 else 0.45
         width = min(area.width(), area.height() * ratio)
         shown = QRectF(0, 0, width, width / ratio)
         shown.moveCenter(area.center())
@@ -297,7 +298,7 @@ def _verdict_mark(painter: QPainter, centre: QPointF, verdict: str) -> None:
     painter.drawPath(path)
 
 
-def _marks(painter: QPainter, shown: QRectF, step: StepRecord) -> None:
+def _marks(painter: QPainter, shown: QRectF, step: LabelledStep) -> None:
     """A band naming an inserted or removed step; a removed one is also struck through."""
     words = []
     if step.origin == "inserted":
@@ -354,7 +355,11 @@ class StepStrip(QListView):
         self._quiet = False  # set while the program (not the annotator) changes the current tile
         self.selectionModel().currentChanged.connect(self._current_changed)
 
-    def set_steps(self, steps: Sequence[StepRecord]) -> None:
+    def set_screenshots(self, locate: Callable[[str], Path] | None) -> None:
+        """Where the tiles' screenshots are (the workspace's blob store), by sha256; None: no workspace."""
+        self.steps_model.locate = locate
+
+    def set_steps(self, steps: Sequence[LabelledStep]) -> None:
         """A new sequence (another trajectory, or a step inserted or left out); the chosen step stays chosen."""
         current = self.currentIndex().data(STEP_ID_ROLE)
         self._quiet = True
@@ -365,7 +370,7 @@ class StepStrip(QListView):
         if current is not None:
             self.select_step(current)
 
-    def update_step(self, step: StepRecord) -> None:
+    def update_step(self, step: LabelledStep) -> None:
         self.steps_model.update_step(step)
 
     def select_step(self, step_id: int) -> None:
@@ -380,7 +385,7 @@ class StepStrip(QListView):
             self._quiet = False
         self.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
 
-    def steps(self) -> list[StepRecord]:
+    def steps(self) -> list[LabelledStep]:
         return list(self.steps_model.steps)
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:

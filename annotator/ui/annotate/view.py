@@ -1,6 +1,6 @@
 """The annotation view: one trajectory, step by step, through the three Mobile-R1 labelling stages.
 
-The view keeps the loaded TrajectoryRecord and switches steps from it without a query. Its copy of each step
+The view keeps the loaded LabelledTrajectory and switches steps from it without a query. Its copy of each step
 is the newest the annotator knows: an edit changes it at once (so the strip, the overlays and the editors
 agree while the save is on its way) and a saved record replaces it, except for fields that have a newer
 unsaved edit. Loading, element dumps and every write run on jobs (see ``autosave``); only the newest load
@@ -17,15 +17,13 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from annotator.device.hierarchy import UiNode
-from annotator.domain.trajectory import LABEL_FIELDS
-from annotator.services.annotation import (
-    LabelError,
-    StepRecord,
-    TrajectoryRecord,
-    load_elements,
-    load_trajectory,
+from annotator.domain.trajectory import (
+    LABEL_FIELDS,
+    LabelledStep,
+    LabelledTrajectory,
     review_status_after_edit,
 )
+from annotator.services.annotation import LabelError, load_elements, load_trajectory, with_label
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.annotate.autosave import LabelSaver
@@ -42,13 +40,6 @@ from annotator.ui.i18n import fill
 from annotator.ui.workers import Jobs
 
 
-def with_label(step: StepRecord, changes: dict[str, Any]) -> StepRecord:
-    """The step with some label fields changed (and its stage flags to match)."""
-    label = replace(step.label, **{k: v for k, v in changes.items() if k in LABEL_FIELDS})
-    stages = (label.think is not None, label.action_text is not None, label.tool_call is not None)
-    return replace(step, label=label, stages=stages)
-
-
 class AnnotationView(QWidget):
     status_message = Signal(str)
 
@@ -57,9 +48,9 @@ class AnnotationView(QWidget):
         self.setObjectName("annotation-view")
         self.jobs = jobs
         self.workspace: Workspace | None = None
-        self.record: TrajectoryRecord | None = None
+        self.record: LabelledTrajectory | None = None
         self.order: list[int] = []  # step ids in labelled order
-        self.steps: dict[int, StepRecord] = {}  # the newest known state of each step
+        self.steps: dict[int, LabelledStep] = {}  # the newest known state of each step
         self.step_id: int | None = None
         self._shown: dict[str, Any] = {}  # per stage: the stored value its editor was last filled with
         self._elements: dict[int, list[UiNode]] = {}
@@ -125,6 +116,7 @@ class AnnotationView(QWidget):
         self.save_state()
         self.saver.stop()
         self.workspace = workspace
+        self.strip.set_screenshots(workspace.blobs.path if workspace else None)
         self._open_generation += 1  # a load still running belongs to the old workspace
         self.show_reloaded(None)
 
@@ -143,7 +135,7 @@ class AnnotationView(QWidget):
         generation = self._open_generation
         self.saver.submit(
             fill(self.tr("Opening trajectory %1"), trajectory_id),
-            lambda: load_trajectory(workspace, trajectory_id),
+            lambda: load_trajectory(workspace.database, trajectory_id),
             lambda record: self._opened(generation, record),
         )
 
@@ -157,7 +149,7 @@ class AnnotationView(QWidget):
         """True once that trajectory is loaded and one of its steps is on screen."""
         return self.record is not None and self.record.id == trajectory_id and self.step_id is not None
 
-    def _opened(self, generation: int, record: TrajectoryRecord) -> None:
+    def _opened(self, generation: int, record: LabelledTrajectory) -> None:
         if generation != self._open_generation:
             return  # the annotator has asked for another trajectory since
         if self.saver.trajectory_id != record.id:
@@ -178,7 +170,7 @@ class AnnotationView(QWidget):
         self.saver.start(self.workspace, trajectory_id, name, role)
         return True
 
-    def show_reloaded(self, record: TrajectoryRecord | None, focus_step: int | None = None) -> None:
+    def show_reloaded(self, record: LabelledTrajectory | None, focus_step: int | None = None) -> None:
         """Show a (re)loaded trajectory; fields with unsaved edits keep the annotator's version."""
         order_changed = record is None or [s.id for s in record.steps] != self.order
         self.record = record
@@ -228,7 +220,8 @@ class AnnotationView(QWidget):
         if step is None:
             return
         if fresh:
-            self.canvas.show_step(str(step.screenshot), step.width, step.height, self._elements.get(step.id, []))
+            screenshot = str(self.workspace.blobs.path(step.screenshot_sha256)) if self.workspace else ""
+            self.canvas.show_step(screenshot, step.screen.width, step.screen.height, self._elements.get(step.id, []))
             self.strip.select_step(step.id)
             self._shown.clear()
             if step.id not in self._elements:
@@ -241,13 +234,13 @@ class AnnotationView(QWidget):
                 self._shown[stage] = value
         self.editors.set_read_only(not identity.current_person()[0])
 
-    def _show_overlays(self, step: StepRecord) -> None:
+    def _show_overlays(self, step: LabelledStep) -> None:
         labelled = overlays_for(step.label.tool_call, step.label.target_box)
         original = overlays_for(step.original.tool_call, None)
         self.canvas.set_overlays(labelled, original)
         self.canvas.set_privacy_regions(step.label.privacy_regions)
 
-    def _load_elements(self, step: StepRecord) -> None:
+    def _load_elements(self, step: LabelledStep) -> None:
         workspace = self.workspace
         if workspace is None:
             return
@@ -255,7 +248,7 @@ class AnnotationView(QWidget):
         generation, step_id = self._elements_generation, step.id
         self.jobs.submit(
             self.tr("Reading the screen's elements"),
-            lambda: load_elements(workspace, step_id),
+            lambda: load_elements(workspace.blobs, step),
             on_result=lambda elements: self._elements_loaded(generation, step_id, elements),
         )
 
@@ -310,7 +303,7 @@ class AnnotationView(QWidget):
 
     # edits ----------------------------------------------------------------------------------------------------
 
-    def _merged(self, saved: StepRecord) -> StepRecord:
+    def _merged(self, saved: LabelledStep) -> LabelledStep:
         """A saved step, with the fields the annotator has changed since kept as they are in the view."""
         known = self.steps.get(saved.id)
         if known is None:
@@ -335,7 +328,7 @@ class AnnotationView(QWidget):
         self.panel.show_step(step, len(self.order))
         self._show_overlays(step)
 
-    def apply_saved_step(self, trajectory_id: int, saved: StepRecord) -> None:
+    def apply_saved_step(self, trajectory_id: int, saved: LabelledStep) -> None:
         if self.record is None or trajectory_id != self.record.id or saved.id not in self.steps:
             return
         step = self._merged(saved)

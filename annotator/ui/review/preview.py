@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.domain.trajectory import ReviewStatus
-from annotator.services.annotation import StepRecord, TrajectoryRecord
+from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, ReviewStatus
 from annotator.ui import labels
 from annotator.ui.browser.model import local_time
 from annotator.ui.i18n import fill
@@ -115,7 +115,8 @@ class TrajectoryPreview(QWidget):
         super().__init__(parent)
         self.setObjectName("trajectory-preview")
         self.jobs = jobs
-        self.record: TrajectoryRecord | None = None
+        self.record: LabelledTrajectory | None = None
+        self.locate: Callable[[str], Path] | None = None  # a screenshot's file by its sha256 (the blob store)
         self.placeholder = ""
         self._generation = 0  # the record shown; thumbnails of an older one are dropped
         self.instruction = QLabel(self)
@@ -163,7 +164,7 @@ class TrajectoryPreview(QWidget):
 
     # what the view asks ----------------------------------------------------------------------------------------
 
-    def show_record(self, record: TrajectoryRecord | None, placeholder: str = "") -> None:
+    def show_record(self, record: LabelledTrajectory | None, placeholder: str = "") -> None:
         """Show a trajectory, or `placeholder` (why nothing is shown) when there is none."""
         self._generation += 1
         self.record, self.placeholder = record, placeholder
@@ -174,7 +175,8 @@ class TrajectoryPreview(QWidget):
         self.steps.setRowCount(len(record.steps))
         for row, step in enumerate(record.steps):
             self._fill_row(row, step)
-            self._load_thumbnail(row, step.screenshot)
+            if self.locate is not None:
+                self._load_thumbnail(row, self.locate(step.screenshot_sha256))
         self._fit_rows()
 
     def thumbnail(self, row: int) -> QPixmap | None:
@@ -199,7 +201,7 @@ class TrajectoryPreview(QWidget):
         self.steps.setVisible(True)
         self.instruction.setText(record.instruction)
         collected = sum(1 for step in record.steps if step.origin == "collected")
-        outcome = labels.label(labels.OUTCOME, record.outcome) if record.outcome else self.tr("not judged")
+        outcome = labels.label(labels.OUTCOME, record.label_outcome) if record.label_outcome else self.tr("not judged")
         parts = [
             fill(self.tr("#%1"), record.id),
             record.app,
@@ -212,7 +214,7 @@ class TrajectoryPreview(QWidget):
         self.details.setText(" · ".join(parts))
         self._show_banner(record)
 
-    def _show_banner(self, record: TrajectoryRecord) -> None:
+    def _show_banner(self, record: LabelledTrajectory) -> None:
         note = record.last_review
         decided = note is not None and note.status in (ReviewStatus.REJECTED, ReviewStatus.ACCEPTED)
         if note is None or note.status != record.review_status or not (decided or note.comment):
@@ -232,7 +234,7 @@ class TrajectoryPreview(QWidget):
 
     # the steps -------------------------------------------------------------------------------------------------
 
-    def _fill_row(self, row: int, step: StepRecord) -> None:
+    def _fill_row(self, row: int, step: LabelledStep) -> None:
         label, original = step.label, step.original
         position = f"{step.position}+" if step.origin == "inserted" else str(step.position)
         self._set(row, "position", position, step, tip=self._position_tip(step))
@@ -248,7 +250,7 @@ class TrajectoryPreview(QWidget):
             tool_call += "\n" + fill(self.tr("privacy regions: %1"), str(len(label.privacy_regions)))
         self._set(row, "tool_call", tool_call, step, label.tool_call is None)
 
-    def _set(self, row: int, key: str, text: str, step: StepRecord, unlabelled: bool = False, tip: str = "") -> None:
+    def _set(self, row: int, key: str, text: str, step: LabelledStep, unlabelled: bool = False, tip: str = "") -> None:
         item = QTableWidgetItem(text)
         item.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         if unlabelled or step.removed:
@@ -261,7 +263,7 @@ class TrajectoryPreview(QWidget):
         item.setToolTip(tip or text)
         self.steps.setItem(row, COLUMNS.index(key), item)
 
-    def _set_verdict(self, row: int, step: StepRecord) -> None:
+    def _set_verdict(self, row: int, step: LabelledStep) -> None:
         verdict = VERDICTS.get(step.label.verdict or "")
         lines = [translate(verdict[0]) if verdict else (step.label.verdict or self.tr("no verdict"))]
         if step.origin == "inserted":
@@ -277,7 +279,7 @@ class TrajectoryPreview(QWidget):
             item.setFont(font)
         item.setToolTip("")
 
-    def _position_tip(self, step: StepRecord) -> str:
+    def _position_tip(self, step: LabelledStep) -> str:
         if step.origin == "inserted":
             return fill(self.tr("Step %1: a corrected step, inserted by an annotator"), step.position)
         return fill(self.tr("Step %1, collected as step %2"), step.position, step.index + 1)

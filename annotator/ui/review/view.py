@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.domain.trajectory import ReviewStatus
+from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus
 from annotator.services import review
-from annotator.services.annotation import TrajectoryRecord, load_trajectory
+from annotator.services.annotation import load_trajectory
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity, labels
 from annotator.ui import settings as keys
@@ -142,6 +142,7 @@ class ReviewView(QWidget):
 
     def set_workspace(self, workspace: Workspace | None) -> None:
         self.workspace = workspace
+        self.preview.locate = workspace.blobs.path if workspace else None
         self.fixing = None
         self._show_fixing()
         self.reload()
@@ -232,7 +233,7 @@ class ReviewView(QWidget):
 
         def run() -> str:
             decision(workspace)
-            return known if known is not None else load_trajectory(workspace, target).instruction
+            return known if known is not None else load_trajectory(workspace.database, target).instruction
 
         self.jobs.submit(
             title, run, on_result=lambda instruction: self._decided(target, outcome, instruction, next_row),
@@ -330,11 +331,11 @@ class ReviewView(QWidget):
         trajectory_id = item.trajectory_id
         self.jobs.submit(
             self.tr("Loading the trajectory"),
-            lambda: load_trajectory(workspace, trajectory_id),
+            lambda: load_trajectory(workspace.database, trajectory_id),
             on_result=lambda record: self._preview_arrived(generation, record),
         )
 
-    def _preview_arrived(self, generation: int, record: TrajectoryRecord) -> None:
+    def _preview_arrived(self, generation: int, record: LabelledTrajectory) -> None:
         if generation == self._preview_generation:
             self.preview.show_record(record)
 
