@@ -108,8 +108,8 @@ def run_command(
     except (ValueError, LookupError) as error:
         raise click.ClickException(str(error)) from None
     endpoint = LLMConfig(base_url, settings.model, api_key_env, timeout_s=timeout, max_retries=retries)
-    selection = service.Selection(
-        apps=apps, review=review, statuses=statuses or service.JUDGEABLE, ids=ids, unscored=unscored, limit=limit
+    selection = service.judge_selection(
+        apps=apps, review=review, statuses=statuses, ids=ids, unscored=unscored, limit=limit
     )
     with _workspace() as workspace:
         try:

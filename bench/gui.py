@@ -135,7 +135,7 @@ def measure(data_dir: Path, repeats: int) -> dict[str, Any]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, Qt
 
-    from annotator.services import browse
+    from annotator.storage import browse
     from annotator.storage.workspace import Workspace
     from annotator.ui.app import make_app
     from annotator.ui.browser.model import COLUMN_INDEX

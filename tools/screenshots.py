@@ -78,7 +78,7 @@ def judge_and_study(data_dir: Path) -> None:
             return
         settings = judging.make_settings("scripted")
         summary = judging.run_judge(
-            workspace, settings, LLMConfig(endpoint.base_url, "scripted"), judging.Selection(), concurrency=4
+            workspace, settings, LLMConfig(endpoint.base_url, "scripted"), judging.judge_selection(), concurrency=4
         )
         studies.create_study(workspace.database, STUDY, summary.config_id, 10, list(RATERS), created_by="主管")
         rewards = judging_store.rewards(workspace.database, summary.config_id)

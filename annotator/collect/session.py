@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from annotator.collect.decide import Decider, Decision, DecisionUnavailable, PastStep, StepContext, preparer
@@ -58,12 +59,30 @@ class StepEvent:
     note: str = ""
 
 
+class StopKind(StrEnum):
+    """Why a run ended; `RunResult.stop_reason` says it in words, with the details."""
+
+    TERMINATED = "terminated"  # the agent or the person said the task is done (or cannot be)
+    NO_ACTION = "no_action"  # the decider gave no usable action
+    STEP_LIMIT = "step_limit"
+    STOPPED = "stopped"  # by the user (Ctrl+C, the Stop button)
+    PHONE_GONE = "phone_gone"  # unplugged, or the adb server went away
+    PHONE_ERROR = "phone_error"  # the phone failed a command, or sent a screenshot that is not an image
+    DECIDER_FAILED = "decider_failed"  # the model's API stayed down, or the person's input ended
+
+    @property
+    def phone_lost(self) -> bool:
+        """The phone went away or failed: reconnect it and resume, or close the run."""
+        return self in (StopKind.PHONE_GONE, StopKind.PHONE_ERROR)
+
+
 @dataclass
 class RunResult:
     trajectory_id: int
     status: TrajectoryStatus
     outcome: Outcome | None
     steps: int
+    stop: StopKind
     stop_reason: str
     timings_ms: list[dict[str, float]] = field(default_factory=list)
 
@@ -146,16 +165,16 @@ class CollectionRun:
                     self.device.start_app(self.packages[task.app])
                 return self._loop(trajectory_id, task, history)
         except DeviceGone as error:
-            return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, f"phone gone: {error}", history)
+            return self._finish(trajectory_id, StopKind.PHONE_GONE, None, f"phone gone: {error}", history)
         except DeviceError as error:
-            return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, f"phone error: {error}", history)
+            return self._finish(trajectory_id, StopKind.PHONE_ERROR, None, f"phone error: {error}", history)
         except UnreadableScreenshot as error:
-            return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, str(error), history)
+            return self._finish(trajectory_id, StopKind.PHONE_ERROR, None, str(error), history)
 
     def _loop(self, trajectory_id: int, task: Task, history: list[PastStep]) -> RunResult:
         while len(history) < self.settings.max_steps:
             if self.stop.is_set():
-                return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, "stopped by the user", history)
+                return self._finish(trajectory_id, StopKind.STOPPED, None, "stopped by the user", history)
             started = time.perf_counter()
             observation = self.device.observe(
                 settle_timeout_s=self.settings.settle_timeout_s, on_screenshot=preparer(self.decider)
@@ -164,18 +183,18 @@ class CollectionRun:
             try:
                 decision = self.decider.decide(context)
             except DecisionUnavailable as error:
-                return self._finish(trajectory_id, TrajectoryStatus.INTERRUPTED, None, f"decider: {error}", history)
+                return self._finish(trajectory_id, StopKind.DECIDER_FAILED, None, f"decider: {error}", history)
             act_ms, action_error = self._act(decision.action)
             self._record(trajectory_id, observation, decision, act_ms, action_error, started)
             history.append(PastStep(decision.think, decision.action_text, _tool_call(decision.action), observation.png))
             if decision.action is None:
                 failure = decision.failure or "no action"
-                return self._finish(trajectory_id, TrajectoryStatus.COMPLETE, Outcome.FAILURE, failure, history)
+                return self._finish(trajectory_id, StopKind.NO_ACTION, Outcome.FAILURE, failure, history)
             if isinstance(decision.action, act.Terminate):
                 outcome = Outcome(decision.action.status)
-                return self._finish(trajectory_id, TrajectoryStatus.COMPLETE, outcome, "terminate", history)
+                return self._finish(trajectory_id, StopKind.TERMINATED, outcome, "terminate", history)
         limit = f"step limit {self.settings.max_steps} reached"
-        return self._finish(trajectory_id, TrajectoryStatus.COMPLETE, Outcome.FAILURE, limit, history)
+        return self._finish(trajectory_id, StopKind.STEP_LIMIT, Outcome.FAILURE, limit, history)
 
     def _act(self, action: act.Action | None) -> tuple[float, str | None]:
         """Do the action; an action the phone refused is recorded on the step, and the run goes on."""
@@ -240,15 +259,13 @@ class CollectionRun:
         self.on_step(StepEvent(trajectory_id, index, _summary(decision.action), timings, note))
 
     def _finish(
-        self,
-        trajectory_id: int,
-        status: TrajectoryStatus,
-        outcome: Outcome | None,
-        reason: str,
-        history: list[PastStep],
+        self, trajectory_id: int, stop: StopKind, outcome: Outcome | None, reason: str, history: list[PastStep]
     ) -> RunResult:
+        """Record how the run ended: complete when the task ended, interrupted (to resume) otherwise."""
+        ended = stop in (StopKind.TERMINATED, StopKind.NO_ACTION, StopKind.STEP_LIMIT)
+        status = TrajectoryStatus.COMPLETE if ended else TrajectoryStatus.INTERRUPTED
         collection.finish_trajectory(self.workspace.database, trajectory_id, status, outcome, stop_reason=reason)
-        return RunResult(trajectory_id, status, outcome, len(history), reason, self.timings)
+        return RunResult(trajectory_id, status, outcome, len(history), stop, reason, self.timings)
 
 
 def collector_for(

@@ -33,7 +33,6 @@ from annotator.storage.workspace import Workspace
 BUILT_IN_SERIAL = "virtual-1"
 SCRIPTED_MODEL = MODEL
 # The reasons CollectionRun gives when the phone, not the person or the model, ended a run.
-PHONE_REASONS = ("phone gone:", "phone error:")
 
 ScreenHook = Callable[[bytes], None]
 StepHook = Callable[[StepEvent, act.Action | None], None]  # a recorded step and the action it did
@@ -106,11 +105,6 @@ def perform(phone: Phone, action: act.Action) -> bytes:
 
 def is_disconnection(error: BaseException) -> bool:
     return isinstance(error, DeviceGone)
-
-
-def phone_lost(result: RunResult) -> bool:
-    """The run ended because the phone went away or failed (reconnect and resume, or close it)."""
-    return result.status == TrajectoryStatus.INTERRUPTED and result.stop_reason.startswith(PHONE_REASONS)
 
 
 # The app's own demo peers
@@ -222,7 +216,7 @@ class ScreenWatch:
 def _close_if_stopped(workspace: Workspace, results: list[RunResult], stop: threading.Event) -> None:
     """A run the person stopped is closed as stopped; one the phone ended stays open for resuming."""
     last = results[-1] if results else None
-    if last is not None and stop.is_set() and last.status == TrajectoryStatus.INTERRUPTED and not phone_lost(last):
+    if last is not None and stop.is_set() and last.status == TrajectoryStatus.INTERRUPTED and not last.stop.phone_lost:
         collecting.close_run(workspace, last.trajectory_id)
 
 

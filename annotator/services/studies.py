@@ -14,22 +14,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
-
 from annotator.domain.judge_settings import rubric_text
 from annotator.judge.agreement_consensus import RatedItem, TieRule, check_level, consensus
 from annotator.judge.sampling import Candidate, stratified_sample
-from annotator.storage import models
-from annotator.storage.collection import ensure_person
+from annotator.storage import studies as stored
 from annotator.storage.database import Database
-from annotator.storage.models import utcnow
+from annotator.storage.studies import StoredStudy, StudyNameTaken
 
 if TYPE_CHECKING:
     from annotator.judge.agreement import AgreementReport
-
-St, It, Ra, Rt = models.Study, models.StudyItem, models.StudyRater, models.StudyRating
 
 
 class StudyError(ValueError):
@@ -72,24 +65,6 @@ class StudyInfo:
         return all(rater.finished for rater in self.raters)
 
 
-def find_study(session: Session, name: str) -> models.Study:
-    study = session.scalar(select(St).where(St.name == name))
-    if study is None:
-        known = ", ".join(session.scalars(select(St.name).order_by(St.id))) or "none yet"
-        raise LookupError(f"no study named {name!r} (studies: {known})")
-    return study
-
-
-def _candidates(session: Session, judge_id: int) -> list[Candidate]:
-    S, T, Ins, A = models.JudgeScore, models.Trajectory, models.Instruction, models.App
-    rows = session.execute(
-        select(S.trajectory_id, S.reward, A.name)
-        .join(T, T.id == S.trajectory_id).join(Ins, Ins.id == T.instruction_id).join(A, A.id == Ins.app_id)
-        .where(S.config_id == judge_id, S.reward.is_not(None))
-    )  # fmt: skip
-    return [Candidate(trajectory, reward, app) for trajectory, reward, app in rows]
-
-
 def _order_seed(seed: int, rater: str) -> int:
     return random.Random(f"{seed}:{rater}").randrange(2**31)
 
@@ -112,108 +87,74 @@ def create_study(
         raise StudyError("a study needs a name")
     if not names or len(set(names)) != len(names):
         raise StudyError(f"a study needs one or more raters, each named once (got {raters})")
-    with db.session() as session:
-        judge = session.get(models.JudgeConfig, judge_id)
-        if judge is None:
-            raise LookupError(f"no judge {judge_id}; `annotator judge list` shows them")
-        candidates = _candidates(session, judge_id)
-        if not candidates:
-            raise StudyError(f"judge {judge_id} has scored no trajectory yet; run `annotator judge run` first")
-        sample = stratified_sample(candidates, size, seed, by_app=by_app)
-        creator = ensure_person(session, created_by, "reviewer").id if created_by else None
-        study = St(
-            name=name.strip(), config_id=judge_id, seed=seed, sample_size=size, by_app=by_app,
-            rubric=rubric or rubric_text(judge.prompt_text), created_by_id=creator,
+    prompt = stored.judge_prompt(db, judge_id)
+    candidates = [Candidate(item.trajectory_id, item.judge_reward, item.app) for item in stored.scored_by(db, judge_id)]
+    if not candidates:
+        raise StudyError(f"judge {judge_id} has scored no trajectory yet; run `annotator judge run` first")
+    sample = stratified_sample(candidates, size, seed, by_app=by_app)
+    try:
+        study = stored.insert_study(
+            db, name.strip(), judge_id, seed=seed, size=size, by_app=by_app, rubric=rubric or rubric_text(prompt),
+            created_by=created_by, items=[stored.NewItem(c.trajectory_id, c.level, c.app) for c in sample],
+            raters=[(rater, _order_seed(seed, rater)) for rater in names],
         )  # fmt: skip
-        study.items = [
-            It(trajectory_id=c.trajectory_id, position=i, judge_reward=c.level, app=c.app) for i, c in enumerate(sample)
-        ]
-        study.raters = [Ra(person_id=ensure_person(session, rater, "annotator").id, order_seed=_order_seed(seed, rater))
-                        for rater in names]  # fmt: skip
-        session.add(study)
-        try:
-            session.commit()
-        except IntegrityError:
-            raise StudyError(f"a study named {name!r} exists already; choose another name") from None
-        return _info(session, study)
+    except StudyNameTaken as error:
+        raise StudyError(str(error)) from None
+    return _info(study)
 
 
-def _progress(study: models.Study, ratings: dict[int, dict[str, int]]) -> tuple[RaterProgress, ...]:
-    """Each rater's count of rated items, from the study's `_ratings`."""
-    counts = Counter(rater for scores in ratings.values() for rater in scores)
-    total = len(study.items)
-    return tuple(RaterProgress(rater.person.name, counts[rater.person.name], total) for rater in study.raters)
+def progress(study: StoredStudy) -> tuple[RaterProgress, ...]:
+    """Each rater's count of rated items."""
+    counts = Counter(rater for scores in study.ratings.values() for rater in scores)
+    return tuple(RaterProgress(rater.name, counts[rater.name], len(study.items)) for rater in study.raters)
 
 
-def _ratings(session: Session, study: models.Study) -> dict[int, dict[str, int]]:
-    """item id -> rater name -> score."""
-    rows = session.execute(
-        select(Rt.item_id, models.Person.name, Rt.score)
-        .join(Ra, Ra.id == Rt.rater_id).join(models.Person, models.Person.id == Ra.person_id)
-        .join(It, It.id == Rt.item_id).where(It.study_id == study.id)
-    )  # fmt: skip
-    found: dict[int, dict[str, int]] = {}
-    for item, rater, score in rows:
-        found.setdefault(item, {})[rater] = score
-    return found
-
-
-def _info(session: Session, study: models.Study) -> StudyInfo:
-    judge = session.get(models.JudgeConfig, study.config_id)
-    ratings = _ratings(session, study)
-    raters = len(study.raters)
+def _info(study: StoredStudy) -> StudyInfo:
+    ratings, raters = study.ratings, len(study.raters)
     flagged = sum(
         1 for item in study.items
         if item.adjudicated is None and len(ratings.get(item.id, {})) == raters
         and consensus(ratings[item.id].values()).flagged
     )  # fmt: skip
     return StudyInfo(
-        study.id, study.name, study.config_id, f"{judge.prompt_name} · {judge.model}" if judge else "?",
-        study.seed, len(study.items), study.sample_size, study.by_app,
-        dict(sorted(Counter(item.judge_reward for item in study.items).items())), _progress(study, ratings),
+        study.id, study.name, study.config_id, study.judge, study.seed, len(study.items), study.sample_size,
+        study.by_app, dict(sorted(Counter(item.judge_reward for item in study.items).items())), progress(study),
         flagged, sum(item.adjudicated is not None for item in study.items), study.created_at,
     )  # fmt: skip
 
 
 def study_info(db: Database, name: str) -> StudyInfo:
-    with db.session() as session:
-        return _info(session, find_study(session, name))
+    return _info(stored.load_study(db, name))
 
 
 def list_studies(db: Database) -> list[StudyInfo]:
-    with db.session() as session:
-        return [_info(session, study) for study in session.scalars(select(St).order_by(St.id))]
+    return [_info(study) for study in stored.load_studies(db)]
 
 
 def adjudicate(db: Database, name: str, trajectory_id: int, label: int | None, note: str, adjudicator: str) -> None:
     """Set (or, with None, clear) the final label of an item; it replaces the raters' consensus in the report."""
     if label is not None:
         check_level(label, "the adjudicated label")
-    with db.session() as session:
-        study = find_study(session, name)
-        item = next((item for item in study.items if item.trajectory_id == trajectory_id), None)
-        if item is None:
-            raise LookupError(f"trajectory {trajectory_id} is not in study {name!r}")
-        _refuse_pending_rater(study, _ratings(session, study), adjudicator, "adjudicate")
-        item.adjudicated, item.adjudication_note = label, note.strip() or None
-        item.adjudicator_id = ensure_person(session, adjudicator, "reviewer").id if label is not None else None
-        item.adjudicated_at = utcnow() if label is not None else None
-        session.commit()
+    study = stored.load_study(db, name)
+    item = next((item for item in study.items if item.trajectory_id == trajectory_id), None)
+    if item is None:
+        raise LookupError(f"trajectory {trajectory_id} is not in study {name!r}")
+    refuse_pending_rater(study, adjudicator, "adjudicate")
+    stored.set_adjudication(db, study.id, item.id, label, note.strip() or None, adjudicator)
 
 
-def _refuse_pending_rater(
-    study: models.Study, ratings: dict[int, dict[str, int]], viewer: str | None, what: str
-) -> None:
-    progress = _progress(study, ratings)
+def refuse_pending_rater(study: StoredStudy, viewer: str | None, what: str) -> None:
+    """NotYetError when `viewer` (or, unnamed, anyone) is still rating: they must not see scores yet."""
+    found = progress(study)
     if viewer is not None:
-        mine = next((rater for rater in progress if rater.name == viewer), None)
+        mine = next((rater for rater in found if rater.name == viewer), None)
         if mine is not None and not mine.finished:
             raise NotYetError(
                 f"{viewer} is still rating study {study.name!r} ({mine.rated}/{mine.total}); finish first, then "
                 f"{what}: until then the judge's and the other raters' scores stay hidden"
             )
         return
-    pending = [f"{rater.name} {rater.rated}/{rater.total}" for rater in progress if not rater.finished]
+    pending = [f"{rater.name} {rater.rated}/{rater.total}" for rater in found if not rater.finished]
     if pending:
         raise NotYetError(
             f"study {study.name!r} is still being rated ({', '.join(pending)}); to {what} now, say who you are "
@@ -223,20 +164,16 @@ def _refuse_pending_rater(
 
 def rated_items(db: Database, name: str, viewer: str | None) -> tuple[list[RatedItem], dict[str, int]]:
     """The study as the agreement module reads it (item = trajectory id), and the adjudicated labels."""
-    with db.session() as session:
-        study = find_study(session, name)
-        ratings = _ratings(session, study)
-        _refuse_pending_rater(study, ratings, viewer, "see the report")
-        raters = [rater.person.name for rater in study.raters]
-        items = [
-            RatedItem(str(item.trajectory_id), item.judge_reward,
-                      {rater: ratings.get(item.id, {}).get(rater) for rater in raters})
-            for item in study.items
-        ]  # fmt: skip
-        adjudicated = {
-            str(item.trajectory_id): item.adjudicated for item in study.items if item.adjudicated is not None
-        }
-        return items, adjudicated
+    study = stored.load_study(db, name)
+    refuse_pending_rater(study, viewer, "see the report")
+    raters = [rater.name for rater in study.raters]
+    items = [
+        RatedItem(str(item.trajectory_id), item.judge_reward,
+                  {rater: study.ratings.get(item.id, {}).get(rater) for rater in raters})
+        for item in study.items
+    ]  # fmt: skip
+    adjudicated = {str(item.trajectory_id): item.adjudicated for item in study.items if item.adjudicated is not None}
+    return items, adjudicated
 
 
 def study_report(

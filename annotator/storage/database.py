@@ -142,6 +142,11 @@ class Database:
     def session(self) -> Session:
         return self.sessions()
 
+    @property
+    def safe_url(self) -> str:
+        """The URL without its password: what may be shown or written into a file."""
+        return make_url(self.url).render_as_string(hide_password=True)
+
     def dispose(self) -> None:
         self.engine.dispose()
 

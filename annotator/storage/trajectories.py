@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
@@ -137,3 +137,8 @@ def load_trajectories(db: Database, ids: Sequence[int], *, judge_id: int | None 
     for start in range(0, len(ids), BATCH):
         with db.session() as session:
             yield from _load_batch(session, ids[start : start + BATCH], judge_id)
+
+
+def count_trajectories(db: Database) -> int:
+    with db.session() as session:
+        return session.scalar(select(func.count()).select_from(models.Trajectory)) or 0

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from annotator import __version__
-from annotator.services.browse import BrowseFilter, Summary, summarize
 from annotator.services.live_collect import SCRIPTED_MODEL
+from annotator.storage.browse import BrowseFilter, Summary, summarize
 from annotator.storage.database import SchemaTooNewError
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity

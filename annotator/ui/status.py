@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QLocale
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
-from annotator.services.browse import Summary
+from annotator.storage.browse import Summary
 from annotator.ui.i18n import fill
 from annotator.ui.identity_dialog import role_title
 

@@ -9,7 +9,7 @@ from PIL import Image
 from sqlalchemy import select
 
 from annotator.collect.agent import AgentDecider
-from annotator.collect.session import CollectionRun, Settings, Task
+from annotator.collect.session import CollectionRun, Settings, StopKind, Task
 from annotator.collect.teleop import TeleopDecider, parse_command
 from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.instructions import instruction_by_uid
@@ -100,6 +100,7 @@ def test_a_phone_gone_mid_run_leaves_an_interrupted_trajectory_that_resumes(
     run = CollectionRun(workspace, device, decider, packages=packages, on_step=unplug_after_first_step)
     result = run.start(task, collection.Collector(CollectorKind.HUMAN, person="小王"))
     assert result.status == TrajectoryStatus.INTERRUPTED and result.stop_reason.startswith("phone gone")
+    assert result.stop == StopKind.PHONE_GONE and result.stop.phone_lost
     assert [step.raw_action for step in steps_of(workspace, result.trajectory_id)] == ["open"]
     with VirtualAdbServer([phone]) as again:
         device = AndroidDevice(adb_client(port=again.port, timeout_s=5), phone.serial)
@@ -132,7 +133,7 @@ def test_garbage_replies_are_kept_retried_and_end_the_run_as_failed(workspace: W
     assert steps[0].attempts[0]["reply"] == "我觉得应该点一下" and steps[0].attempts[0]["problems"]
     assert steps[1].model_reply == "<tool_call>{oops</tool_call>" and steps[1].raw_tool_call is None
     assert (result.status, result.outcome) == (TrajectoryStatus.COMPLETE, Outcome.FAILURE)
-    assert "2 replies could not be used" in result.stop_reason
+    assert "2 replies could not be used" in result.stop_reason and result.stop == StopKind.NO_ACTION
 
 
 def test_an_api_that_is_down_interrupts_the_run(workspace: Workspace, device, packages) -> None:
@@ -141,6 +142,7 @@ def test_an_api_that_is_down_interrupts_the_run(workspace: Workspace, device, pa
         client = LLMClient(LLMConfig(base_url=server.base_url, model="test-model", max_retries=0))
         result = CollectionRun(workspace, device, AgentDecider(client), packages=packages).start(task, AGENT)
     assert result.status == TrajectoryStatus.INTERRUPTED and "503" in result.stop_reason
+    assert result.stop == StopKind.DECIDER_FAILED and not result.stop.phone_lost
     assert steps_of(workspace, result.trajectory_id) == []
 
 
@@ -152,11 +154,19 @@ def test_the_step_limit_and_a_stop_request_end_runs(workspace: Workspace, device
     limited = CollectionRun(workspace, device, decider, settings=Settings(max_steps=2), packages=packages).start(
         task, AGENT
     )
-    assert (limited.outcome, limited.stop_reason) == (Outcome.FAILURE, "step limit 2 reached")
+    assert (limited.outcome, limited.stop, limited.stop_reason) == (
+        Outcome.FAILURE,
+        StopKind.STEP_LIMIT,
+        "step limit 2 reached",
+    )
     stop = threading.Event()
     stop.set()
     stopped = CollectionRun(workspace, device, decider, packages=packages, stop=stop).start(task, AGENT)
-    assert (stopped.status, stopped.stop_reason) == (TrajectoryStatus.INTERRUPTED, "stopped by the user")
+    assert (stopped.status, stopped.stop, stopped.stop_reason) == (
+        TrajectoryStatus.INTERRUPTED,
+        StopKind.STOPPED,
+        "stopped by the user",
+    )
 
 
 def test_teleop_commands_parse_with_clear_errors() -> None:
@@ -186,7 +196,7 @@ def test_a_truncated_screenshot_interrupts_the_run_without_recording_it(workspac
     with VirtualAdbServer([phone]) as server:
         device = AndroidDevice(adb_client(port=server.port, timeout_s=5), phone.serial)
         result = CollectionRun(workspace, device, decider, packages=packages).start(task, AGENT)
-    assert result.status == TrajectoryStatus.INTERRUPTED
+    assert (result.status, result.stop) == (TrajectoryStatus.INTERRUPTED, StopKind.PHONE_ERROR)
     assert "not a readable image" in result.stop_reason
     assert steps_of(workspace, result.trajectory_id) == []
 

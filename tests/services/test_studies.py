@@ -105,7 +105,7 @@ def test_what_a_rater_receives_holds_no_judge_score(scored) -> None:
         names = {field.name for field in dataclasses.fields(kind)}
         assert not names & {"judge", "reward", "reason", "judge_reward", "level"}, kind
     entry = blind_rating.rater_queue(workspace.database, "s", "小王")[0]
-    seen = blind_rating.blind_trajectory(workspace, "s", "小王", entry.item_id)
+    seen = blind_rating.blind_trajectory(workspace.database, "s", "小王", entry.item_id)
     assert seen.trajectory_id == entry.trajectory_id and len(seen.steps) == 2
     assert "理由" not in repr(seen) and "reward" not in repr(seen)
     with pytest.raises(PermissionError, match="not a rater"):

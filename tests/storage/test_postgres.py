@@ -16,10 +16,10 @@ from sqlalchemy.engine import make_url
 from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.services import blind_rating, studies
 from annotator.services.bundle import export_bundle, import_bundle
-from annotator.services.judging import Selection, select_trajectories
 from annotator.services.stats import dataset_stats
 from annotator.storage import judging, labels
 from annotator.storage.judging import ScoreRecord
+from annotator.storage.selection import TrajectorySelection, selected_ids
 from annotator.storage.workspace import Workspace
 from tests.factories import step_ids
 
@@ -62,7 +62,7 @@ def test_judge_scores_and_a_study_on_postgres(populated: Workspace, postgres_url
         assert (
             judging.ensure_config(team.database, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m")) == config
         )
-        ids = select_trajectories(team.database, Selection())
+        ids = selected_ids(team.database, TrajectorySelection())
         for trajectory, level in zip(ids, (1, 3, 4), strict=True):
             judging.save_score(
                 team.database, config, None, trajectory, ScoreRecord(level, "理由", "{}", None, None, 1.0, 2)

@@ -9,8 +9,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.engine import make_url
-
 from annotator import __version__
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.privacy import PiiTally
@@ -78,18 +76,13 @@ def file_hashes(folder: Path, known: dict[str, str]) -> list[dict[str, Any]]:
     return listed
 
 
-def source_database(workspace: Workspace) -> str:
-    """The database URL without its password."""
-    return make_url(workspace.database.url).render_as_string(hide_password=True)
-
-
 def write_manifest(
     folder: Path, workspace: Workspace, options: dict[str, Any], tally: Tally, known: dict[str, str]
 ) -> None:
     manifest = {
         "format_version": 1,
         "code_version": __version__,
-        "source_database": source_database(workspace),
+        "source_database": workspace.database.safe_url,
         "options": options,
         "counts": tally.as_json(),
         "duplicates_left_out": tally.duplicates,

@@ -18,14 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import func, select
-
 from annotator.demo.workspace.labels import ToLabel, label_all
 from annotator.demo.workspace.runs import collect_runs, plan_runs
 from annotator.domain.trajectory import ReviewStatus
 from annotator.services.instructions import import_phone_instructions
-from annotator.storage import models
 from annotator.storage.database import open_database, sqlite_url
+from annotator.storage.trajectories import count_trajectories
 from annotator.storage.workspace import BLOBS_FOLDER, DATABASE_FILE, Workspace, default_data_dir
 
 DEMO_FOLDER = "demo"
@@ -82,8 +80,7 @@ def stored_trajectories(data_dir: Path) -> int:
     try:
         if database.schema.current is None:
             return 0
-        with database.session() as session:
-            return session.scalar(select(func.count()).select_from(models.Trajectory)) or 0
+        return count_trajectories(database)
     finally:
         database.dispose()
 

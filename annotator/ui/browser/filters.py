@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QToolButton, QWidget
 
-from annotator.services.browse import BrowseFilter, Choices
+from annotator.storage.browse import BrowseFilter, Choices
 from annotator.ui import labels
 
 TYPING_PAUSE_MS = 250  # search after a pause in typing, not on every key

@@ -23,7 +23,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from annotator.services import browse
+from annotator.storage import browse
 from annotator.storage.database import Database
 from annotator.ui import labels
 from annotator.ui.workers import Jobs

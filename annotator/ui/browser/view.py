@@ -6,7 +6,7 @@ from PySide6.QtCore import QEvent, QLocale, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from annotator.services import browse
+from annotator.storage import browse
 from annotator.storage.database import Database
 from annotator.storage.workspace import Workspace
 from annotator.ui import settings as keys

@@ -258,7 +258,7 @@ class CollectView(QWidget):
 
     def _run_ended(self, result: RunResult) -> None:
         self.trajectory_recorded.emit(result.trajectory_id)
-        lost = live_collect.phone_lost(result)
+        lost = result.stop.phone_lost
         self.last_outcome = self.progress.summary(result, with_reason=not lost)
         if lost and self.session_phone is not None:
             agent = self.session is not None and self.session.agent

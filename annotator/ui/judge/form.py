@@ -30,7 +30,8 @@ from PySide6.QtWidgets import (
 
 from annotator.domain.judge_settings import DEFAULT_PROMPT, ImagePolicy, JudgeSettings
 from annotator.llm.client import LLMConfig
-from annotator.services.judging import Selection, known_prompts, make_settings
+from annotator.services.judging import judge_selection, known_prompts, make_settings
+from annotator.storage.selection import TrajectorySelection
 from annotator.ui import settings as keys
 
 ENDPOINT, MODEL, API_KEY_ENV = "judge/endpoint", "judge/model", "judge/api_key_env"
@@ -46,7 +47,7 @@ class RunRequest:
 
     settings: JudgeSettings
     endpoint: LLMConfig
-    selection: Selection
+    selection: TrajectorySelection
     concurrency: int
 
 
@@ -203,7 +204,7 @@ class RunForm(QGroupBox):
         )
         endpoint = LLMConfig(url, settings.model, self.key_env.text().strip() or DEFAULT_KEY_ENV, timeout_s=TIMEOUT_S)
         app = self.chosen_app()
-        selection = Selection(
+        selection = judge_selection(
             apps=(app,) if app else (), unscored=self.unscored.isChecked(), limit=self.limit.value() or None
         )
         return RunRequest(settings, endpoint, selection, self.concurrency.value())

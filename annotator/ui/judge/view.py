@@ -18,8 +18,8 @@ from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from annotator.judge.runner import RunProgress, RunSummary
-from annotator.services.browse import filter_choices
 from annotator.services.judging import list_judges, run_judge
+from annotator.storage.browse import filter_choices
 from annotator.storage.database import Database
 from annotator.storage.judging import ConfigSummary
 from annotator.storage.workspace import Workspace

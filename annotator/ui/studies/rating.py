@@ -145,7 +145,7 @@ class RatingPage(QWidget):
         self.instruction.setText(self.tr("Loading…"))
         self.jobs.submit(
             self.tr("Loading a study item"),
-            lambda: blind_rating.blind_trajectory(workspace, study, rater, entry.item_id),
+            lambda: blind_rating.blind_trajectory(workspace.database, study, rater, entry.item_id),
             on_result=lambda trajectory: self._arrived(generation, trajectory),
         )
 

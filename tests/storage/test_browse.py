@@ -8,9 +8,8 @@ import pytest
 from sqlalchemy import select
 
 from annotator.domain.trajectory import CollectorKind, ReviewStatus
-from annotator.services import browse
-from annotator.services.browse import BrowseFilter, Sort
-from annotator.storage import collection, labels, models
+from annotator.storage import browse, collection, labels, models
+from annotator.storage.browse import BrowseFilter, Sort
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 

@@ -1,0 +1,198 @@
+"""Validation studies as stored: a study with its items, raters and ratings, read in one snapshot, and the
+writes that create a study, rate an item and adjudicate one. The rules (blindness, consensus, sampling) are
+the services' (annotator.services.studies, annotator.services.blind_rating); here are only rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm.strategy_options import _AbstractLoad
+
+from annotator.storage import models
+from annotator.storage.collection import ensure_person
+from annotator.storage.database import Database
+from annotator.storage.models import utcnow
+
+St, It, Ra, Rt = models.Study, models.StudyItem, models.StudyRater, models.StudyRating
+
+
+class StudyNameTaken(ValueError):
+    """A study of that name exists already."""
+
+
+@dataclass(frozen=True)
+class StoredItem:
+    id: int
+    trajectory_id: int
+    position: int
+    judge_reward: int  # the judge's score when it was sampled (its stratum)
+    app: str
+    adjudicated: int | None
+
+
+@dataclass(frozen=True)
+class StoredRater:
+    id: int
+    name: str
+    order_seed: int
+
+
+@dataclass(frozen=True)
+class StoredStudy:
+    id: int
+    name: str
+    config_id: int
+    judge: str  # the judge's prompt and model, for people
+    seed: int
+    sample_size: int  # the size asked for
+    by_app: bool
+    rubric: str
+    created_at: datetime
+    items: tuple[StoredItem, ...]  # in sampling order
+    raters: tuple[StoredRater, ...]
+    ratings: dict[int, dict[str, int]]  # item id -> rater name -> score
+
+
+@dataclass(frozen=True)
+class NewItem:
+    trajectory_id: int
+    judge_reward: int
+    app: str
+
+
+def _ratings(session: Session, study_id: int) -> dict[int, dict[str, int]]:
+    rows = session.execute(
+        select(Rt.item_id, models.Person.name, Rt.score)
+        .join(Ra, Ra.id == Rt.rater_id).join(models.Person, models.Person.id == Ra.person_id)
+        .join(It, It.id == Rt.item_id).where(It.study_id == study_id)
+    )  # fmt: skip
+    found: dict[int, dict[str, int]] = {}
+    for item, rater, score in rows:
+        found.setdefault(item, {})[rater] = score
+    return found
+
+
+def _stored(session: Session, study: models.Study) -> StoredStudy:
+    judge = session.get(models.JudgeConfig, study.config_id)
+    return StoredStudy(
+        study.id, study.name, study.config_id, f"{judge.prompt_name} · {judge.model}" if judge else "?",
+        study.seed, study.sample_size, study.by_app, study.rubric, study.created_at,
+        tuple(StoredItem(i.id, i.trajectory_id, i.position, i.judge_reward, i.app, i.adjudicated) for i in study.items),
+        tuple(StoredRater(r.id, r.person.name, r.order_seed) for r in study.raters),
+        _ratings(session, study.id),
+    )  # fmt: skip
+
+
+def _loading() -> tuple[_AbstractLoad, ...]:
+    return (selectinload(St.items), selectinload(St.raters).selectinload(Ra.person))
+
+
+def load_study(db: Database, name: str) -> StoredStudy:
+    with db.session() as session:
+        study = session.scalar(select(St).where(St.name == name).options(*_loading()))
+        if study is None:
+            known = ", ".join(session.scalars(select(St.name).order_by(St.id))) or "none yet"
+            raise LookupError(f"no study named {name!r} (studies: {known})")
+        return _stored(session, study)
+
+
+def load_studies(db: Database) -> list[StoredStudy]:
+    with db.session() as session:
+        return [_stored(session, study) for study in session.scalars(select(St).order_by(St.id).options(*_loading()))]
+
+
+def judge_prompt(db: Database, judge_id: int) -> str:
+    with db.session() as session:
+        judge = session.get(models.JudgeConfig, judge_id)
+        if judge is None:
+            raise LookupError(f"no judge {judge_id}; `annotator judge list` shows them")
+        return judge.prompt_text
+
+
+def scored_by(db: Database, judge_id: int) -> list[NewItem]:
+    """Every trajectory the judge gave a usable score, with its app: what a study samples from."""
+    S, T, Ins, A = models.JudgeScore, models.Trajectory, models.Instruction, models.App
+    query = (
+        select(S.trajectory_id, S.reward, A.name)
+        .join(T, T.id == S.trajectory_id).join(Ins, Ins.id == T.instruction_id).join(A, A.id == Ins.app_id)
+        .where(S.config_id == judge_id, S.reward.is_not(None))
+    )  # fmt: skip
+    with db.session() as session:
+        return [NewItem(trajectory, reward, app) for trajectory, reward, app in session.execute(query)]
+
+
+def insert_study(
+    db: Database, name: str, judge_id: int, *, seed: int, size: int, by_app: bool, rubric: str,
+    created_by: str | None, items: Sequence[NewItem], raters: Sequence[tuple[str, int]],
+) -> StoredStudy:  # fmt: skip
+    """Write a study with its sampled items (in order) and its raters (name, order seed)."""
+    with db.session() as session:
+        creator = ensure_person(session, created_by, "reviewer").id if created_by else None
+        study = St(
+            name=name, config_id=judge_id, seed=seed, sample_size=size, by_app=by_app, rubric=rubric,
+            created_by_id=creator,
+        )  # fmt: skip
+        study.items = [
+            It(trajectory_id=item.trajectory_id, position=n, judge_reward=item.judge_reward, app=item.app)
+            for n, item in enumerate(items)
+        ]
+        study.raters = [
+            Ra(person_id=ensure_person(session, rater, "annotator").id, order_seed=order_seed)
+            for rater, order_seed in raters
+        ]
+        session.add(study)
+        try:
+            session.commit()
+        except IntegrityError:
+            raise StudyNameTaken(f"a study named {name!r} exists already; choose another name") from None
+        return _stored(session, study)
+
+
+def set_adjudication(
+    db: Database, study_id: int, item_id: int, label: int | None, note: str | None, adjudicator: str
+) -> None:
+    """Set (or, with None, clear) an item's final label, by whom and when."""
+    with db.session() as session, session.begin():
+        item = session.get(It, item_id)
+        if item is None or item.study_id != study_id:
+            raise LookupError(f"item {item_id} is not in study {study_id}")
+        item.adjudicated, item.adjudication_note = label, note
+        item.adjudicator_id = ensure_person(session, adjudicator, "reviewer").id if label is not None else None
+        item.adjudicated_at = utcnow() if label is not None else None
+
+
+def rater_ratings(db: Database, rater_id: int) -> dict[int, tuple[int, str | None]]:
+    """One rater's ratings: item id -> (score, note)."""
+    with db.session() as session:
+        return {
+            row.item_id: (row.score, row.note) for row in session.scalars(select(Rt).where(Rt.rater_id == rater_id))
+        }
+
+
+def save_rating(db: Database, item_id: int, rater_id: int, score: int, note: str | None) -> None:
+    """Store, or change, one rater's score of one item."""
+    with db.session() as session, session.begin():
+        row = session.scalar(select(Rt).where(Rt.item_id == item_id, Rt.rater_id == rater_id))
+        if row is None:
+            session.add(Rt(item_id=item_id, rater_id=rater_id, score=score, note=note))
+        else:
+            row.score, row.note, row.updated_at = score, note, utcnow()
+
+
+def judge_reasons(db: Database, judge_id: int, trajectory_ids: Sequence[int]) -> dict[int, str | None]:
+    S = models.JudgeScore
+    query = select(S.trajectory_id, S.reason).where(S.config_id == judge_id, S.trajectory_id.in_(trajectory_ids))
+    with db.session() as session:
+        return {trajectory_id: reason for trajectory_id, reason in session.execute(query)}
+
+
+def instruction_texts(db: Database, trajectory_ids: Sequence[int]) -> dict[int, str]:
+    T, Ins = models.Trajectory, models.Instruction
+    query = select(T.id, Ins.text).join(Ins, Ins.id == T.instruction_id).where(T.id.in_(trajectory_ids))
+    with db.session() as session:
+        return {trajectory_id: text for trajectory_id, text in session.execute(query)}
