@@ -186,12 +186,6 @@ def list_instructions(db: Database, *, app: str | None = None, status: str | Non
     return store.list_instructions(db, app=app, status=chosen)
 
 
-def set_instruction_status(db: Database, ids: Iterable[int], status: InstructionStatus | str) -> int:
-    """Give instructions a status (all or none); how many changed."""
-    chosen = status if isinstance(status, InstructionStatus) else parse_status(status)
-    return store.set_status(db, ids, chosen)
-
-
 def approve(db: Database, ids: Iterable[int]) -> int:
     """Reviewed and fit for collection."""
     return store.set_status(db, ids, InstructionStatus.ACTIVE)

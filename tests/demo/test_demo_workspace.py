@@ -14,8 +14,8 @@ from annotator.demo.phone.instructions import instruction_by_uid
 from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.phone.solver import run_solution
 from annotator.demo.workspace.build import DemoExistsError, DemoReport, build_demo
+from annotator.demo.workspace.careful_labels import Seen, label_steps
 from annotator.demo.workspace.runs import plan_runs
-from annotator.demo.workspace.step_judgement import Seen, judge_steps
 from annotator.device.hierarchy import parse_hierarchy
 from annotator.domain import actions as act
 from annotator.domain.trajectory import Verdict
@@ -147,12 +147,12 @@ def test_steps_are_judged_against_the_scripted_solution() -> None:
     sound = next(rect for node, rect, _ in phone.find(lambda node: node.text == "声音和振动"))
     wrong_tap = act.Click(coordinate=((sound[0] + sound[2]) // 2, (sound[1] + sound[3]) // 2))
     done = [right[0], act.Wait(time=2), wrong_tap, act.SystemButton(button="Back"), *right[1:]]
-    judged = judge_steps(instruction, [Seen(action.to_tool_call(), []) for action in done])
+    judged = label_steps(instruction, [Seen(action.to_tool_call(), []) for action in done])
     assert [j.verdict for j in judged] == [
         Verdict.CORRECT, Verdict.REDUNDANT, Verdict.WRONG, Verdict.CORRECT, Verdict.CORRECT, Verdict.CORRECT,
         Verdict.CORRECT,
     ]  # fmt: skip
     assert judged[2].tool_call == right[1].to_tool_call() and judged[2].action_text == "点击“显示和亮度”"
     assert "误点" in judged[3].think and judged[1].tool_call == act.Wait(time=2).to_tool_call()
-    early = judge_steps(instruction, [Seen(a.to_tool_call(), []) for a in (right[0], act.Terminate("success"))])
+    early = label_steps(instruction, [Seen(a.to_tool_call(), []) for a in (right[0], act.Terminate("success"))])
     assert early[1].verdict == Verdict.WRONG and early[1].tool_call == right[1].to_tool_call()

@@ -49,8 +49,3 @@ def canonical_key(value: str) -> str:
     if name not in KEY_CODES or name == "UNKNOWN":
         raise ValueError(f"Unknown keycode: {value}")
     return PREFIX + name
-
-
-def key_code(name: str) -> int:
-    """The number of a canonical key name (`KEYCODE_ENTER` -> 66)."""
-    return KEY_CODES[name.removeprefix(PREFIX)]

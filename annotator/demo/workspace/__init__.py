@@ -1,2 +1,2 @@
 """The demo workspace (`annotator demo`): `build` fills a folder, `runs` collects on the virtual phone,
-`step_judgement` decides what a careful annotator makes of each step, `labels` writes it as a team would."""
+`careful_labels` decides what a careful annotator makes of each step, `labels` writes it as a team would."""

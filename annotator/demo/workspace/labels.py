@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotator.demo.phone.tasks import Instruction
-from annotator.demo.workspace.step_judgement import Judgement, Seen, box_at, judge_steps, read_steps
+from annotator.demo.workspace.careful_labels import CarefulLabel, Seen, box_at, label_steps, read_steps
 from annotator.domain.response import parse_response
 from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus, Verdict
 from annotator.storage.labels import set_review, update_label
@@ -56,16 +56,16 @@ def label_all(workspace: Workspace, items: list[ToLabel], seed: int) -> list[Rev
         labelled += 1
         trajectory = load_trajectory(workspace.database, item.trajectory_id)
         seen = read_steps(workspace.blobs, trajectory)
-        judgements = judge_steps(item.instruction, seen)
+        careful = label_steps(item.instruction, seen)
         if status == ReviewStatus.ACCEPTED:
-            accept(workspace, trajectory, judgements, annotator)
+            accept(workspace, trajectory, careful, annotator)
         elif status == ReviewStatus.REJECTED:
-            reject(workspace, trajectory, seen, judgements, annotator)
+            reject(workspace, trajectory, seen, careful, annotator)
         elif status == ReviewStatus.ANNOTATED:
-            write_labels(workspace, trajectory, judgements, annotator)
+            write_labels(workspace, trajectory, careful, annotator)
             submit(workspace, trajectory, annotator)
         else:
-            write_labels(workspace, trajectory, judgements[: math.ceil(len(judgements) / 2)], annotator)
+            write_labels(workspace, trajectory, careful[: math.ceil(len(careful) / 2)], annotator)
             set_review(workspace.database, _id(trajectory), ReviewStatus.IN_PROGRESS, reviewer=annotator)
     return plan
 
@@ -78,18 +78,18 @@ def _id(trajectory: LabelledTrajectory) -> int:
 def write_labels(
     workspace: Workspace,
     trajectory: LabelledTrajectory,
-    judgements: list[Judgement],
+    careful: list[CarefulLabel],
     annotator: str,
     overrides: dict[int, dict[str, Any]] | None = None,
 ) -> None:
-    """Label steps 0..len(judgements)-1, all five fields; `overrides` replaces some (a careless annotator)."""
-    for index, judgement in enumerate(judgements):
+    """Label steps 0..len(careful)-1, all five fields; `overrides` replaces some (a careless annotator)."""
+    for index, label in enumerate(careful):
         changes = {
-            "tool_call": judgement.tool_call,
-            "target_box": judgement.target_box,
-            "think": judgement.think,
-            "action_text": judgement.action_text,
-            "verdict": str(judgement.verdict),
+            "tool_call": label.tool_call,
+            "target_box": label.target_box,
+            "think": label.think,
+            "action_text": label.action_text,
+            "verdict": str(label.verdict),
         } | (overrides or {}).get(index, {})
         update_label(workspace.database, trajectory.executed[index].id or 0, changes, person=annotator)
 
@@ -99,11 +99,11 @@ def submit(workspace: Workspace, trajectory: LabelledTrajectory, annotator: str)
     set_review(workspace.database, _id(trajectory), ReviewStatus.ANNOTATED, reviewer=annotator, comment=comment)
 
 
-def accept(workspace: Workspace, trajectory: LabelledTrajectory, judgements: list[Judgement], annotator: str) -> None:
-    write_labels(workspace, trajectory, judgements, annotator)
+def accept(workspace: Workspace, trajectory: LabelledTrajectory, careful: list[CarefulLabel], annotator: str) -> None:
+    write_labels(workspace, trajectory, careful, annotator)
     submit(workspace, trajectory, annotator)
-    sharpen_one_action(workspace, trajectory, judgements)
-    flagged = [f"第{index + 1}步" for index, j in enumerate(judgements) if j.verdict != Verdict.CORRECT]
+    sharpen_one_action(workspace, trajectory, careful)
+    flagged = [f"第{index + 1}步" for index, j in enumerate(careful) if j.verdict != Verdict.CORRECT]
     comment = (
         f"标注准确：{'、'.join(flagged)}的错误或多余操作已标出并改正，通过。"
         if flagged
@@ -112,37 +112,37 @@ def accept(workspace: Workspace, trajectory: LabelledTrajectory, judgements: lis
     set_review(workspace.database, _id(trajectory), ReviewStatus.ACCEPTED, reviewer=REVIEWER, comment=comment)
 
 
-def sharpen_one_action(workspace: Workspace, trajectory: LabelledTrajectory, judgements: list[Judgement]) -> None:
+def sharpen_one_action(workspace: Workspace, trajectory: LabelledTrajectory, careful: list[CarefulLabel]) -> None:
     """The reviewer makes the first tap's action text say where on the screen it is (a second revision)."""
-    for index, judgement in enumerate(judgements):
-        if judgement.target_box is None:
+    for index, label in enumerate(careful):
+        if label.target_box is None:
             continue
         height = trajectory.executed[index].raw.screen.height
-        centre_y = (judgement.target_box[1] + judgement.target_box[3]) / 2
+        centre_y = (label.target_box[1] + label.target_box[3]) / 2
         region = "上方" if centre_y < height / 3 else ("中部" if centre_y < height * 2 / 3 else "下方")
-        sharper = f"{judgement.action_text}（在屏幕{region}）"
+        sharper = f"{label.action_text}（在屏幕{region}）"
         step_id = trajectory.executed[index].id or 0
         update_label(workspace.database, step_id, {"action_text": sharper}, person=REVIEWER, role="reviewer")
         return
 
 
 def reject(
-    workspace: Workspace, trajectory: LabelledTrajectory, seen: list[Seen], judgements: list[Judgement], annotator: str
+    workspace: Workspace, trajectory: LabelledTrajectory, seen: list[Seen], careful: list[CarefulLabel], annotator: str
 ) -> None:
     """Labelled in a hurry: a bad step passed as correct, or a tap with no box and the model's think copied."""
-    bad = next((index for index, j in enumerate(judgements) if j.verdict != Verdict.CORRECT), None)
+    bad = next((index for index, j in enumerate(careful) if j.verdict != Verdict.CORRECT), None)
     if bad is not None:
         raw_call = seen[bad].tool_call
         overrides = {bad: {"verdict": str(Verdict.CORRECT), "tool_call": raw_call}}
         overrides[bad]["target_box"] = box_at(seen[bad].nodes, raw_call)
-        verdict = judgements[bad].verdict
+        verdict = careful[bad].verdict
         fix = "并写出正确的动作" if verdict == Verdict.WRONG else ""
         comment = (
             f"第{bad + 1}步的操作没有推进任务，应标为“{VERDICT_WORDS[verdict]}”{fix}，不能标为“正确”。"
             "请改正后重新提交。"
         )
     else:
-        boxed = [index for index, j in enumerate(judgements) if j.target_box is not None]
+        boxed = [index for index, j in enumerate(careful) if j.target_box is not None]
         sloppy = boxed[0] if boxed else 0
         copied = _model_think(trajectory, sloppy)
         overrides = {sloppy: {"target_box": None, "think": copied}}
@@ -150,7 +150,7 @@ def reject(
         comment = (
             f"第{sloppy + 1}步没有框出点击的目标元素，{what}，请按“当前状态→下一步→目标”改写并补上目标框后重新提交。"
         )
-    write_labels(workspace, trajectory, judgements, annotator, overrides)
+    write_labels(workspace, trajectory, careful, annotator, overrides)
     submit(workspace, trajectory, annotator)
     set_review(workspace.database, _id(trajectory), ReviewStatus.REJECTED, reviewer=REVIEWER, comment=comment)
 

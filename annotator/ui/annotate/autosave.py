@@ -83,9 +83,6 @@ class LabelSaver(QObject):
         key = (step_id, field)
         return key in self._pending or self._sending.get(key, 0) > 0
 
-    def pending_value(self, step_id: int, field: str, default: Any = None) -> Any:
-        return self._pending.get((step_id, field), default)
-
     def _send(self, step_id: int, changes: dict[str, Any]) -> None:
         editor = self.editor
         if editor is None:

@@ -70,7 +70,7 @@ class StepCanvas(QGraphicsView):
         self._screen: paint.Screen | None = None
         self._problem = ""  # why the screenshot cannot be shown
         self._size = QSize(0, 0)  # the screen in device pixels
-        self._cache = paint.ScreenCache(CACHED_SCREENS)
+        self._cache = paint.DecodedScreens(CACHED_SCREENS)
         self._elements: list[UiNode] = []
         self._labelled = Overlays()
         self._original: Overlays | None = None

@@ -87,7 +87,7 @@ def read_screen(path: Path) -> tuple[QImage | None, str]:
     return image, ""
 
 
-class ScreenCache:
+class DecodedScreens:
     """The last few decoded screenshots, so that stepping back and forth does not decode them again."""
 
     def __init__(self, size: int) -> None:

@@ -69,9 +69,6 @@ class PhoneScreen(QWidget):
         self.pending = action
         self.update()
 
-    def device_size(self) -> QSize:
-        return self.image.size() if self.image is not None else QSize()
-
     # geometry ----------------------------------------------------------------------------------------------
 
     def image_rect(self) -> QRectF:

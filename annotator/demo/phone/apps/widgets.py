@@ -120,13 +120,6 @@ def scroll_column(
     return view
 
 
-def scrolled_list(
-    frame: Rect, app: App, rows: list[Callable[[Rect], Node]], row_height: int, rid: str = "list"
-) -> Node:
-    """A RecyclerView of rows of one height."""
-    return scroll_column(frame, app, [(row_height, make) for make in rows], rid)
-
-
 def tab_bar(frame: Rect, tabs: list[tuple[str, str, Callback]], current: str, accent: tuple[int, int, int]) -> Node:
     """A bottom navigation bar: (label, icon, on_tap) per tab; the current tab is selected."""
     left, _, right, bottom = frame

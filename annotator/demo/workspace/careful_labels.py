@@ -46,7 +46,7 @@ class Seen:
 
 
 @dataclass(frozen=True)
-class Judgement:
+class CarefulLabel:
     """One step's label: the verdict on what was done and the three stages of the move that was right."""
 
     verdict: Verdict
@@ -72,20 +72,20 @@ def _action(tool_call: dict[str, Any] | None) -> act.Action | None:
         return None  # a malformed call did nothing on the phone
 
 
-def judge_steps(instruction: Instruction, steps: list[Seen]) -> list[Judgement]:
-    """A judgement per step; the phone before step i is a fresh phone that replayed steps 0..i-1."""
+def label_steps(instruction: Instruction, steps: list[Seen]) -> list[CarefulLabel]:
+    """A careful label per step; the phone before step i is a fresh phone that replayed steps 0..i-1."""
     actions = [_action(step.tool_call) for step in steps]
-    judgements = []
+    labels = []
     for index, step in enumerate(steps):
         phone = VirtualPhone()
         progress = replay(phone, instruction, [done for done in actions[:index] if done is not None])
-        judgements.append(_judge(phone, instruction, progress, actions[index], step))
-    return judgements
+        labels.append(_label_step(phone, instruction, progress, actions[index], step))
+    return labels
 
 
-def _judge(
+def _label_step(
     phone: VirtualPhone, instruction: Instruction, progress: Progress, done: act.Action | None, step: Seen
-) -> Judgement:
+) -> CarefulLabel:
     screen = screen_words(phone)
     wanted = None if progress.terminated else planned_action(phone, instruction, progress)
     if wanted is None:  # the solution cannot go on from here: giving up is the honest move
@@ -94,20 +94,20 @@ def _judge(
         )
         give_up = act.Terminate(status="failure")
         verdict = Verdict.CORRECT if done == give_up else Verdict.WRONG
-        return Judgement(verdict, think, "无法完成任务，结束", give_up.to_tool_call(), None)
+        return CarefulLabel(verdict, think, "无法完成任务，结束", give_up.to_tool_call(), None)
     if isinstance(done, act.Wait) and not same_action(phone, done, wanted):
         seconds = f"{done.time:g}"
         think = (
             f"当前状态：{screen}，页面已经加载完成。下一步：等待{seconds}秒。"
             f"目标：这一步并不推进任务“{instruction.text}”，是多余的。"
         )
-        return Judgement(Verdict.REDUNDANT, think, f"等待{seconds}秒", step.tool_call, None)
+        return CarefulLabel(Verdict.REDUNDANT, think, f"等待{seconds}秒", step.tool_call, None)
     right = done is not None and same_action(phone, done, wanted)
     call = step.tool_call if right else wanted.to_tool_call()
     doing = pointed_text(step.nodes, call) or describe(phone, instruction, progress, wanted).action_text
     think = _think(phone, screen, instruction, progress, wanted, doing)
     verdict = Verdict.CORRECT if right else Verdict.WRONG
-    return Judgement(verdict, think, doing, call, box_at(step.nodes, call))
+    return CarefulLabel(verdict, think, doing, call, box_at(step.nodes, call))
 
 
 def _think(
