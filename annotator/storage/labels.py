@@ -76,7 +76,7 @@ def check_privacy_regions(value: Any, width: int, height: int) -> list[list[floa
     boxes = []
     for number, region in enumerate(value, start=1):
         where = f"privacy_regions: region {number}"
-        if not isinstance(region, list | tuple):
+        if not isinstance(region, list | tuple | Box):
             raise LabelError(f"{where}: expected [x1, y1, x2, y2], got {region!r}")
         try:
             box = Box.from_list([_coordinate(v) for v in region])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
 from annotator.resources import resource
 from annotator.ui.qm import compile_qm, read_ts
@@ -81,3 +81,16 @@ class LanguageSwitcher:
         QLocale.setDefault(QLocale(language))
         self.language = language
         return language
+
+
+class Retranslating:
+    """A widget mixin (put it before the Qt class): `retranslate()` sets the widget's texts, and runs again
+    whenever the language changes, so a switch in View → Language shows at once."""
+
+    def retranslate(self) -> None:
+        raise NotImplementedError
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)  # type: ignore[misc]  # the Qt class that follows in the bases has it

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QEvent, QSize, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -40,7 +40,7 @@ from annotator.ui.annotate import AnnotationView
 from annotator.ui.browser import BrowserView
 from annotator.ui.bundles import BundleCommands
 from annotator.ui.collect import CollectView
-from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, fill
+from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, Retranslating, fill
 from annotator.ui.identity_dialog import IdentityDialog
 from annotator.ui.judge import JudgeView
 from annotator.ui.review import ReviewView
@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 VIEWS = "Views"  # translation context of view titles
 
 
-class MainWindow(QMainWindow):
+class MainWindow(Retranslating, QMainWindow):
     workspace_opened = Signal(object)  # Workspace
     workspace_failed = Signal(str)  # what the user was told
     trajectory_requested = Signal(int)
@@ -329,11 +329,6 @@ class MainWindow(QMainWindow):
             item = self.nav.item(row)
             item.setText(QCoreApplication.translate(VIEWS, self.view_titles[item.data(Qt.ItemDataRole.UserRole)]))
         self.toolbar.setWindowTitle(self.tr("Toolbar"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     # window state --------------------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,10 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.ui.actions import MENUS, ActionRegistry, plain, translate
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 
-class ShortcutSheet(QDialog):
+class ShortcutSheet(Retranslating, QDialog):
     """A table of commands; select one and press keys in the editor below to change its shortcut."""
 
     def __init__(self, registry: ActionRegistry, parent: QWidget | None = None) -> None:
@@ -101,11 +101,6 @@ class ShortcutSheet(QDialog):
         self.editor_label.setText(self.tr("&Shortcut for the selected command:"))
         self.reset_button.setText(self.tr("Reset to &Default"))
         self.refresh()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _selection_changed(self) -> None:
         action_id = self.selected_id()

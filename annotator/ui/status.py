@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QLocale
+from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 from annotator.storage.browse import Summary
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.identity_dialog import role_title
 
 ERROR_MS = 15_000
 INFO_MS = 6_000
 
 
-class WindowStatus(QStatusBar):
+class WindowStatus(Retranslating, QStatusBar):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.workspace = QLabel(self)
@@ -80,8 +80,3 @@ class WindowStatus(QStatusBar):
                 locale.toString(summary.awaiting_review),
             )
         )
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView, QWidg
 from annotator.device.hierarchy import UiNode, element_at
 from annotator.ui.annotate import canvas_paint as paint
 from annotator.ui.annotate.overlays import Box, Overlays, region_at
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 ZOOM_STEP = 1.25  # one wheel notch or one zoom command
 MIN_ZOOM, MAX_ZOOM = 0.05, 16.0
@@ -45,7 +45,7 @@ CACHED_SCREENS = 8  # decoded screenshots kept: stepping back and forth does not
 BACKGROUND = QColor("#3c3f41")  # neutral grey: neither a light nor a dark screenshot melts into it
 
 
-class StepCanvas(QGraphicsView):
+class StepCanvas(Retranslating, QGraphicsView):
     point_chosen = Signal(float, float)  # a click (no modifier), in device pixels
     box_drawn = Signal(float, float, float, float)  # a drag: x1, y1, x2, y2 device pixels, x1 < x2, y1 < y2
     element_chosen = Signal(object)  # Ctrl+click: the UiNode under the pointer
@@ -359,10 +359,8 @@ class StepCanvas(QGraphicsView):
 
     # painting --------------------------------------------------------------------------------------------------
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.viewport().update()  # the canvas's words are translated as it paints
-        super().changeEvent(event)
+    def retranslate(self) -> None:
+        self.viewport().update()  # the canvas's words are translated as it paints
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         painter.fillRect(rect, BACKGROUND)

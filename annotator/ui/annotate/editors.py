@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
@@ -18,7 +18,7 @@ from annotator.domain.trajectory import LabelledStep
 from annotator.ui.annotate import textdiff
 from annotator.ui.annotate.tool_call_editor import ToolCallEditor
 from annotator.ui.annotate.undo_keys import UndoKeysToWindow, give_undo_keys_to_window
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 CONTEXT = "StageEditors"
 STAGES: tuple[str, ...] = ("think", "action_text", "tool_call")
@@ -51,7 +51,7 @@ PLACEHOLDERS = {
 }
 
 
-class StageTextEditor(QWidget):
+class StageTextEditor(Retranslating, QWidget):
     """The label of one text stage above its original, with the differences marked."""
 
     edited = Signal(str)  # the text as the user left it
@@ -136,13 +136,8 @@ class StageTextEditor(QWidget):
         )
         self._mark_differences()
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
-
-class StageEditors(QTabWidget):
+class StageEditors(Retranslating, QTabWidget):
     """The three stage editors as tabs; a tab's title says whether its stage is labelled."""
 
     text_edited = Signal(str, str)  # stage ("think" | "action_text"), text
@@ -209,8 +204,3 @@ class StageEditors(QTabWidget):
 
     def retranslate(self) -> None:
         self.show_progress(self.stages)
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from annotator.domain.trajectory import LabelledTrajectory, Outcome, ReviewStatus
 from annotator.ui import labels
 from annotator.ui.browser.model import local_time
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 BANNER_STYLE = "background: #fde7e4; color: #8c1d18; border: 1px solid #e8a39b; border-radius: 4px; padding: 6px;"
 
 
-class TrajectoryHeader(QWidget):
+class TrajectoryHeader(Retranslating, QWidget):
     outcome_chosen = Signal(str)  # "success" | "failure"
     submit_requested = Signal()
 
@@ -110,8 +110,3 @@ class TrajectoryHeader(QWidget):
         self.submit.setText(self.tr("Submit for Review"))
         self.submit.setToolTip(self.tr("Mark this trajectory as annotated so that a reviewer sees it (Ctrl+Return)"))
         self._show_texts()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QEvent, QLocale, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLocale, Qt, Signal
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from annotator.services.annotation import Revision
 from annotator.ui import labels
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 CONTEXT = "HistoryPane"
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -202,7 +202,7 @@ class ChangeDelegate(QStyledItemDelegate):
         painter.restore()
 
 
-class HistoryPane(QWidget):
+class HistoryPane(Retranslating, QWidget):
     restore_requested = Signal(int)  # revision id
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -316,8 +316,3 @@ class HistoryPane(QWidget):
             self.set_revisions(self._revisions)  # field names and values in the new language
         else:
             self._selection_changed()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

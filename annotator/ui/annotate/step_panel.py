@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from annotator.domain.trajectory import LabelledStep, Verdict
 from annotator.ui.annotate.editors import StageEditors
 from annotator.ui.annotate.history import HistoryPane
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 CONTEXT = "StepPanel"
 # Verdicts are stored in English; this view's own labels for them (labels.py has none).
@@ -30,7 +30,7 @@ VERDICTS = {
 VERDICT_COLOURS = {Verdict.CORRECT: "#1e7b34", Verdict.WRONG: "#b3261e", Verdict.REDUNDANT: "#8a5a00"}
 
 
-class StepPanel(QWidget):
+class StepPanel(Retranslating, QWidget):
     verdict_chosen = Signal(str)
     keep_original_requested = Signal()
     insert_requested = Signal()
@@ -161,8 +161,3 @@ class StepPanel(QWidget):
             self.tr("Leave a redundant step out of the labelled trajectory, or take it back (Ctrl+Shift+Delete)")
         )
         self._show_texts()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -19,7 +19,6 @@ from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
     QAbstractListModel,
     QCoreApplication,
-    QEvent,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -35,7 +34,7 @@ from PySide6.QtGui import QColor, QImage, QImageReader, QPainter, QPainterPath, 
 from PySide6.QtWidgets import QAbstractItemView, QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from annotator.domain.trajectory import LabelledStep
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 log = logging.getLogger(__name__)
 
@@ -329,7 +328,7 @@ def _stage_dots(painter: QPainter, centre: QPointF, stages: tuple[bool, bool, bo
         painter.drawEllipse(QPointF(centre.x() + offset, centre.y()), 4.0, 4.0)
 
 
-class StepStrip(QListView):
+class StepStrip(Retranslating, QListView):
     step_chosen = Signal(int)  # step id: the annotator picked a tile
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -392,10 +391,8 @@ class StepStrip(QListView):
         if not self._quiet and current.isValid():
             self.step_chosen.emit(current.data(STEP_ID_ROLE))
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.viewport().update()  # the tiles' bands and tooltips are translated as they are painted and asked
-        super().changeEvent(event)
+    def retranslate(self) -> None:
+        self.viewport().update()  # the tiles' bands and tooltips are translated as they are painted and asked
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         # A horizontal strip: the ordinary (vertical) wheel scrolls it sideways.

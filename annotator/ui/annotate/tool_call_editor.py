@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -38,7 +38,7 @@ from annotator.domain.actions import (
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.response import tool_call_json
 from annotator.ui.annotate import textdiff
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 CONTEXT = "ToolCallEditor"
 ACTION_HELP = {
@@ -106,7 +106,7 @@ class PointInput(QWidget):
         return [self.x.value(), self.y.value()]
 
 
-class ToolCallEditor(QWidget):
+class ToolCallEditor(Retranslating, QWidget):
     edited = Signal(object, bool)  # a valid tool call dict or None (cleared), and whether to save at once
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -372,8 +372,3 @@ class ToolCallEditor(QWidget):
         self.original_caption.setText(self.tr("Original (as collected)"))
         self.original.setPlaceholderText(self.tr("Nothing was collected for this step (an inserted step)."))
         self._check_json()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

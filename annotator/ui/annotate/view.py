@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
@@ -36,11 +36,11 @@ from annotator.ui.annotate.overlays import overlays_for
 from annotator.ui.annotate.privacy import PrivacyRegions
 from annotator.ui.annotate.step_panel import StepPanel
 from annotator.ui.annotate.strip import StepStrip
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.workers import Jobs
 
 
-class AnnotationView(QWidget):
+class AnnotationView(Retranslating, QWidget):
     status_message = Signal(str)
 
     def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
@@ -387,8 +387,3 @@ class AnnotationView(QWidget):
             "Click: the point · Drag: the target box · Ctrl+click: an element (box and centre) · Wheel: zoom"
         )
         self.canvas_hint.setText(self.privacy.hint() if self.privacy.active else gestures)
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

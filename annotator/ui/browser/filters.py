@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QToolButton, QWidget
 
 from annotator.storage.browse import BrowseFilter, Choices
 from annotator.ui import labels
+from annotator.ui.i18n import Retranslating
 
 TYPING_PAUSE_MS = 250  # search after a pause in typing, not on every key
 
 
-class FilterBar(QWidget):
+class FilterBar(Retranslating, QWidget):
     """The menus (app, status, review state, collector, labeller) in a row; the view places `search` itself.
 
     The search box sits beside the counts, so that the filters fit a 1024-pixel-wide screen in either language.
@@ -89,11 +90,6 @@ class FilterBar(QWidget):
         self.set_choices(self._choices)
         self.clear_button.setText(self.tr("Clear"))
         self.clear_button.setToolTip(self.tr("Show every trajectory again"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     @staticmethod
     def _fill(combo: QComboBox, everything: str, items: list[tuple[Any, str]]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QLocale, Qt, Signal
+from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
@@ -12,7 +12,7 @@ from annotator.storage.workspace import Workspace
 from annotator.ui import settings as keys
 from annotator.ui.browser.filters import FilterBar
 from annotator.ui.browser.model import COLUMN_INDEX, ID_ROLE, TrajectoryTableModel
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.workers import Jobs
 
 HEADER_STATE = "browser/header"
@@ -65,7 +65,7 @@ class TrajectoryTable(QTableView):
         super().keyPressEvent(event)
 
 
-class BrowserView(QWidget):
+class BrowserView(Retranslating, QWidget):
     open_requested = Signal(int)  # a trajectory id: the window opens it in the view that edits trajectories
     summary_changed = Signal(object)  # browse.Summary of the current filter
     status_message = Signal(str)
@@ -229,8 +229,6 @@ class BrowserView(QWidget):
         loading = " · " + self.tr("loading more…") if self.model.loading() else ""
         self.counts.setText(f"<b>{shown}</b> · {work}{loading}")
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.model.retranslate()
-            self._show_counts()
-        super().changeEvent(event)
+    def retranslate(self) -> None:
+        self.model.retranslate()
+        self._show_counts()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class LostRun:
     agent: bool  # resumed by the agent (else by the person)
 
 
-class DisconnectBanner(QFrame):
+class DisconnectBanner(Retranslating, QFrame):
     resume_requested = Signal()
     close_requested = Signal()
 
@@ -79,8 +79,3 @@ class DisconnectBanner(QFrame):
         self.close_run.setText(self.tr("Close it"))
         self.close_run.setToolTip(self.tr("Keep the trajectory as it is, interrupted, and stop offering to resume it"))
         self.dismiss.setText(self.tr("Hide"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

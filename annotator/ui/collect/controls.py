@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDoubleSpinBox, QGridLayout, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
 from annotator.domain import actions as act
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 
-class TeleopBar(QWidget):
+class TeleopBar(Retranslating, QWidget):
     """Emits `action(act.Action)`; `set_state` says which buttons make sense now."""
 
     action = Signal(object)
@@ -94,8 +94,3 @@ class TeleopBar(QWidget):
         self.success.setToolTip(self.tr("End the recording: the task is completed (terminate success)"))
         self.failure.setText(self.tr("Task failed"))
         self.failure.setToolTip(self.tr("End the recording: the task cannot be completed (terminate failure)"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -3,16 +3,16 @@ virtual phone this app serves, one row each, with what the person needs to pick 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QWidget
 
 from annotator.services.live_collect import Phone, PhoneListing
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 PHONE_ROLE = Qt.ItemDataRole.UserRole
 
 
-class DeviceList(QListWidget):
+class DeviceList(Retranslating, QListWidget):
     """Rows of phones; `phone_changed(Phone | None)` when the chosen phone changes."""
 
     phone_changed = Signal(object)
@@ -75,9 +75,7 @@ class DeviceList(QListWidget):
         }
         return states.get(state, state)
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            for row in range(self.count()):
-                item = self.item(row)
-                item.setText(self._text(item.data(PHONE_ROLE)))
-        super().changeEvent(event)
+    def retranslate(self) -> None:
+        for row in range(self.count()):
+            item = self.item(row)
+            item.setText(self._text(item.data(PHONE_ROLE)))

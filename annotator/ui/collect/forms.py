@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from annotator.services.collecting import AgentEndpoint
 from annotator.services.live_collect import TaskChoice
 from annotator.ui import settings as keys
+from annotator.ui.i18n import Retranslating
 
 Instructions = dict[str, list[tuple[int, str]]]  # app -> (instruction id, text)
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -33,7 +34,7 @@ def _int_setting(key: str, default: int) -> int:
         return default
 
 
-class TaskForm(QGroupBox):
+class TaskForm(Retranslating, QGroupBox):
     """The app, the instruction (picked from the app's active ones, or written here) and the step limit."""
 
     changed = Signal()
@@ -119,13 +120,8 @@ class TaskForm(QGroupBox):
         self.instruction.lineEdit().setPlaceholderText(self.tr("Pick an instruction, or write a new one"))
         self.max_steps.setToolTip(self.tr("A run that reaches this many steps ends as failed (Mobile-R1 uses 25)"))
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
-
-class AgentForm(QGroupBox):
+class AgentForm(Retranslating, QGroupBox):
     """Where the agent's model is (an OpenAI-compatible endpoint), how many runs, and the button to start."""
 
     demo_requested = Signal()
@@ -189,8 +185,3 @@ class AgentForm(QGroupBox):
         self.demo.setText(self.tr("Start the scripted demo endpoint"))
         self.demo.setToolTip(self.tr("A built-in agent for the virtual phone's instructions, served on this computer"))
         self.start.setText(self.tr("Start agent run"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from annotator.services.live_collect import PhoneListing, default_adb_port
 from annotator.ui import settings as keys
 from annotator.ui.collect.devices import DeviceList
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 ADB_PORT = "collect/adb_port"
 
 
-class DevicePanel(QGroupBox):
+class DevicePanel(Retranslating, QGroupBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.devices = DeviceList(self)
@@ -97,8 +96,3 @@ class DevicePanel(QGroupBox):
             )
         )
         self._show_note()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

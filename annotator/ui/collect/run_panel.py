@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from annotator.ui.collect.forms import AgentForm, TaskForm
 from annotator.ui.collect.progress import ProgressLabel
 from annotator.ui.collect.steps import StepList
+from annotator.ui.i18n import Retranslating
 
 
-class RunPanel(QWidget):
+class RunPanel(Retranslating, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.task = TaskForm(self)
@@ -47,8 +47,3 @@ class RunPanel(QWidget):
         self.stop_button.setText(self.tr("Stop"))
         self.stop_button.setToolTip(self.tr("End the recording or the agent run after the current step"))
         self.steps_box.setTitle(self.tr("Recorded steps"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -8,7 +8,7 @@ so a person can bring the phone to where a task starts.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
@@ -28,14 +28,14 @@ from annotator.ui.collect.peers import DemoPeers
 from annotator.ui.collect.run_panel import RunPanel
 from annotator.ui.collect.screen import PhoneScreen
 from annotator.ui.collect.session import SessionThread, agent_session, keep_until_finished, recording, resumed
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.workers import Jobs, describe
 
 SPLITTER_STATE = "collect/splitter"
 SHUTDOWN_WAIT_MS = 30_000  # a model call in flight finishes its step before the session ends
 
 
-class CollectView(QWidget):
+class CollectView(Retranslating, QWidget):
     status_message = Signal(str)
     trajectory_recorded = Signal(int)  # a recording or agent trajectory ended (the window may offer to open it)
 
@@ -410,8 +410,3 @@ class CollectView(QWidget):
     def retranslate(self) -> None:
         self.screen.set_placeholder(self._placeholder())
         self._show_progress()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -33,6 +33,7 @@ from annotator.llm.client import LLMConfig
 from annotator.services.judging import judge_selection, known_prompts, make_settings
 from annotator.storage.selection import TrajectorySelection
 from annotator.ui import settings as keys
+from annotator.ui.i18n import Retranslating
 
 ENDPOINT, MODEL, API_KEY_ENV = "judge/endpoint", "judge/model", "judge/api_key_env"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -59,7 +60,7 @@ def _spin(parent: QWidget, low: int, high: int, value: int, name: str) -> QSpinB
     return box
 
 
-class RunForm(QGroupBox):
+class RunForm(Retranslating, QGroupBox):
     changed = Signal()  # something that decides whether a run can start
     start_requested = Signal()
     stop_requested = Signal()
@@ -271,8 +272,3 @@ class RunForm(QGroupBox):
         self.start.setToolTip(self.tr("Judge the chosen trajectories (Ctrl+Return)"))
         self.stop.setText(self.tr("Stop"))
         self.stop.setToolTip(self.tr("Stop after the requests in flight; the scores so far are kept"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

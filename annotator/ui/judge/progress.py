@@ -6,11 +6,11 @@ queued signal. ``RunPanel`` keeps what it shows as data, so a language change re
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLocale, QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from annotator.judge.runner import RunProgress, RunSummary
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 CONTEXT = "RunPanel"
 STATUS = {  # RunSummary.status as a person reads it
@@ -34,7 +34,7 @@ def status_text(status: str) -> str:
     return QCoreApplication.translate(CONTEXT, source) if source else status
 
 
-class RunPanel(QWidget):
+class RunPanel(Retranslating, QWidget):
     """The state of the current or the last run; empty before the first one."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -145,7 +145,5 @@ class RunPanel(QWidget):
         self.message.setText(self.message_text)
         self.message.setVisible(bool(self.message_text))
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.render()
-        super().changeEvent(event)
+    def retranslate(self) -> None:
+        self.render()

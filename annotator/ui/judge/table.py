@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLocale, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 from annotator.storage.judging import ConfigSummary
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 CONTEXT = "JudgesTable"
 # (header, header tooltip), in the order on screen
@@ -36,7 +36,7 @@ def _number(value: float | None, decimals: int | None = None) -> str:
     return QLocale().toString(float(value), "f", decimals)
 
 
-class JudgesTable(QTableWidget):
+class JudgesTable(Retranslating, QTableWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(COLUMNS), parent)
         self.setObjectName("judges-table")
@@ -106,8 +106,3 @@ class JudgesTable(QTableWidget):
                 item.setToolTip(QCoreApplication.translate(CONTEXT, tip))
             self.setHorizontalHeaderItem(column, item)
         self._fill()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

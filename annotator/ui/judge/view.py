@@ -14,7 +14,7 @@ import logging
 import threading
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from annotator.judge.runner import RunProgress, RunSummary
@@ -23,7 +23,7 @@ from annotator.storage.browse import filter_choices
 from annotator.storage.database import Database
 from annotator.storage.judging import ConfigSummary
 from annotator.storage.workspace import Workspace
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.judge.form import RunForm, RunRequest
 from annotator.ui.judge.progress import ProgressRelay, RunPanel
 from annotator.ui.judge.table import JudgesTable
@@ -65,7 +65,7 @@ def work(run: _Run, request: RunRequest, relay: ProgressRelay) -> RunSummary:
         run.finished.set()
 
 
-class JudgeView(QWidget):
+class JudgeView(Retranslating, QWidget):
     status_message = Signal(str)
     run_finished = Signal(object)  # RunSummary of a run started here, when it ends (not one that raised)
 
@@ -280,8 +280,3 @@ class JudgeView(QWidget):
         self.refresh_button.setText(self.tr("Refresh"))
         self.refresh_button.setToolTip(self.tr("Read the judges and their scores again"))
         self._show_hint()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QSize, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QImageReader, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, ReviewStatus
 from annotator.ui import labels
 from annotator.ui.browser.model import local_time
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.workers import Jobs
 
 CONTEXT = "TrajectoryPreview"
@@ -110,7 +110,7 @@ class StepTable(QTableWidget):
             header.resizeSection(COLUMNS.index(key), int(left * share))
 
 
-class TrajectoryPreview(QWidget):
+class TrajectoryPreview(Retranslating, QWidget):
     def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("trajectory-preview")
@@ -323,8 +323,3 @@ class TrajectoryPreview(QWidget):
             if thumbnail is not None:
                 self.steps.item(row, COLUMNS.index("screen")).setData(Qt.ItemDataRole.DecorationRole, thumbnail)
         self._fit_rows()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 CONTEXT = "RejectDialog"
 # (button title, the sentence it adds): the mistakes reviewers send back most often.
@@ -42,7 +42,7 @@ REASONS: tuple[tuple[str, str], ...] = (
 )  # fmt: skip
 
 
-class RejectDialog(QDialog):
+class RejectDialog(Retranslating, QDialog):
     """Asks for the rejection comment; `comment()` is the trimmed text once accepted."""
 
     def __init__(self, instruction: str, parent: QWidget | None = None) -> None:
@@ -111,8 +111,3 @@ class RejectDialog(QDialog):
             button.setText(QCoreApplication.translate(CONTEXT, title))
             button.setToolTip(QCoreApplication.translate(CONTEXT, sentence))
         self.ok_button.setText(self.tr("Reject"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QByteArray, QEvent, Qt, Signal
+from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -30,7 +30,7 @@ from annotator.services.annotation import load_trajectory
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity, labels
 from annotator.ui import settings as keys
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.review.preview import TrajectoryPreview
 from annotator.ui.review.queue_model import REVIEW_COLUMNS, WORK_COLUMNS, QueueModel, Queues, QueueTable
 from annotator.ui.review.reject_dialog import RejectDialog
@@ -49,7 +49,7 @@ def short(instruction: str) -> str:
     return text if len(text) <= INSTRUCTION_CHARS else text[:INSTRUCTION_CHARS] + " …"
 
 
-class ReviewView(QWidget):
+class ReviewView(Retranslating, QWidget):
     status_message = Signal(str)
     edit_requested = Signal(int)  # a trajectory id: the window opens it in the annotation view
     decided = Signal(int, str)  # trajectory id, its new review status: a view showing it can reload it
@@ -392,11 +392,6 @@ class ReviewView(QWidget):
         self.mine_model.retranslate()
         if self.preview.record is None:
             self.preview.show_record(None, self._empty_text(self.workspace))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def showEvent(self, event: QShowEvent) -> None:
         """Coming back to the view reads the queues again: others accept, reject and submit meanwhile, and the

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QEvent, QLocale, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLocale, Qt, Signal
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from annotator.storage.database import Database
 from annotator.storage.workspace import Workspace
 from annotator.ui import settings as keys
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.workers import Jobs, describe
 
 if TYPE_CHECKING:  # pandas and matplotlib load when the view first has numbers to show, not at start (~170 MB)
@@ -142,7 +142,7 @@ def write_tables(stats: DatasetStats, folder: Path) -> list[Path]:
     return dataset_stats.write_csvs(stats, folder)
 
 
-class StatsView(QWidget):
+class StatsView(Retranslating, QWidget):
     status_message = Signal(str)
 
     def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
@@ -417,8 +417,3 @@ class StatsView(QWidget):
         self.people_table.retranslate()
         self._show_tables()
         self._show_summary()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()  # the charts redraw themselves on the same event
-        super().changeEvent(event)

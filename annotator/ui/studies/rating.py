@@ -26,7 +26,7 @@ from annotator.judge.messages import JudgedTrajectory
 from annotator.services import blind_rating
 from annotator.services.blind_rating import BlindEntry
 from annotator.storage.workspace import Workspace
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.studies.steps import BlindSteps
 from annotator.ui.workers import Jobs
 
@@ -42,7 +42,7 @@ LEVEL_HINTS = (
 SCORE_KEYS = {getattr(Qt.Key, f"Key_{level}"): level for level in range(5)}
 
 
-class RatingPage(QWidget):
+class RatingPage(Retranslating, QWidget):
     finished = Signal()  # every item has a score now
     status_message = Signal(str)
 
@@ -274,8 +274,3 @@ class RatingPage(QWidget):
             self.tr("Keys 0-4 score this trajectory and open the next; Alt+Left and Alt+Right move without scoring.")
         )
         self._show_header()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

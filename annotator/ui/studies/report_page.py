@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from annotator.judge.agreement import TIE_RULES, AgreementReport
 from annotator.judge.agreement_report import draw_heatmap, draw_scatter, interval_text, number, percent
 from annotator.storage.statistics_charts import style
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 
 CONTEXT = "StudyReport"
 HEADLINE = (
@@ -123,7 +123,7 @@ class StudyCharts(QWidget):
             canvas.draw_idle()
 
 
-class ReportPage(QWidget):
+class ReportPage(Retranslating, QWidget):
     tie_rule_changed = Signal(str)
     adjudicate_requested = Signal(str)  # the item (trajectory id) selected in the table of items to settle
     export_requested = Signal()
@@ -282,8 +282,3 @@ class ReportPage(QWidget):
         )
         self.adjudicate_button.setText(self.tr("Adjudicate…"))
         self._fill()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

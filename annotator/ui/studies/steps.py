@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QPointF, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from annotator.judge.messages import JudgedTrajectory
 from annotator.ui.annotate.overlays import overlays_for
+from annotator.ui.i18n import Retranslating
 from annotator.ui.review.preview import describe_tool_call, read_thumbnail
 from annotator.ui.workers import Jobs
 
@@ -78,7 +79,7 @@ class ScreenLabel(QLabel):
         self.setPixmap(pixmap)
 
 
-class BlindSteps(QSplitter):
+class BlindSteps(Retranslating, QSplitter):
     """The steps on the left, the chosen step's screen on the right."""
 
     def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
@@ -153,8 +154,3 @@ class BlindSteps(QSplitter):
 
     def retranslate(self) -> None:
         self.table.setHorizontalHeaderLabels([translate(title) for title in COLUMNS])
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

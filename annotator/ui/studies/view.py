@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -32,7 +32,7 @@ from annotator.services import blind_rating, judging, studies
 from annotator.services.studies import StudyInfo
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.studies.new_study import NewStudyDialog
 from annotator.ui.studies.rating import RatingPage
 from annotator.ui.studies.report_page import ReportPage, fill_rows, read_only_table
@@ -42,7 +42,7 @@ MESSAGE, RATING, RESULTS = 0, 1, 2  # the pages
 EXPORTS = {"html": "HTML (*.html)", "md": "Markdown (*.md)", "json": "JSON (*.json)"}
 
 
-class StudiesView(QWidget):
+class StudiesView(Retranslating, QWidget):
     status_message = Signal(str)
     open_requested = Signal(int)  # a trajectory to open in the annotation view
 
@@ -319,8 +319,3 @@ class StudiesView(QWidget):
         self.results.setTabText(0, self.tr("Where you and the judge differ"))
         self.results.setTabText(1, self.tr("Agreement report"))
         self._fill_table()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
