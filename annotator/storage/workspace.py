@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from platformdirs import user_data_dir
-from sqlalchemy.exc import DBAPIError
 
 from annotator.storage.blobs import BlobStore
 from annotator.storage.database import Database, open_database, sqlite_url
@@ -75,7 +74,7 @@ class Workspace:
                 database = open_database(url, migrate=migrate)
                 if migrate:  # runs whose process is gone show as what they are: interrupted, stopped
                     reap_abandoned(database)
-        except (OSError, DBAPIError) as error:
+        except Exception as error:  # the known failures of a data folder become one line; anything else is a bug
             reason = plain_reason(error, folder)
             if reason is None:
                 raise
