@@ -106,7 +106,7 @@ def check(db: Database, blobs: BlobStore, *, fix: bool = False) -> IntegrityRepo
     """Compare the blob files with the rows; with `fix`, remove unreferenced files and old temporaries."""
     files = set(blobs.all_hashes())
     with db.session() as session:
-        rows = dict(session.execute(select(models.Blob.sha256, models.Blob.size)).tuples().all())
+        rows = {sha256: size for sha256, size in session.execute(select(models.Blob.sha256, models.Blob.size))}
         steps = session.execute(select(models.Step.screenshot_sha256, models.Step.hierarchy_sha256)).all()
     report = IntegrityReport(blob_files=len(files), blob_rows=len(rows))
     unreferenced = files - set(rows) - {h for pair in steps for h in pair if h}

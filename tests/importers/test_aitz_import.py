@@ -148,7 +148,8 @@ def test_one_bad_episode_does_not_stop_the_others(workspace: Workspace, tmp_path
 def test_a_failure_while_writing_rolls_the_whole_episode_back(
     workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The database refusing the last label: no instruction, trajectory, step or revision of the episode stays."""
+    """The database refusing the last label: no instruction, trajectory, step, revision or screenshot file of the
+    episode stays."""
     write_aitz(tmp_path / "train", "101", aitz_good_steps())
     real = imports.apply_label_changes
     written: list[int] = []
@@ -165,3 +166,4 @@ def test_a_failure_while_writing_rolls_the_whole_episode_back(
         import_dataset(workspace, "aitz", tmp_path / "train")
     assert written == list(range(7))
     assert database_snapshot(workspace) == before
+    assert list(workspace.blobs.all_hashes()) == []  # the screenshots it stored went with it
