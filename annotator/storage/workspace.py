@@ -46,6 +46,15 @@ def read_only_url(data_dir: Path) -> str:
     return f"sqlite:///file:{database}?mode=ro&immutable=1&uri=true"
 
 
+def _reap(database: Database) -> None:
+    """Runs whose process is gone show as what they are (interrupted, stopped) in every listing from now on."""
+    try:
+        reap_abandoned(database)
+    except BaseException:
+        database.dispose()
+        raise
+
+
 @dataclass
 class Workspace:
     """An open workspace: the database (migrated to head) and the blobs beside it."""
@@ -72,8 +81,8 @@ class Workspace:
             else:
                 folder.mkdir(parents=True, exist_ok=True)
                 database = open_database(url, migrate=migrate)
-                if migrate:  # runs whose process is gone show as what they are: interrupted, stopped
-                    reap_abandoned(database)
+                if migrate:
+                    _reap(database)
         except Exception as error:  # the known failures of a data folder become one line; anything else is a bug
             reason = plain_reason(error, folder)
             if reason is None:
