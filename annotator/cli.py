@@ -13,6 +13,7 @@ from annotator import __version__
 from annotator.cli_agreement import agreement
 from annotator.cli_collect import collect, devices
 from annotator.cli_common import opened_workspace, progress_printer
+from annotator.cli_db import db_check
 from annotator.cli_demo import demo, load_gui
 from annotator.cli_import import dataset_commands
 from annotator.cli_instructions import instructions
@@ -51,7 +52,7 @@ def db() -> None:
 @click.pass_context
 def db_info(context: click.Context, as_json: bool) -> None:
     """Show where the data is, the schema version and counts."""
-    with opened_workspace(context, migrate=False) as workspace:
+    with opened_workspace(context, migrate=False, writes=False) as workspace:
         schema = workspace.database.schema
         info: dict[str, Any] = {
             "data_dir": str(workspace.data_dir),
@@ -87,6 +88,9 @@ def db_upgrade(context: click.Context) -> None:
             click.echo(f"Upgraded the schema from {before or 'empty'} to {schema.current}.")
             if schema.backup:
                 click.echo(f"Backup of the old database: {schema.backup}")
+
+
+db.add_command(db_check)
 
 
 @cli.group("import")
@@ -125,7 +129,7 @@ def export_group() -> None:
 @click.pass_context
 def export_bundle_command(context: click.Context, out: Path, app: str | None, status: str | None) -> None:
     """Write a bundle to OUT: a folder, or a zip file when OUT ends in .zip."""
-    with opened_workspace(context) as workspace:
+    with opened_workspace(context, writes=False) as workspace:
         result = export_bundle(workspace, out, app=app, status=status, progress=progress_printer("Copying blobs"))
     click.echo(
         f"Wrote {result.trajectories} trajectories ({result.steps} steps, {result.blobs} blobs, "
@@ -138,7 +142,7 @@ def export_bundle_command(context: click.Context, out: Path, app: str | None, st
 @click.pass_context
 def stats_command(context: click.Context, as_json: bool) -> None:
     """Counts of apps, instructions, trajectories and steps, per action and per app."""
-    with opened_workspace(context) as workspace:
+    with opened_workspace(context, writes=False) as workspace:
         stats = dataset_stats(workspace.database)
     if as_json:
         click.echo(json.dumps(stats, ensure_ascii=False))

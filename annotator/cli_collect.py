@@ -87,9 +87,15 @@ def print_run(task: Task, number: int, result: RunResult) -> None:
                f"{result.status}{outcome} ({result.stop_reason})")  # fmt: skip
 
 
+# A closed terminal (SIGHUP) and `kill` (SIGTERM) stop a run as Ctrl+C does; SIGKILL cannot be caught, and the
+# run's recorded owner tells the next command that its process is gone.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 @contextmanager
 def stop_on_ctrl_c(stop: threading.Event) -> Iterator[None]:
-    """The first Ctrl+C ends the run after the current step (kept, resumable); the second aborts."""
+    """The first Ctrl+C (or SIGTERM, SIGHUP) ends the run after the current step (kept, resumable); the second
+    aborts, leaving the run interrupted."""
 
     def handle(_signal: int, _frame: object) -> None:
         if stop.is_set():
@@ -97,11 +103,12 @@ def stop_on_ctrl_c(stop: threading.Event) -> Iterator[None]:
         stop.set()
         click.echo("\nstopping after this step (Ctrl+C again to abort)", err=True)
 
-    previous = signal.signal(signal.SIGINT, handle)
+    previous = {number: signal.signal(number, handle) for number in STOP_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def read_commands(decider: TeleopDecider) -> None:
@@ -141,8 +148,8 @@ def collect(context: click.Context, **options: object) -> None:
     with opened_workspace(context) as workspace:
         try:
             if options["close_id"] is not None:
-                collecting.close_run(workspace, int(options["close_id"]))  # type: ignore[arg-type]
-                click.echo(f"closed trajectory {options['close_id']}")
+                stopped = collecting.close_run(workspace, int(options["close_id"]))  # type: ignore[arg-type]
+                click.echo(f"closed trajectory {options['close_id']} ({stopped})")
                 return
             _collect(workspace, options)
         except (collecting.CollectError, DeviceError) as error:
@@ -175,6 +182,8 @@ def _run(  # type: ignore[no-untyped-def]
     workspace, device, decider, options: dict, settings: Settings, endpoint, stop: threading.Event
 ) -> None:
     if options["resume_id"] is not None:
+        stopped = collecting.open_run(workspace, options["resume_id"])
+        click.echo(f"resuming trajectory {options['resume_id']} ({stopped})")
         result = collecting.resume_run(workspace, device, decider, options["resume_id"], settings=settings,
                                        on_step=print_step, stop=stop)  # fmt: skip
         click.echo(f"trajectory {result.trajectory_id}: {result.steps} steps, {result.status} ({result.stop_reason})")

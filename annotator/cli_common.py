@@ -12,21 +12,32 @@ import click
 from annotator.services.bundle_manifest import BundleError
 from annotator.storage.blobs import BlobError
 from annotator.storage.database import MigrationError, SchemaTooNewError
+from annotator.storage.failures import WorkspaceError, plain_reason
 from annotator.storage.workspace import Workspace
 
 USER_ERRORS = (BundleError, BlobError, SchemaTooNewError, MigrationError, FileExistsError, LookupError)
 
 
 @contextmanager
-def opened_workspace(context: click.Context, *, migrate: bool = True):  # type: ignore[no-untyped-def]
+def opened_workspace(context: click.Context, *, migrate: bool = True, writes: bool = True):  # type: ignore[no-untyped-def]
+    """The workspace the root options name; its known failures (a file that is not a database, a read-only folder,
+    a full disk) end the command with one line. `writes=False`: the command only reads, so a read-only folder
+    opens for reading."""
     try:
-        workspace = Workspace.open(context.obj["data_dir"], context.obj["db_url"], migrate=migrate)
-    except (SchemaTooNewError, MigrationError) as error:
+        workspace = Workspace.open(context.obj["data_dir"], context.obj["db_url"], migrate=migrate, writes=writes)
+    except (SchemaTooNewError, MigrationError, WorkspaceError) as error:
         raise click.ClickException(str(error)) from None
+    for note in workspace.database.schema.notes:
+        click.echo(f"Upgrade: {note}", err=True)
     try:
         yield workspace
     except USER_ERRORS as error:
         raise click.ClickException(str(error)) from None
+    except Exception as error:
+        reason = plain_reason(error, workspace.data_dir)
+        if reason is None:
+            raise
+        raise click.ClickException(reason) from None
     finally:
         workspace.close()
 

@@ -30,6 +30,7 @@ from common import HEIGHT, WIDTH, WORDS, render_screen, run_in_workdir, with_tex
 from annotator.services import bundle_manifest as fmt
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.stats import dataset_stats
+from annotator.storage.bundles import LABEL_COLUMNS
 from annotator.storage.workspace import Workspace
 
 APPS = [
@@ -158,7 +159,7 @@ class BundleWriter:
             | {"package": package, "activity": f"{package}.MainActivity", "rotation": 0}
             | {"screen_width": WIDTH, "screen_height": HEIGHT, "raw_tool_call": call, "timings_ms": timings}
             | {"model_reply": reply if agent else None, "observed_at": when.isoformat(), "revisions": []}
-            | {"label": dict.fromkeys([*fmt.LABEL_COLUMNS, "updated_at"])}
+            | {"label": dict.fromkeys([*LABEL_COLUMNS, "updated_at"])}
         )
 
     def trajectory(self, number: int, count: int, instruction: dict[str, Any], app: int) -> dict:

@@ -6,6 +6,7 @@ Every step is in the database as soon as it has happened, so a phone unplugged a
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +25,8 @@ from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.storage import collection
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
+
+log = logging.getLogger(__name__)
 
 
 class UnreadableScreenshot(RuntimeError):
@@ -134,7 +137,8 @@ class CollectionRun:
         return self._run(trajectory_id, task, [])
 
     def resume(self, trajectory_id: int, task: Task) -> RunResult:
-        """Go on with an interrupted run from the phone's current screen, with its history intact."""
+        """Go on with an interrupted run (or one whose process is gone) from the phone's current screen, with its
+        history intact."""
         collection.resume_trajectory(self.workspace.database, trajectory_id)
         return self._run(trajectory_id, task, self._history(trajectory_id), restart=False)
 
@@ -170,6 +174,18 @@ class CollectionRun:
             return self._finish(trajectory_id, StopKind.PHONE_ERROR, None, f"phone error: {error}", history)
         except UnreadableScreenshot as error:
             return self._finish(trajectory_id, StopKind.PHONE_ERROR, None, str(error), history)
+        except BaseException as error:  # a bug, a full disk, a second Ctrl+C: the run is interrupted, not collecting
+            self._leave_interrupted(trajectory_id, error)
+            raise
+
+    def _leave_interrupted(self, trajectory_id: int, error: BaseException) -> None:
+        reason = "aborted by the user" if isinstance(error, KeyboardInterrupt) else f"stopped by an error: {error!r}"
+        try:
+            collection.finish_trajectory(
+                self.workspace.database, trajectory_id, TrajectoryStatus.INTERRUPTED, stop_reason=reason
+            )
+        except Exception:  # the database may be what failed; the run's owner, now gone, still marks it
+            log.exception("trajectory %s could not be marked interrupted", trajectory_id)
 
     def _loop(self, trajectory_id: int, task: Task, history: list[PastStep]) -> RunResult:
         while len(history) < self.settings.max_steps:

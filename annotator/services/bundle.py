@@ -2,13 +2,16 @@
 and the validation studies.
 
 Import validates the whole manifest and copies every blob (checking size and
-hash) before it touches the database, then writes all rows in one transaction:
-a bad bundle leaves the database exactly as it was. Trajectories and
-instructions are identified by uid, so importing a bundle twice adds nothing.
+hash, and that a screenshot is an image of its size) before it touches the
+database, then writes all rows in one transaction: a bad bundle leaves the
+database exactly as it was, and the blob files it wrote are removed.
+Trajectories and instructions are identified by uid, so importing a bundle
+twice (even two imports at once) adds nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -18,18 +21,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+from typing import Any, BinaryIO
 
 from annotator import __version__
 from annotator.services import bundle_manifest as fmt
 from annotator.services.bundle_io import BundleReader, open_bundle
-from annotator.services.bundle_judging import insert_judging, judging_entries, validate_judging
-from annotator.services.bundle_rows import insert_trajectory, upsert_reference_rows
-from annotator.storage import models
-from annotator.storage.blobs import BlobCorruptError, hash_stream
+from annotator.services.bundle_judging import validate_judging
+from annotator.storage import bundles, integrity
+from annotator.storage.blobs import BlobCorruptError, BlobStore, hash_stream
+from annotator.storage.collection import verified_image_size
 from annotator.storage.workspace import Workspace
 
 Progress = Callable[[int, int], None]
@@ -55,69 +55,14 @@ class ImportResult:
     skipped_uids: list[str] = field(default_factory=list)
 
 
-def select_trajectories(session: Session, app: str | None, status: str | None) -> list[models.Trajectory]:
-    query = (
-        select(models.Trajectory)
-        .options(
-            selectinload(models.Trajectory.steps)
-            .selectinload(models.Step.revisions)
-            .selectinload(models.LabelRevision.person),
-            selectinload(models.Trajectory.reviews).selectinload(models.Review.reviewer),
-            selectinload(models.Trajectory.instruction).selectinload(models.Instruction.app),
-            selectinload(models.Trajectory.device),
-            selectinload(models.Trajectory.collector_person),
-        )
-        .order_by(models.Trajectory.id)
-    )
-    if app:
-        query = query.join(models.Instruction).join(models.App).where(models.App.name == app)
-    if status:
-        query = query.where((models.Trajectory.status == status) | (models.Trajectory.review_status == status))
-    return list(session.scalars(query))
-
-
-def build_manifest(session: Session, trajectories: list[models.Trajectory]) -> dict[str, Any]:
-    instructions = {t.instruction.uid: t.instruction for t in trajectories}
-    apps = {i.app.name: i.app for i in instructions.values()}
-    devices = {t.device.serial: t.device for t in trajectories if t.device}
-    hashes = {h for t in trajectories for s in t.steps for h in (s.screenshot_sha256, s.hierarchy_sha256) if h}
-    blobs = session.scalars(select(models.Blob).where(models.Blob.sha256.in_(hashes))).all() if hashes else []
-    people = {p.name: p for p in session.scalars(select(models.Person))}
-    outcome_revisions = _trajectory_revisions(session, [t.id for t in trajectories])
+def build_manifest(workspace: Workspace, app: str | None, status: str | None) -> dict[str, Any]:
     return {
         "format": fmt.FORMAT_NAME,
         "format_version": fmt.FORMAT_VERSION,
         "created_at": datetime.now(UTC).isoformat(),
         "created_by": f"annotator {__version__}",
-        "people": [{"name": p.name, "role": p.role} for p in people.values()],
-        "apps": [{"name": a.name, "package": a.package} for a in apps.values()],
-        "devices": [{k: getattr(d, k) for k in fmt.DEVICE_COLUMNS} for d in devices.values()],
-        "instructions": [
-            {
-                "uid": i.uid,
-                "app": i.app.name,
-                "text": i.text,
-                "source": i.source,
-                "status": i.status,
-                "created_at": fmt.iso(i.created_at),
-            }
-            for i in instructions.values()
-        ],
-        "blobs": [fmt.blob_entry(b) for b in sorted(blobs, key=lambda b: b.sha256)],
-        "trajectories": [fmt.trajectory_entry(t, outcome_revisions.get(t.id, [])) for t in trajectories],
-        **judging_entries(session, trajectories),
+        **bundles.export_sections(workspace.database, app, status),
     }
-
-
-def _trajectory_revisions(session: Session, ids: list[int]) -> dict[int, list[models.LabelRevision]]:
-    """Revisions that belong to a trajectory and no step (its labelled outcome), by trajectory id."""
-    R = models.LabelRevision
-    found: dict[int, list[models.LabelRevision]] = {}
-    query = select(R).where(R.step_id.is_(None), R.trajectory_id.in_(ids)).options(selectinload(R.person))
-    query = query.order_by(R.id)
-    for revision in session.scalars(query) if ids else []:
-        found.setdefault(revision.trajectory_id or 0, []).append(revision)
-    return found
 
 
 def export_bundle(
@@ -128,9 +73,7 @@ def export_bundle(
     out = Path(out)
     if out.exists():
         raise FileExistsError(f"{out} already exists; choose a new name")
-    with workspace.database.session() as session:
-        trajectories = select_trajectories(session, app, status)
-        manifest = build_manifest(session, trajectories)
+    manifest = build_manifest(workspace, app, status)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
@@ -142,7 +85,7 @@ def export_bundle(
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     steps = sum(len(t["steps"]) for t in manifest["trajectories"])
-    return ExportResult(out, len(trajectories), steps, len(manifest["blobs"]), total)
+    return ExportResult(out, len(manifest["trajectories"]), steps, len(manifest["blobs"]), total)
 
 
 def _write_folder(workspace: Workspace, folder: Path, manifest: dict[str, Any], progress: Progress | None) -> int:
@@ -182,58 +125,96 @@ def read_manifest(reader: BundleReader) -> dict[str, Any]:
 
 
 def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None = None) -> ImportResult:
+    """Check the bundle, copy the blobs the new trajectories need (each checked), then write every row in one
+    transaction. A failure anywhere leaves the database as it was and removes the blob files this import wrote
+    (not those another writer needs meanwhile: storage.integrity)."""
     reader = open_bundle(Path(path))
+    copier = BlobCopier(workspace.blobs, reader)
     try:
         manifest = read_manifest(reader)
-        blobs = fmt.validate_manifest(manifest)
-        validate_judging(manifest, {t["uid"] for t in manifest["trajectories"]})
-        with workspace.database.session() as session:
-            existing = set(session.scalars(select(models.Trajectory.uid)))
-        wanted = [t for t in manifest["trajectories"] if t["uid"] not in existing]
-        needed = {
-            h for t in wanted for s in t["steps"] for h in (s["screenshot_sha256"], s.get("hierarchy_sha256")) if h
-        }
-        result = ImportResult(
-            trajectories_skipped=len(manifest["trajectories"]) - len(wanted),
-            skipped_uids=[t["uid"] for t in manifest["trajectories"] if t["uid"] in existing],
-        )
-        result.blobs_added = _copy_blobs(workspace, reader, [blobs[h] for h in sorted(needed)], progress)
+        copier.entries = fmt.validate_manifest(manifest)
+        uids = [t["uid"] for t in manifest["trajectories"]]
+        validate_judging(manifest, set(uids))
+        stored = bundles.stored_trajectory_uids(workspace.database, uids)
+        wanted = [t for t in manifest["trajectories"] if t["uid"] not in stored]
+        copier.screenshots = {s["screenshot_sha256"] for t in wanted for s in t["steps"]}
+        needed = sorted(bundles.needed_blobs(wanted))
+        for done, sha256 in enumerate(needed, start=1):
+            copier.copy(sha256)
+            if progress:
+                progress(done, len(needed))
+        workspace.blobs.sync()
+        written, skipped = bundles.write_bundle(workspace.database, workspace.blobs, manifest, copier.copy)
+    except BaseException:
+        integrity.remove_written_blobs(workspace.database, workspace.blobs, copier.written)
+        raise
     finally:
         reader.close()
-    with workspace.database.session() as session, session.begin():
-        refs = upsert_reference_rows(session, manifest, blobs, needed)
-        for trajectory in wanted:
-            result.steps_added += insert_trajectory(session, trajectory, refs)
-        session.flush()
-        result.judge_scores_added, result.studies_added = insert_judging(session, manifest)
-    result.trajectories_added = len(wanted)
-    return result
+    return ImportResult(
+        trajectories_added=written.trajectories, trajectories_skipped=len(skipped), steps_added=written.steps,
+        blobs_added=len(copier.written), judge_scores_added=written.judge_scores, studies_added=written.studies,
+        skipped_uids=skipped,
+    )  # fmt: skip
 
 
-def _copy_blobs(
-    workspace: Workspace, reader: BundleReader, entries: list[dict[str, Any]], progress: Progress | None
-) -> int:
-    """Copy (or, when the store has it already, only check) every blob the new trajectories need."""
-    added = 0
-    for done, entry in enumerate(entries, start=1):
-        sha256 = entry["sha256"]
-        present = workspace.blobs.exists(sha256)
-        with reader.open_blob(sha256) as source:
-            try:
-                if present:
-                    ref = hash_stream(source)
-                    if ref.sha256 != sha256:
-                        raise BlobCorruptError(f"content hashes to {ref.sha256}, expected {sha256}")
+class BlobCopier:
+    """Copies a bundle's blobs into the store, checking each against its entry, and remembers which files it wrote.
+
+    A screenshot is also checked the way collection checks one (it decodes whole, at the manifest's size), so a
+    "screenshot" that is not an image is refused before anything points at it.
+    """
+
+    def __init__(self, store: BlobStore, reader: BundleReader) -> None:
+        self.store, self.reader = store, reader
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.screenshots: set[str] = set()
+        self.written: set[str] = set()
+
+    def copy(self, sha256: str) -> None:
+        entry = self.entries[sha256]
+        try:
+            with self.reader.open_blob(sha256) as source:
+                if sha256 in self.screenshots or entry["media_type"].startswith("image/"):
+                    new = self._copy_image(sha256, source.read(), entry)
                 else:
-                    ref = workspace.blobs.put_stream(source, expected_sha256=sha256, durable=False)
-            except BlobCorruptError as error:
-                raise fmt.BundleError(f"blob {sha256} in the bundle does not match its name: {error}") from None
-            except (zipfile.BadZipFile, EOFError) as error:
-                raise fmt.BundleError(f"blob {sha256} in the zip is damaged ({error}); truncated?") from None
-        if ref.size != entry["size"]:
-            raise fmt.BundleError(f"blob {sha256}: {ref.size} bytes, the manifest says {entry['size']}")
-        added += not present
-        if progress:
-            progress(done, len(entries))
-    workspace.blobs.sync()
-    return added
+                    new = self._copy_stream(sha256, source, entry)
+        except BlobCorruptError as error:
+            raise fmt.BundleError(f"blob {sha256} in the bundle does not match its name: {error}") from None
+        except (zipfile.BadZipFile, EOFError) as error:
+            raise fmt.BundleError(f"blob {sha256} in the zip is damaged ({error}); truncated?") from None
+        if new:
+            self.written.add(sha256)
+
+    def _copy_image(self, sha256: str, data: bytes, entry: dict[str, Any]) -> bool:
+        self._check_size(sha256, len(data), entry)
+        actual = hashlib.sha256(data).hexdigest()
+        if actual != sha256:
+            raise BlobCorruptError(f"content hashes to {actual}, expected {sha256}")
+        size = verified_image_size(data)
+        if size is None:
+            raise fmt.BundleError(f"blob {sha256} is not a readable image, but the bundle uses it as one")
+        expected = (entry.get("width"), entry.get("height"))
+        if None not in expected and size != expected:
+            raise fmt.BundleError(f"blob {sha256} is a {size[0]}x{size[1]} image, the manifest says {expected[0]}x"
+                                  f"{expected[1]}")  # fmt: skip
+        return self.store.write_if_missing(data, durable=False)
+
+    def _copy_stream(self, sha256: str, source: BinaryIO, entry: dict[str, Any]) -> bool:
+        if self.store.exists(sha256):
+            ref = hash_stream(source)
+            if ref.sha256 != sha256:
+                raise BlobCorruptError(f"content hashes to {ref.sha256}, expected {sha256}")
+            self._check_size(sha256, ref.size, entry)
+            return False
+        ref = self.store.put_stream(source, expected_sha256=sha256, durable=False)
+        try:
+            self._check_size(sha256, ref.size, entry)
+        except fmt.BundleError:
+            self.written.add(sha256)  # it is in the store now: the clean-up removes it
+            raise
+        return True
+
+    @staticmethod
+    def _check_size(sha256: str, size: int, entry: dict[str, Any]) -> None:
+        if size != entry["size"]:
+            raise fmt.BundleError(f"blob {sha256}: {size} bytes, the manifest says {entry['size']}")

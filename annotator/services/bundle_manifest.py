@@ -8,7 +8,8 @@ Format version 3 (version 2 is the same without privacy regions, version 1 also 
    "trajectories": [{..., "reviews": [...], "steps": [{..., "label": {...}, "revisions": [...]}]}],
    "judges": [{"fingerprint", settings..., "scores": [{"trajectory": uid, "reward", ...}]}],
    "studies": [{"name", "judge": fingerprint, "items": [...], "raters": [{"name", "ratings": [...]}]}]}
-(annotator/services/bundle_judging.py writes and reads the last two). A step's "label" holds "privacy_regions"
+(annotator/storage/bundles.py and bundle_judging.py read and write the rows; services/bundle_judging.py
+checks the last two). A step's "label" holds "privacy_regions"
 ([[x1, y1, x2, y2], ...] device pixels, checked against its screen, or null); older bundles lack it and import
 with none. Version 3 exists so that an annotator that would drop the regions refuses the bundle instead.
 Blob bytes live beside it as blobs/<sha256>.
@@ -16,11 +17,10 @@ Blob bytes live beside it as blobs/<sha256>.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
-from annotator.storage import models
 from annotator.storage.blobs import BlobError, check_sha256
+from annotator.storage.bundle_values import BundleError
 from annotator.storage.labels import LabelError, check_privacy_regions
 
 FORMAT_NAME = "mobile-annotator-bundle"
@@ -28,93 +28,7 @@ FORMAT_VERSION = 3
 READABLE_VERSIONS = (1, 2, 3)  # 2 adds "judges" (with their scores) and "studies", 3 the steps' privacy regions
 MANIFEST_NAME = "manifest.json"
 BLOB_FOLDER = "blobs"
-
-LABEL_COLUMNS = ("think", "action_text", "tool_call", "target_box", "verdict", "privacy_regions")  # the last: since 3
-RAW_COLUMNS = (
-    "index", "screenshot_sha256", "hierarchy_sha256", "hierarchy_error", "package", "activity",
-    "screen_width", "screen_height", "rotation", "raw_tool_call", "model_reply", "timings_ms",
-    "usage", "attempts", "flags", "origin", "corrects_index",
-)  # fmt: skip
-# optional: bundles written before they existed lack them
-TRAJECTORY_EXTRA_COLUMNS = ("stop_reason", "settings", "label_outcome")
-DEVICE_COLUMNS = ("serial", "model", "android_version", "screen_width", "screen_height", "density", "app_packages")
-
-
-class BundleError(RuntimeError):
-    """A bundle that cannot be read; the message says what and where."""
-
-
-def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
-
-
-def parse_time(value: Any, where: str) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        return datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise BundleError(f"{where}: {value!r} is not an ISO date-time") from None
-
-
-def step_entry(step: models.Step) -> dict[str, Any]:
-    entry: dict[str, Any] = {name: getattr(step, name) for name in RAW_COLUMNS}
-    entry["observed_at"] = iso(step.observed_at)
-    entry["label"] = {name: getattr(step, name) for name in LABEL_COLUMNS}
-    entry["label"]["removed"] = step.removed
-    entry["label"]["updated_at"] = iso(step.label_updated_at)
-    entry["revisions"] = [revision_entry(revision) for revision in step.revisions]
-    return entry
-
-
-def revision_entry(revision: models.LabelRevision) -> dict[str, Any]:
-    return {
-        "field": revision.field,
-        "old": revision.old_value,
-        "new": revision.new_value,
-        "person": revision.person.name if revision.person else None,
-        "created_at": iso(revision.created_at),
-    }
-
-
-def trajectory_entry(trajectory: models.Trajectory, trajectory_revisions: list[models.LabelRevision]) -> dict[str, Any]:
-    return {
-        "uid": trajectory.uid,
-        "instruction_uid": trajectory.instruction.uid,
-        "device_serial": trajectory.device.serial if trajectory.device else None,
-        "collector_kind": trajectory.collector_kind,
-        "collector_person": trajectory.collector_person.name if trajectory.collector_person else None,
-        "agent_model": trajectory.agent_model,
-        "agent_endpoint": trajectory.agent_endpoint,
-        "run_number": trajectory.run_number,
-        "status": trajectory.status,
-        "outcome": trajectory.outcome,
-        "review_status": trajectory.review_status,
-        "started_at": iso(trajectory.started_at),
-        "ended_at": iso(trajectory.ended_at),
-        **{name: getattr(trajectory, name) for name in TRAJECTORY_EXTRA_COLUMNS},
-        "reviews": [
-            {
-                "status": review.status,
-                "reviewer": review.reviewer.name if review.reviewer else None,
-                "comment": review.comment,
-                "created_at": iso(review.created_at),
-            }
-            for review in trajectory.reviews
-        ],
-        "steps": [step_entry(step) for step in trajectory.steps],
-        "revisions": [revision_entry(r) for r in trajectory_revisions],  # of the outcome (no step)
-    }
-
-
-def blob_entry(blob: models.Blob) -> dict[str, Any]:
-    return {
-        "sha256": blob.sha256,
-        "size": blob.size,
-        "media_type": blob.media_type,
-        "width": blob.width,
-        "height": blob.height,
-    }
+__all__ = ["BLOB_FOLDER", "FORMAT_NAME", "FORMAT_VERSION", "MANIFEST_NAME", "BundleError", "validate_manifest"]
 
 
 def require(container: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:

@@ -7,18 +7,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
-
 from annotator.collect.agent import AgentDecider
 from annotator.collect.decide import Decider
 from annotator.collect.session import CollectionRun, RunResult, Settings, StepEvent, Task, collector_for
 from annotator.device.adb import DeviceInfo, adb_client, list_devices
 from annotator.device.android import AndroidDevice
 from annotator.device.errors import DeviceError
-from annotator.domain.trajectory import InstructionStatus, TrajectoryStatus
+from annotator.domain.trajectory import TrajectoryStatus
 from annotator.judge.screens import workspace_screens
 from annotator.llm.client import LLMClient, LLMConfig
-from annotator.storage import collection, models
+from annotator.storage import collection, instructions
 from annotator.storage.workspace import Workspace
 
 DEFAULT_SETTINGS = Settings()
@@ -78,33 +76,17 @@ def tasks_for(
     db = workspace.database
     if text is not None:
         return [Task(collection.add_instruction(db, app, text), text, app)]
-    with db.session() as session:
-        query = select(models.Instruction).join(models.App).where(models.App.name == app)
-        if instruction_id is not None:
-            row = session.get(models.Instruction, instruction_id)
-            if row is None or row.app.name != app:
-                raise CollectError(
-                    f"no instruction {instruction_id} for app {app!r}; see `annotator instructions list`"
-                )
-            return [Task(row.id, row.text, app)]
-        if not all_pending:
-            raise CollectError("say what to collect: --instruction TEXT, --instruction-id N or --all-pending")
-        rows = session.scalars(query.where(models.Instruction.status == str(InstructionStatus.ACTIVE))).all()
-        done = _complete_runs(session, [row.id for row in rows])
-        tasks = [Task(row.id, row.text, app) for row in rows if done.get(row.id, 0) < runs]
+    if instruction_id is not None:
+        row = instructions.find_instruction(db, instruction_id)
+        if row is None or row.app != app:
+            raise CollectError(f"no instruction {instruction_id} for app {app!r}; see `annotator instructions list`")
+        return [Task(row.id, row.text, app)]
+    if not all_pending:
+        raise CollectError("say what to collect: --instruction TEXT, --instruction-id N or --all-pending")
+    tasks = [Task(row.id, row.text, app) for row in instructions.pending_instructions(db, app, runs)]
     if not tasks:
         raise CollectError(f"no pending active instruction for app {app!r}")
     return tasks
-
-
-def _complete_runs(session, instruction_ids: Sequence[int]) -> dict[int, int]:  # type: ignore[no-untyped-def]
-    counts = (
-        select(models.Trajectory.instruction_id, func.count())
-        .where(models.Trajectory.instruction_id.in_(instruction_ids))
-        .where(models.Trajectory.status == str(TrajectoryStatus.COMPLETE))
-        .group_by(models.Trajectory.instruction_id)
-    )
-    return dict(session.execute(counts).all())
 
 
 def agent_decider(endpoint: AgentEndpoint, history_images: int) -> AgentDecider:
@@ -160,11 +142,10 @@ def resume_run(
     on_step: Callable[[StepEvent], None] | None = None,
     stop: threading.Event | None = None,
 ) -> RunResult:
-    with workspace.database.session() as session:
-        row = session.get(models.Trajectory, trajectory_id)
-        if row is None:
-            raise CollectError(f"no trajectory {trajectory_id}")
-        task = Task(row.instruction_id, row.instruction.text, row.instruction.app.name)
+    try:
+        task = Task(*collection.run_task(workspace.database, trajectory_id))
+    except LookupError:
+        raise CollectError(f"no trajectory {trajectory_id}") from None
     packages = remember_device(workspace, device.info())
     run = collection_run(workspace, device, decider, settings=settings, packages=packages, on_step=on_step, stop=stop)
     try:
@@ -173,8 +154,17 @@ def resume_run(
         raise CollectError(str(error)) from None
 
 
-def close_run(workspace: Workspace, trajectory_id: int) -> None:
+def open_run(workspace: Workspace, trajectory_id: int) -> str:
+    """How a run that can be resumed or closed stopped ("process gone: ..." when its process died)."""
     try:
-        collection.close_trajectory(workspace.database, trajectory_id)
+        return collection.open_run(workspace.database, trajectory_id).stopped
+    except (ValueError, LookupError) as error:
+        raise CollectError(str(error)) from None
+
+
+def close_run(workspace: Workspace, trajectory_id: int) -> str:
+    """Close an interrupted run, or one whose process is gone; how it had stopped."""
+    try:
+        return collection.close_trajectory(workspace.database, trajectory_id).stopped
     except (ValueError, LookupError) as error:
         raise CollectError(str(error)) from None

@@ -16,37 +16,26 @@ How an imported trajectory looks:
 - the dataset's labels (think, action text, tool call, target box) are written as label revisions, by the
   person given or by nobody, and the trajectory is ``annotated``: it waits in the reviewers' queue;
 - its instruction is ``imported`` and ``archived`` (kept out of collection), shared by the episodes of the
-  same dataset, app and text, which become its runs.
+  same dataset, app and text, which become its runs; when the app already has an instruction with that text
+  (one per app and text), the episodes become runs of that one.
 """
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
-
-from annotator.domain.trajectory import (
-    CollectorKind,
-    InstructionSource,
-    InstructionStatus,
-    ReviewStatus,
-    TrajectoryStatus,
-)
 from annotator.importers import aitz, androidcontrol, gui_odyssey
 from annotator.importers.aitz import count_aitz, read_aitz
 from annotator.importers.androidcontrol import read_androidcontrol
 from annotator.importers.episode import EpisodeError, SourceEpisode, SourceStep
 from annotator.importers.gui_odyssey import count_gui_odyssey, read_gui_odyssey
-from annotator.storage import models
-from annotator.storage.collection import action_name, ensure_app, ensure_blob_row, ensure_person, verified_image_size
-from annotator.storage.labels import apply_label_changes
-from annotator.storage.models import utcnow
+from annotator.storage import imports, integrity
+from annotator.storage.collection import verified_image_size
 from annotator.storage.workspace import Workspace
 
 Progress = Callable[[int, int | None], None]  # (episodes done, episodes in all or None when unknown)
@@ -137,32 +126,61 @@ def import_dataset(
 def import_episode(
     workspace: Workspace, episode: SourceEpisode, label: str, *, person: str | None = None
 ) -> int | None:
-    """Write one episode in one transaction; returns its step count, or None when it was imported before."""
+    """Write one episode in one transaction; returns its step count, or None when it was imported before.
+
+    When the write fails, the screenshot files this import stored are removed again (not those another writer
+    needs meanwhile: storage.integrity)."""
     uid = episode_uid(episode.source, episode.episode_id)
-    if _exists(workspace, uid):
+    if imports.trajectory_exists(workspace.database, uid):
         return None
-    shots = [_screenshot(episode, step) for step in episode.steps]  # all are checked before anything is stored
-    stored = [_Shot(workspace.blobs.put_bytes(data, durable=False).sha256, data) for data in shots]
-    workspace.blobs.sync()  # the files are on disk before rows point at them
+    record = _record(episode, label, uid)  # every screenshot is checked before anything is stored
+    written = {
+        hashlib.sha256(step.screenshot).hexdigest()
+        for step in record.steps
+        if workspace.blobs.write_if_missing(step.screenshot, durable=False)
+    }
     try:
-        with workspace.database.session() as session, session.begin():
-            _write(session, episode, label, uid, stored, person)
-    except IntegrityError:
-        if _exists(workspace, uid):  # another import wrote it meanwhile
-            return None
+        workspace.blobs.sync()  # the files are on disk before rows point at them
+        added = imports.write_episode(workspace.database, workspace.blobs, record, person)
+    except BaseException:
+        integrity.remove_written_blobs(workspace.database, workspace.blobs, written)
         raise
+    if not added:
+        integrity.remove_written_blobs(workspace.database, workspace.blobs, written)
+        return None
     return len(episode.steps)
 
 
-@dataclass(frozen=True)
-class _Shot:
-    sha256: str
-    data: bytes
+def _record(episode: SourceEpisode, label: str, uid: str) -> imports.ImportedEpisode:
+    """The episode as the rows it becomes."""
+    instruction_uid = str(uuid.uuid5(NAMESPACE, f"instruction:{episode.source}:{episode.app}:{episode.instruction}"))
+    steps = tuple(_step(episode, step) for step in episode.steps)
+    where = f"{episode.file.name}, episode {episode.episode_id}"
+    return imports.ImportedEpisode(
+        uid=uid,
+        instruction_uid=instruction_uid,
+        app=episode.app,
+        instruction=episode.instruction,
+        outcome=str(episode.outcome) if episode.outcome else None,
+        stop_reason=f"imported from {label}",
+        settings={
+            "source": episode.source,
+            "source_episode_id": episode.episode_id,
+            "source_file": str(episode.file),
+            "source_details": episode.details,
+        },
+        hierarchy_note=episode.hierarchy_note,
+        review_comment=f"imported from {label} ({where}): the dataset's labels",
+        steps=steps,
+    )
 
 
-def _exists(workspace: Workspace, uid: str) -> bool:
-    with workspace.database.session() as session:
-        return session.scalar(select(models.Trajectory.id).where(models.Trajectory.uid == uid)) is not None
+def _step(episode: SourceEpisode, step: SourceStep) -> imports.ImportedStep:
+    imported: dict[str, Any] = {"step": step.number, "action": step.source_action, **step.notes}
+    raw = step.action.to_tool_call() if step.action else None
+    screen = step.screen
+    return imports.ImportedStep(_screenshot(episode, step), screen.width, screen.height, raw, {"imported": imported},
+                                step.labels())  # fmt: skip
 
 
 def _screenshot(episode: SourceEpisode, step: SourceStep) -> bytes:
@@ -185,83 +203,3 @@ def _screenshot(episode: SourceEpisode, step: SourceStep) -> bytes:
     if size != (step.screen.width, step.screen.height):
         raise fail(f"{shown} is {size[0]}x{size[1]}, its header said {step.screen}")
     return data
-
-
-def _media_type(data: bytes) -> str:
-    if data.startswith(b"\x89PNG"):
-        return "image/png"
-    if data.startswith(b"\xff\xd8"):
-        return "image/jpeg"
-    return "image/webp" if data[8:12] == b"WEBP" else "application/octet-stream"
-
-
-def _write(
-    session: Session, episode: SourceEpisode, label: str, uid: str, shots: list[_Shot], person: str | None
-) -> None:
-    instruction = _instruction(session, episode)
-    runs = select(func.max(models.Trajectory.run_number)).where(models.Trajectory.instruction_id == instruction.id)
-    now = utcnow()
-    trajectory = models.Trajectory(
-        uid=uid,
-        instruction=instruction,
-        collector_kind=str(CollectorKind.HUMAN),
-        run_number=(session.scalar(runs) or 0) + 1,
-        status=str(TrajectoryStatus.COMPLETE),
-        outcome=str(episode.outcome) if episode.outcome else None,
-        review_status=str(ReviewStatus.ANNOTATED),
-        started_at=now,
-        ended_at=now,
-        stop_reason=f"imported from {label}",
-        settings={
-            "source": episode.source,
-            "source_episode_id": episode.episode_id,
-            "source_file": str(episode.file),
-            "source_details": episode.details,
-        },
-    )
-    session.add(trajectory)
-    for shot, step in {shot.sha256: (shot, step) for shot, step in zip(shots, episode.steps, strict=True)}.values():
-        dims = (step.screen.width, step.screen.height)
-        ensure_blob_row(session, shot.sha256, len(shot.data), _media_type(shot.data), dims)
-    pairs = enumerate(zip(episode.steps, shots, strict=True))
-    rows = [_step_row(episode, index, step, shot.sha256) for index, (step, shot) in pairs]
-    trajectory.steps.extend(rows)
-    session.flush()
-    who = ensure_person(session, person, "annotator") if person else None
-    for row, step in zip(rows, episode.steps, strict=True):
-        apply_label_changes(session, row, step.labels(), who)
-    comment = f"imported from {label} ({episode.file.name}, episode {episode.episode_id}): the dataset's labels"
-    session.add(models.Review(trajectory=trajectory, status=str(ReviewStatus.ANNOTATED), reviewer=who, comment=comment))
-
-
-def _step_row(episode: SourceEpisode, index: int, step: SourceStep, sha256: str) -> models.Step:
-    raw = step.action.to_tool_call() if step.action else None
-    imported: dict[str, Any] = {"step": step.number, "action": step.source_action, **step.notes}
-    return models.Step(
-        index=index,
-        screenshot_sha256=sha256,
-        hierarchy_error=episode.hierarchy_note,
-        screen_width=step.screen.width,
-        screen_height=step.screen.height,
-        raw_tool_call=raw,
-        raw_action=action_name(raw),
-        flags={"imported": imported},
-    )
-
-
-def _instruction(session: Session, episode: SourceEpisode) -> models.Instruction:
-    """The dataset's instruction for this app and text, made the first time an episode of it comes in."""
-    uid = str(uuid.uuid5(NAMESPACE, f"instruction:{episode.source}:{episode.app}:{episode.instruction}"))
-    found = session.scalar(select(models.Instruction).where(models.Instruction.uid == uid))
-    if found is not None:
-        return found
-    instruction = models.Instruction(
-        uid=uid,
-        app=ensure_app(session, episode.app),
-        text=episode.instruction,
-        source=str(InstructionSource.IMPORTED),
-        status=str(InstructionStatus.ARCHIVED),
-    )
-    session.add(instruction)
-    session.flush()
-    return instruction

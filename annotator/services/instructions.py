@@ -175,8 +175,7 @@ def import_instructions(db: Database, path: Path) -> ImportReport:
     """Import a CSV or JSON instruction list in one transaction; repeats are skipped and counted."""
     kind, rows = read_instruction_file(Path(path))
     _check_uids(Path(path).name, rows)
-    with db.session() as session, session.begin():
-        ids = store.add_new_instructions(session, rows, source=InstructionSource.IMPORTED)
+    ids = store.add_instructions(db, rows, source=InstructionSource.IMPORTED)
     return ImportReport(added=len(ids), skipped=len(rows) - len(ids), format=kind, ids=ids)
 
 
@@ -203,8 +202,7 @@ def generate(db: Database, client: LLMClient, app: str, n: int, *, package: str 
         NewInstruction(app=app.strip(), text=text, package=package, status=InstructionStatus.GENERATED)
         for text in texts
     ]
-    with db.session() as session, session.begin():
-        ids = store.add_new_instructions(session, drafts, source=InstructionSource.GENERATED)
+    ids = store.add_instructions(db, drafts, source=InstructionSource.GENERATED)
     added = [record for record in store.list_instructions(db, app=app.strip()) if record.id in set(ids)]
     return GenerateReport(added=added, skipped=len(texts) - len(ids))
 

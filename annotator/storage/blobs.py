@@ -72,6 +72,22 @@ class BlobStore:
             self._write(ref.sha256, lambda out: out.write(data), durable=durable)
         return ref
 
+    def write_if_missing(self, data: bytes, *, durable: bool = True) -> bool:
+        """Store `data` unless its blob is there; whether this call wrote the file (a failed import removes those)."""
+        sha256 = hashlib.sha256(data).hexdigest()
+        if self.exists(sha256):
+            return False
+        self._write(sha256, lambda out: out.write(data), durable=durable)
+        return True
+
+    def remove(self, sha256: str) -> bool:
+        """Delete a blob's file; whether there was one. Only storage.integrity calls this, under the blob lock."""
+        try:
+            self.path(sha256).unlink()
+        except FileNotFoundError:
+            return False
+        return True
+
     def put_stream(self, source: BinaryIO, *, expected_sha256: str | None = None, durable: bool = True) -> BlobRef:
         """Copy a stream into the store, hashing as it goes; refuse it if it does not match the expected hash."""
         digest = hashlib.sha256()

@@ -6,6 +6,7 @@ as record_step returns (a phone unplugged at step 7 keeps steps 1-6).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import uuid
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from PIL import Image
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
@@ -21,6 +22,8 @@ from annotator.storage import models
 from annotator.storage.blobs import BlobStore
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
+from annotator.storage.owners import gone_reason, same_owner, this_process
+from annotator.storage.writing import insert_skipping, writing
 
 PNG = "image/png"
 XML = "application/xml"
@@ -31,23 +34,18 @@ def new_uid() -> str:
 
 
 def ensure_app(session: Session, name: str, package: str | None = None) -> models.App:
-    app = session.scalar(select(models.App).where(models.App.name == name))
-    if app is None:
-        app = models.App(name=name, package=package)
-        session.add(app)
-        session.flush()
-    elif package and not app.package:
+    """The app called `name`, added when it is new (another writer adding it at once is no error)."""
+    session.execute(insert_skipping(session, models.App).values(name=name, package=package))
+    app = session.scalars(select(models.App).where(models.App.name == name)).one()
+    if package and not app.package:
         app.package = package
     return app
 
 
 def ensure_person(session: Session, name: str, role: str) -> models.Person:
-    person = session.scalar(select(models.Person).where(models.Person.name == name))
-    if person is None:
-        person = models.Person(name=name, role=role)
-        session.add(person)
-        session.flush()
-    return person
+    """The person called `name`, added with `role` when new (another writer adding them at once is no error)."""
+    session.execute(insert_skipping(session, models.Person).values(name=name, role=role))
+    return session.scalars(select(models.Person).where(models.Person.name == name)).one()
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:
@@ -73,25 +71,30 @@ def verified_image_size(data: bytes) -> tuple[int, int] | None:
 
 
 def ensure_blob_row(session: Session, sha256: str, size: int, media_type: str, dims: tuple[int, int] | None) -> None:
-    if session.get(models.Blob, sha256) is None:
-        width, height = dims if dims else (None, None)
-        session.add(models.Blob(sha256=sha256, size=size, media_type=media_type, width=width, height=height))
+    """Record a blob; a row already there (written by anyone, at any time) is kept as it is."""
+    width, height = dims if dims else (None, None)
+    values = {"sha256": sha256, "size": size, "media_type": media_type, "width": width, "height": height}
+    session.execute(insert_skipping(session, models.Blob).values(**values))
 
 
 def store_blob(session: Session, blobs: BlobStore, data: bytes, media_type: str) -> str:
-    ref = blobs.put_bytes(data)
+    """Record the blob's row, then make sure its file is there. In a `writing` transaction the row comes first, so
+    no clean-up can remove the file between this check and the commit (storage.writing)."""
+    sha256 = hashlib.sha256(data).hexdigest()
     dims = image_size(data) if media_type.startswith("image/") else None
-    ensure_blob_row(session, ref.sha256, ref.size, media_type, dims)
-    return ref.sha256
+    ensure_blob_row(session, sha256, len(data), media_type, dims)
+    blobs.put_bytes(data)
+    return sha256
 
 
 def add_instruction(db: Database, app: str, text: str, *, source: str = "manual", package: str | None = None) -> int:
-    with db.session() as session, session.begin():
+    """The id of the app's instruction with this text, added when there is none."""
+    with writing(db) as session:
         app_row = ensure_app(session, app, package)
-        instruction = models.Instruction(uid=new_uid(), app_id=app_row.id, text=text, source=source)
-        session.add(instruction)
-        session.flush()
-        return instruction.id
+        values = {"uid": new_uid(), "app_id": app_row.id, "text": text, "source": source}
+        session.execute(insert_skipping(session, models.Instruction).values(**values))
+        query = select(models.Instruction.id).where(models.Instruction.app_id == app_row.id)
+        return session.scalars(query.where(models.Instruction.text == text)).one()
 
 
 @dataclass
@@ -125,6 +128,7 @@ def start_trajectory(
             agent_endpoint=collector.agent_endpoint,
             run_number=max(previous_runs, default=0) + 1,
             settings=settings,
+            **this_process().columns(),
         )
         if collector.person:
             trajectory.collector_person = ensure_person(session, collector.person, "annotator")
@@ -165,10 +169,9 @@ def record_step(db: Database, blobs: BlobStore, trajectory_id: int, observation:
     dims = verified_image_size(observation.screenshot_png)
     if dims is None:
         raise ValueError("the screenshot is not a readable image; the step was not recorded")
-    with db.session() as session, session.begin():
-        trajectory = session.get(models.Trajectory, trajectory_id)
-        if trajectory is None:
-            raise LookupError(f"no trajectory with id {trajectory_id}")
+    with writing(db) as session:
+        trajectory = _trajectory(session, trajectory_id)
+        trajectory.heartbeat_at = utcnow()  # the run's owner is alive: another host leaves it alone
         screenshot = store_blob(session, blobs, observation.screenshot_png, PNG)
         hierarchy = store_blob(session, blobs, observation.hierarchy_xml, XML) if observation.hierarchy_xml else None
         step = models.Step(
@@ -220,24 +223,75 @@ def _trajectory(session: Session, trajectory_id: int) -> models.Trajectory:
     return trajectory
 
 
-def resume_trajectory(db: Database, trajectory_id: int) -> int:
-    """Mark an interrupted run as collecting again; returns how many steps it already has."""
-    with db.session() as session, session.begin():
-        trajectory = _trajectory(session, trajectory_id)
-        if trajectory.status != TrajectoryStatus.INTERRUPTED or trajectory.ended_at is not None:
-            raise ValueError(f"trajectory {trajectory_id} is {trajectory.status}; only an open interrupted run resumes")
-        trajectory.status = str(TrajectoryStatus.COLLECTING)
-        return len(trajectory.steps)
+@dataclass(frozen=True)
+class OpenRun:
+    """A run that can be resumed or closed, and how it stopped (what its process was, when that is gone)."""
+
+    steps: int
+    stopped: str
 
 
-def close_trajectory(db: Database, trajectory_id: int) -> None:
-    """Give up on resuming an interrupted run: it stays interrupted, with its steps, and gets an end time."""
-    with db.session() as session, session.begin():
+def _open_run(trajectory: models.Trajectory) -> OpenRun:
+    """The run as it stands, when it is interrupted or its process is gone; ValueError saying why not otherwise."""
+    if trajectory.status == TrajectoryStatus.INTERRUPTED and trajectory.ended_at is None:
+        return OpenRun(len(trajectory.steps), trajectory.stop_reason or "interrupted")
+    if trajectory.status == TrajectoryStatus.COLLECTING:
+        reason = gone_reason(trajectory)
+        if reason is None:
+            raise ValueError(
+                f"trajectory {trajectory.id} is being collected by pid {trajectory.owner_pid} on "
+                f"{trajectory.owner_host}; it can be resumed or closed once that process has stopped"
+            )
+        return OpenRun(len(trajectory.steps), f"process gone: {reason}")
+    state = "closed" if trajectory.status == TrajectoryStatus.INTERRUPTED else trajectory.status
+    raise ValueError(f"trajectory {trajectory.id} is {state}; only an open interrupted run is resumed or closed")
+
+
+def open_run(db: Database, trajectory_id: int) -> OpenRun:
+    """The run, when it can be resumed or closed; ValueError saying why not otherwise."""
+    with db.session() as session:
+        return _open_run(_trajectory(session, trajectory_id))
+
+
+def _take(session: Session, trajectory: models.Trajectory, **values: object) -> None:
+    """Change the run only if nobody took it since it was read (another process resuming it at once)."""
+    T = models.Trajectory
+    taken = session.execute(
+        update(T)
+        .where(T.id == trajectory.id, T.status == trajectory.status, *same_owner(T, trajectory))
+        .values(**values)
+    )
+    if taken.rowcount != 1:
+        raise ValueError(f"trajectory {trajectory.id} was taken over by another process a moment ago")
+
+
+def resume_trajectory(db: Database, trajectory_id: int) -> OpenRun:
+    """Make an interrupted run, or one whose process is gone, this process's collecting run again."""
+    with writing(db) as session:
         trajectory = _trajectory(session, trajectory_id)
-        if trajectory.status != TrajectoryStatus.INTERRUPTED:
-            raise ValueError(f"trajectory {trajectory_id} is {trajectory.status}; only an interrupted run is closed")
-        trajectory.ended_at = utcnow()
-        trajectory.stop_reason = f"{trajectory.stop_reason or 'interrupted'}; closed"
+        run = _open_run(trajectory)
+        _take(session, trajectory, status=str(TrajectoryStatus.COLLECTING), **this_process().columns())
+        return run
+
+
+def close_trajectory(db: Database, trajectory_id: int) -> OpenRun:
+    """Give up on resuming an interrupted run (or one whose process is gone): it stays interrupted, with its
+    steps, and gets an end time."""
+    with writing(db) as session:
+        trajectory = _trajectory(session, trajectory_id)
+        run = _open_run(trajectory)
+        _take(
+            session, trajectory, status=str(TrajectoryStatus.INTERRUPTED), ended_at=utcnow(),
+            stop_reason=f"{run.stopped}; closed",
+        )  # fmt: skip
+        return run
+
+
+def run_task(db: Database, trajectory_id: int) -> tuple[int, str, str]:
+    """The instruction id, text and app of a trajectory's run."""
+    with db.session() as session:
+        trajectory = _trajectory(session, trajectory_id)
+        return trajectory.instruction_id, trajectory.instruction.text, trajectory.instruction.app.name
 
 
 def save_device(db: Database, serial: str, details: dict[str, Any], app_packages: dict[str, str] | None = None) -> None:

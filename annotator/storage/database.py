@@ -38,6 +38,7 @@ class SchemaState:
     current: str | None
     head: str
     backup: Path | None = None
+    notes: tuple[str, ...] = ()  # what an upgrade did to the data, one line each (e.g. merged duplicates)
 
 
 def alembic_config() -> Config:
@@ -67,7 +68,7 @@ def create_db_engine(url: str) -> Engine:
     def _sqlite_pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        if parsed.database not in (None, "", ":memory:"):
+        if parsed.database not in (None, "", ":memory:") and parsed.query.get("mode") != "ro":
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
@@ -127,7 +128,8 @@ def upgrade(engine: Engine, target: str = "head") -> SchemaState:
     except Exception as error:
         where = f"; the data before the upgrade is in {backup}" if backup else ""
         raise MigrationError(f"upgrading the database from {current} to {target} failed: {error}{where}") from error
-    return SchemaState(current=current_revision(engine), head=head, backup=backup)
+    notes = tuple(config.attributes.get("notes", ()))
+    return SchemaState(current=current_revision(engine), head=head, backup=backup, notes=notes)
 
 
 @dataclass

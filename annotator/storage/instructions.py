@@ -1,7 +1,8 @@
 """Instruction queries and writes: listing, adding many in one transaction, changing status.
 
-An instruction is the same one when its uid matches, or when its app and text match (the text compared
-after stripping), so that importing a list twice, or generating a task that is already there, adds nothing.
+An instruction is the same one when its uid matches, or when its app and text match (the text is stored
+stripped; a unique constraint keeps one per app and text), so that importing a list twice, or generating a task
+that is already there, adds nothing.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import func, select
 
-from annotator.domain.trajectory import InstructionStatus
+from annotator.domain.trajectory import InstructionStatus, TrajectoryStatus
 from annotator.storage import models
 from annotator.storage.collection import ensure_app, new_uid
 from annotator.storage.database import Database
+from annotator.storage.writing import insert_skipping, writing
 
 UID_LENGTH = 36  # the uid column's width (a UUID's text)
 
@@ -70,41 +71,50 @@ def list_instructions(db: Database, *, app: str | None = None, status: str | Non
         return [_record(row) for row in session.scalars(query)]
 
 
-def known_keys(session: Session) -> tuple[set[str], set[tuple[str, str]]]:
-    """The uids and (app, text) pairs already stored, to tell new instructions from repeats."""
-    rows = session.execute(select(models.Instruction.uid, models.App.name, models.Instruction.text).join(models.App))
-    uids, pairs = set(), set()
-    for uid, app, text in rows:
-        uids.add(uid)
-        pairs.add((app, text.strip()))
-    return uids, pairs
+def add_instructions(db: Database, items: Iterable[NewInstruction], *, source: str) -> list[int]:
+    """Add the items that are not stored yet (same uid, or same app and text), all in one transaction; the ids of
+    those added. Each insert skips a conflict instead of reading first, so two imports of one list at once add
+    every instruction once."""
+    with writing(db) as session:
+        apps: dict[str, int] = {}
+        added = []
+        for item in items:
+            if item.app not in apps:
+                apps[item.app] = ensure_app(session, item.app, item.package).id
+            values = {"uid": item.uid or new_uid(), "app_id": apps[item.app], "text": item.text.strip()}
+            values |= {"source": str(source), "status": str(item.status)}
+            insert = insert_skipping(session, models.Instruction).values(**values).returning(models.Instruction.id)
+            row_id = session.scalar(insert)
+            if row_id is not None:
+                added.append(row_id)
+        return added
 
 
-def add_new_instructions(session: Session, items: Iterable[NewInstruction], *, source: str) -> list[int]:
-    """Insert the items that are not stored yet (by uid, then by app and text); the ids of those added.
+def find_instruction(db: Database, instruction_id: int) -> InstructionRecord | None:
+    with db.session() as session:
+        row = session.get(models.Instruction, instruction_id)
+        return _record(row) if row is not None else None
 
-    Runs in the caller's transaction, so a caller can make "all or nothing" out of many items.
-    """
-    uids, pairs = known_keys(session)
-    added = []
-    for item in items:
-        key = (item.app, item.text.strip())
-        if (item.uid is not None and item.uid in uids) or key in pairs:
-            continue
-        app = ensure_app(session, item.app, item.package)
-        row = models.Instruction(
-            uid=item.uid or new_uid(),
-            app_id=app.id,
-            text=item.text.strip(),
-            source=str(source),
-            status=str(item.status),
-        )
-        session.add(row)
-        session.flush()
-        uids.add(row.uid)
-        pairs.add(key)
-        added.append(row.id)
-    return added
+
+def pending_instructions(db: Database, app: str, runs: int) -> list[InstructionRecord]:
+    """The app's active instructions with fewer than `runs` complete runs, in the order they were added."""
+    T = models.Trajectory
+    complete = (
+        select(T.instruction_id, func.count().label("runs"))
+        .where(T.status == str(TrajectoryStatus.COMPLETE))
+        .group_by(T.instruction_id)
+        .subquery()
+    )
+    query = (
+        select(models.Instruction)
+        .join(models.App)
+        .outerjoin(complete, complete.c.instruction_id == models.Instruction.id)
+        .where(models.App.name == app, models.Instruction.status == str(InstructionStatus.ACTIVE))
+        .where(func.coalesce(complete.c.runs, 0) < runs)
+        .order_by(models.Instruction.id)
+    )
+    with db.session() as session:
+        return [_record(row) for row in session.scalars(query)]
 
 
 def set_status(db: Database, ids: Iterable[int], status: InstructionStatus) -> int:

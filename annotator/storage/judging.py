@@ -10,13 +10,14 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from annotator.domain.judge_settings import JudgeSettings
 from annotator.storage import models
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
+from annotator.storage.owners import this_process
 
 S = models.JudgeScore
 
@@ -91,8 +92,9 @@ def start_run(
 ) -> int:
     with db.session() as session:
         run = models.JudgeRun(
-            config_id=config_id, base_url=base_url, concurrency=concurrency, selection=selection, requested=requested
-        )
+            config_id=config_id, base_url=base_url, concurrency=concurrency, selection=selection, requested=requested,
+            **this_process().columns(),
+        )  # fmt: skip
         session.add(run)
         session.commit()
         return run.id
@@ -109,10 +111,15 @@ def finish_run(db: Database, run_id: int, *, counts: dict[str, int], status: str
 
 
 def save_score(db: Database, config_id: int, run_id: int | None, trajectory_id: int, record: ScoreRecord) -> None:
-    """Store one answer; a second answer for the same configuration and trajectory replaces the first."""
+    """Store one answer; a second answer for the same configuration and trajectory replaces the first. The run's
+    heartbeat goes with it: the run's owner is alive."""
     values = asdict(record)
     for _try in range(2):  # an insert can lose a race with another process's insert of the same row
         with db.session() as session:
+            if run_id is not None:
+                session.execute(
+                    update(models.JudgeRun).where(models.JudgeRun.id == run_id).values(heartbeat_at=utcnow())
+                )
             row = session.scalar(select(S).where(S.config_id == config_id, S.trajectory_id == trajectory_id))
             if row is None:
                 session.add(S(config_id=config_id, trajectory_id=trajectory_id, run_id=run_id, **values))

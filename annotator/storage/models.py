@@ -69,7 +69,10 @@ class App(Base):
 
 
 class Instruction(Base):
+    """A task for an app; one per app and text (the same words are the same task)."""
+
     __tablename__ = "instructions"
+    __table_args__ = (Index("uq_instructions_app_text", "app_id", "text", unique=True),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     uid: Mapped[str] = mapped_column(String(36), unique=True)
@@ -109,7 +112,20 @@ class Blob(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Trajectory(Base):
+class OwnedRun:
+    """Who is running a collection or judge run, so that a run whose process is gone is told from a live one.
+
+    The host and pid name the process, its start time tells a reused pid apart, and the heartbeat (refreshed
+    as the run goes) lets another host give up on an owner it cannot see (storage.owners decides).
+    """
+
+    owner_host: Mapped[str | None] = mapped_column(String(255))
+    owner_pid: Mapped[int | None]
+    owner_started: Mapped[float | None] = mapped_column(Float)  # the process's start, seconds since the epoch
+    heartbeat_at: Mapped[datetime | None]
+
+
+class Trajectory(OwnedRun, Base):
     __tablename__ = "trajectories"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -254,7 +270,7 @@ class JudgeConfig(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class JudgeRun(Base):
+class JudgeRun(OwnedRun, Base):
     """One `judge run`: which configuration, where, how many trajectories, how it went."""
 
     __tablename__ = "judge_runs"

@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from annotator.services import importing
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.importing import import_dataset
 from annotator.services.review import review_queue
 from annotator.services.stats import dataset_stats
-from annotator.storage import models
+from annotator.storage import imports, models
 from annotator.storage.workspace import Workspace
 from tests.factories import database_snapshot
 from tests.importers.datasets import RED, aitz_good_steps, aitz_step, pixel, trajectory_of, write_aitz
@@ -149,9 +148,10 @@ def test_one_bad_episode_does_not_stop_the_others(workspace: Workspace, tmp_path
 def test_a_failure_while_writing_rolls_the_whole_episode_back(
     workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The database refusing the last label: no instruction, trajectory, step or revision of the episode stays."""
+    """The database refusing the last label: no instruction, trajectory, step, revision or screenshot file of the
+    episode stays."""
     write_aitz(tmp_path / "train", "101", aitz_good_steps())
-    real = importing.apply_label_changes
+    real = imports.apply_label_changes
     written: list[int] = []
 
     def refuse_the_last(session, step, changes, person):  # type: ignore[no-untyped-def]
@@ -160,9 +160,10 @@ def test_a_failure_while_writing_rolls_the_whole_episode_back(
             raise RuntimeError("disk full")
         return real(session, step, changes, person)
 
-    monkeypatch.setattr(importing, "apply_label_changes", refuse_the_last)
+    monkeypatch.setattr(imports, "apply_label_changes", refuse_the_last)
     before = database_snapshot(workspace)
     with pytest.raises(RuntimeError, match="disk full"):
         import_dataset(workspace, "aitz", tmp_path / "train")
     assert written == list(range(7))
     assert database_snapshot(workspace) == before
+    assert list(workspace.blobs.all_hashes()) == []  # the screenshots it stored went with it

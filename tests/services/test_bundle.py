@@ -12,7 +12,7 @@ from annotator.services.bundle_manifest import BundleError
 from annotator.services.stats import dataset_stats
 from annotator.storage import models
 from annotator.storage.workspace import Workspace
-from tests.factories import database_snapshot
+from tests.factories import database_snapshot, make_png
 
 
 def tree_hashes(folder: Path) -> dict[str, str]:
@@ -133,14 +133,59 @@ def break_json(folder: Path, _tmp: Path) -> Path:
     return folder
 
 
+def replace_a_screenshot(data: bytes):  # type: ignore[no-untyped-def]
+    """The last step's screenshot swapped for `data`, under its own hash, as a hostile bundle would."""
+
+    def apply(folder: Path, _tmp: Path) -> Path:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        step = manifest["trajectories"][-1]["steps"][-1]
+        old, new = step["screenshot_sha256"], hashlib.sha256(data).hexdigest()
+        (folder / "blobs" / new).write_bytes(data)
+        entry = next(blob for blob in manifest["blobs"] if blob["sha256"] == old)
+        manifest["blobs"].append(entry | {"sha256": new, "size": len(data)})
+        step["screenshot_sha256"] = new
+        (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+        return folder
+
+    return apply
+
+
+def damage_a_zip_member(folder: Path, tmp_path: Path) -> Path:
+    """A zip whose last blob fails its CRC when read: the blobs before it were copied already."""
+    archive = tmp_path / "damaged.zip"
+    blobs = sorted((folder / "blobs").iterdir())
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as out:
+        out.write(folder / "manifest.json", "manifest.json")
+        for blob in blobs:
+            out.write(blob, f"blobs/{blob.name}")
+    data = bytearray(archive.read_bytes())
+    where = data.rfind(blobs[-1].read_bytes()[-200:])
+    data[where + 100] ^= 0xFF
+    archive.write_bytes(bytes(data))
+    return archive
+
+
+def blob_files(workspace: Workspace) -> list[Path]:
+    return sorted(path for path in workspace.blobs.root.rglob("*") if path.is_file())
+
+
 def point_blob_outside(manifest: dict) -> None:
     manifest["blobs"][0]["sha256"] = "../../manifest.json"
 
 
 BAD_BUNDLES = {
+    "a screenshot that is not an image": (
+        replace_a_screenshot(b"<html>not a screenshot</html>"),
+        "is not a readable image, but the bundle uses it as one",
+    ),
+    "a screenshot of another size": (
+        replace_a_screenshot(make_png(100, 200)),
+        "a 100x200 image, the manifest says 1080x2400",
+    ),
     "truncated zip": (truncate_zip, "not a readable zip|damaged"),
     "missing blob": (remove_a_blob, "missing from the bundle"),
     "hash mismatch": (damage_a_blob, "does not match its name"),
+    "damaged zip member": (damage_a_zip_member, "in the zip is damaged"),
     "unknown format version": (
         edit_manifest(lambda m: m.update(format_version=99)),
         "unknown format version 99",
@@ -170,10 +215,11 @@ def test_a_bad_bundle_fails_clearly_and_changes_nothing(
     good = export_bundle(populated, tmp_path / "good").path
     make_bad, message = BAD_BUNDLES[case]
     bad = make_bad(good, tmp_path)
-    before = database_snapshot(target)
+    before, files = database_snapshot(target), blob_files(target)
     with pytest.raises(BundleError, match=message.replace("(", r"\(").replace(")", r"\)")):
         import_bundle(target, bad)
     assert database_snapshot(target) == before
+    assert blob_files(target) == files  # no blob file written, none left in blobs/tmp
 
 
 def test_a_version_2_bundle_from_before_privacy_regions_imports_with_none(

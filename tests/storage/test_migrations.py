@@ -5,6 +5,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
 
 from annotator.storage import labels
 from annotator.storage.database import (
@@ -113,4 +114,41 @@ def test_privacy_regions_come_with_0005_and_labelled_steps_keep_everything_acros
         regions = connection.exec_driver_sql("SELECT privacy_regions FROM steps").scalars().all()
     assert newer == older and regions == [None, None]
     assert labels.update_label(database, first, {"privacy_regions": [[0, 0, 10, 10]]}) == 1
+    database.dispose()
+
+
+def test_0006_merges_duplicate_instructions_into_the_oldest_and_says_so(tmp_path: Path) -> None:
+    with Workspace.open(tmp_path / "data") as workspace:
+        first = add_trajectory(workspace, "淘宝", "打开淘宝", 1)
+        engine = workspace.database.engine
+        with engine.begin() as connection:  # back to before the constraint, when duplicates could be stored
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0005")
+        with engine.begin() as connection:
+            connection.exec_driver_sql(
+                "INSERT INTO instructions (id, uid, app_id, text, source, status, created_at) VALUES "
+                "(7, 'dup-7', 1, '打开淘宝', 'imported', 'active', '2026-01-02'), "
+                "(8, 'dup-8', 1, '打开淘宝', 'generated', 'rejected', '2026-01-03')"
+            )
+            connection.exec_driver_sql(
+                "INSERT INTO trajectories (id, uid, instruction_id, collector_kind, run_number, status, review_status,"
+                " started_at) VALUES (20, 't-20', 7, 'human', 1, 'complete', 'unlabelled', '2026-01-02'),"
+                " (21, 't-21', 8, 'human', 1, 'complete', 'unlabelled', '2026-01-03')"
+            )
+    database = open_database(sqlite_url(tmp_path / "data" / "annotator.sqlite"))
+    assert database.schema.current == head_revision()
+    assert database.schema.notes == (
+        "instruction 1 of 淘宝 ('打开淘宝') absorbed its duplicates 7 (active, uid dup-7), 8 (rejected, uid dup-8) "
+        "with 2 trajectories",
+    )
+    with database.engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT id FROM instructions").scalars().all() == [1]
+        runs = connection.exec_driver_sql("SELECT id, instruction_id, run_number FROM trajectories ORDER BY id").all()
+    assert runs == [(first, 1, 1), (20, 1, 2), (21, 1, 3)]
+    with pytest.raises(IntegrityError), database.engine.begin() as connection:  # one per app and text from now on
+        connection.exec_driver_sql(
+            "INSERT INTO instructions (uid, app_id, text, source, status, created_at) "
+            "VALUES ('again', 1, '打开淘宝', 'manual', 'active', '2026-01-04')"
+        )
     database.dispose()

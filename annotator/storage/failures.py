@@ -1,0 +1,56 @@
+"""What went wrong with the data folder, in one line a person can act on.
+
+A database file that is not one, a read-only folder and a full disk reach us as OSError or as SQLAlchemy's
+wrapping of sqlite3 errors; each becomes a WorkspaceError that names the folder and says nothing was changed
+(every write is one transaction, and imports remove the files they wrote).
+"""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+from sqlalchemy.exc import DBAPIError
+
+
+class WorkspaceError(RuntimeError):
+    """The workspace cannot be opened, or written, as asked; the message says why. Nothing was changed."""
+
+
+def plain_reason(error: BaseException, data_dir: Path) -> str | None:
+    """One line for `error` (or what caused it) when it is one of the data folder's known failures, else None (a
+    bug: let it show)."""
+    cause: BaseException | None = error
+    while cause is not None:
+        reason = _reason(cause, data_dir)
+        if reason is not None:
+            return reason
+        cause = cause.__cause__
+    return None
+
+
+def _reason(error: BaseException, data_dir: Path) -> str | None:
+    if isinstance(error, OSError):
+        if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            return disk_full(data_dir, error.strerror or str(error))
+        if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            where = error.filename or data_dir
+            return f"cannot write {where}: {error.strerror} (is the data folder read-only?); nothing was changed"
+        return None
+    if isinstance(error, DBAPIError):
+        message = str(error.orig)
+        if "disk is full" in message or "disk I/O error" in message:
+            return disk_full(data_dir, message)
+        if "readonly database" in message or "read-only" in message:
+            return read_only(data_dir)
+        if "file is not a database" in message:
+            return f"{data_dir} holds a file that is not an annotator database ({message}); nothing was changed"
+    return None
+
+
+def disk_full(data_dir: Path, detail: str) -> str:
+    return f"the disk holding {data_dir} is full ({detail}); nothing was changed: free some space and try again"
+
+
+def read_only(data_dir: Path) -> str:
+    return f"the data folder {data_dir} is read-only; this command writes to it, so nothing was changed"

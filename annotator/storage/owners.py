@@ -1,0 +1,114 @@
+"""Who runs a collection or judge run, and whether that process is gone.
+
+A run records its owner (host, pid and the process's start time) when it starts or is taken over, and a
+heartbeat as it goes (each recorded step, each judge answer). On the owner's host the owner is gone when no
+live process has its pid, or the one that has it started at another time (the pid was reused). A process on
+another host cannot be seen: its run counts as abandoned once its heartbeat is older than LEASE.
+
+An abandoned collection run becomes `interrupted` (resumable and closable like one stopped with Ctrl+C), an
+abandoned judge run `stopped`; opening a workspace for writing does this (reap_abandoned), so every listing
+shows them as they are. Updates compare the owner they saw, so a run taken over meanwhile is left alone.
+"""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psutil
+from sqlalchemy import select, update
+
+from annotator.domain.trajectory import TrajectoryStatus
+from annotator.storage import models
+from annotator.storage.database import Database
+from annotator.storage.models import utcnow
+
+LEASE = timedelta(minutes=30)  # longer than a step or a judge answer can take, retries included
+SAME_START_S = 1.0  # psutil's start times of one process agree far closer than this
+OWNER_COLUMNS = ("owner_host", "owner_pid", "owner_started")
+JUDGE_RUNNING, JUDGE_STOPPED = "running", "stopped"
+
+
+@dataclass(frozen=True)
+class Owner:
+    host: str
+    pid: int
+    started: float
+
+    def columns(self) -> dict[str, Any]:
+        """The owner columns of a run this process takes, with a fresh heartbeat."""
+        return {"owner_host": self.host, "owner_pid": self.pid, "owner_started": self.started, "heartbeat_at": utcnow()}
+
+
+def this_process() -> Owner:
+    process = psutil.Process()
+    return Owner(socket.gethostname(), process.pid, process.create_time())
+
+
+def _alive(pid: int, started: float | None) -> bool:
+    try:
+        process = psutil.Process(pid)
+        if process.status() == psutil.STATUS_ZOMBIE:  # ended, not yet waited for
+            return False
+        return started is None or abs(process.create_time() - started) < SAME_START_S
+    except psutil.NoSuchProcess:
+        return False
+    except psutil.AccessDenied:  # someone else's live process
+        return True
+
+
+def _as_utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite gives back naive UTC times
+
+
+def gone_reason(run: models.OwnedRun, now: datetime | None = None) -> str | None:
+    """Why the process that owns `run` is gone, or None while it may be alive."""
+    if run.owner_host is None or run.owner_pid is None:
+        return "no process owns it (it was started before owners were recorded)"
+    if run.owner_host == socket.gethostname():
+        if _alive(run.owner_pid, run.owner_started):
+            return None
+        return f"its process (pid {run.owner_pid} on {run.owner_host}) is gone"
+    beat = _as_utc(run.heartbeat_at) if run.heartbeat_at else None
+    if beat is not None and (now or utcnow()) - beat <= LEASE:
+        return None
+    heard = f"since {beat:%Y-%m-%d %H:%M} UTC" if beat else "ever"
+    return f"its process (pid {run.owner_pid} on {run.owner_host}) has not been heard from {heard}"
+
+
+def same_owner(model: type[models.OwnedRun], run: models.OwnedRun) -> list[Any]:
+    """Conditions that hold while `run` still has the owner it was read with (NULLs compare equal)."""
+    return [getattr(model, name).is_not_distinct_from(getattr(run, name)) for name in OWNER_COLUMNS]
+
+
+def reap_abandoned(db: Database) -> list[str]:
+    """Mark the collection runs left `collecting` and the judge runs left `running` by a process that is gone as
+    interrupted and stopped; one line for each."""
+    T, J = models.Trajectory, models.JudgeRun
+    notes = []
+    with db.session() as session, session.begin():
+        for trajectory in session.scalars(select(T).where(T.status == str(TrajectoryStatus.COLLECTING))).all():
+            reason = gone_reason(trajectory)
+            if reason is None:
+                continue
+            changed = session.execute(
+                update(T)
+                .where(T.id == trajectory.id, T.status == str(TrajectoryStatus.COLLECTING), *same_owner(T, trajectory))
+                .values(status=str(TrajectoryStatus.INTERRUPTED), stop_reason=f"process gone: {reason}")
+            )
+            if changed.rowcount:
+                notes.append(f"trajectory {trajectory.id} was left collecting: {reason}; it is interrupted now")
+        for run in session.scalars(select(J).where(J.status == JUDGE_RUNNING)).all():
+            reason = gone_reason(run)
+            if reason is None:
+                continue
+            changed = session.execute(
+                update(J)
+                .where(J.id == run.id, J.status == JUDGE_RUNNING, *same_owner(J, run))
+                .values(status=JUDGE_STOPPED, message=f"process gone: {reason}", ended_at=utcnow())
+            )
+            if changed.rowcount:
+                notes.append(f"judge run {run.id} was left running: {reason}; it is stopped now")
+    return notes

@@ -1,0 +1,70 @@
+"""Two processes writing the same content at the same moment: both succeed, and it is stored once."""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from annotator.services.bundle import export_bundle
+from annotator.storage import models
+from annotator.storage.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+START_IN_S = 8.0  # both processes have started and imported what they need by then
+
+
+def at_once(data: Path, *args: str) -> list[subprocess.CompletedProcess[str]]:
+    """Run `annotator --data-dir DATA ARGS` in two processes that start the command at the same moment."""
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("ANNOTATOR_")}
+    moment = str(time.time() + START_IN_S)
+    command = [sys.executable, "-m", "tests.concurrently", moment, "--data-dir", str(data), *args]
+    processes = [
+        subprocess.Popen(
+            command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        for _ in range(2)
+    ]
+    return [
+        subprocess.CompletedProcess(p.args, p.wait(timeout=120), p.stdout.read() if p.stdout else "") for p in processes
+    ]
+
+
+def count(workspace: Workspace, model: type[models.Base]) -> int:
+    with workspace.database.session() as session:
+        return session.scalar(select(func.count()).select_from(model)) or 0
+
+
+def test_two_imports_of_one_bundle_at_once_both_succeed_and_add_it_once(populated: Workspace, tmp_path: Path) -> None:
+    bundle = export_bundle(populated, tmp_path / "bundle.zip")
+    target = tmp_path / "target"
+    Workspace.open(target).close()  # created and migrated before the race
+    results = at_once(target, "import", "bundle", str(bundle.path))
+    assert [result.returncode for result in results] == [0, 0], [result.stdout for result in results]
+    added = sorted(int(result.stdout.split("Imported ")[1].split()[0]) for result in results)
+    assert added == [0, bundle.trajectories]  # one of them found the other's trajectories there
+    with Workspace.open(target) as workspace:
+        assert count(workspace, models.Trajectory) == bundle.trajectories
+        assert count(workspace, models.Step) == bundle.steps
+        assert count(workspace, models.Blob) == bundle.blobs == len(list(workspace.blobs.all_hashes()))
+
+
+def test_two_instruction_imports_of_one_list_at_once_add_each_instruction_once(tmp_path: Path) -> None:
+    listing = tmp_path / "instructions.csv"
+    with listing.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["app", "text"])
+        writer.writerows([["优选商城" if n % 2 else "设置", f"任务 {n}：打开第 {n} 个页面"] for n in range(2000)])
+    data = tmp_path / "data"
+    Workspace.open(data).close()
+    results = at_once(data, "instructions", "import", str(listing))
+    assert [result.returncode for result in results] == [0, 0], [result.stdout for result in results]
+    with Workspace.open(data) as workspace:
+        assert count(workspace, models.Instruction) == 2000
+        assert count(workspace, models.App) == 2
+    assert sum(int(result.stdout.split("Imported ")[1].split()[0]) for result in results) == 2000
