@@ -35,7 +35,7 @@ def agreement(
     tau-b, quadratic-weighted kappa (bootstrap 95%), Krippendorff's alpha and Fleiss' kappa of the humans."""
     # scipy, scikit-learn and statsmodels load here, not with every `annotator` command
     from annotator.judge.agreement import agreement_report
-    from annotator.judge.agreement_report import render
+    from annotator.reports.agreement import render
     from annotator.judge.ratings_csv import read_ratings_csv
 
     try:

@@ -10,6 +10,7 @@ import click
 
 from annotator.domain.coords import MAX_PIXELS, MIN_PIXELS
 from annotator.domain.model_space import MODEL_SPACE_NAMES, model_space
+from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.workspace import Workspace
 from trainer_bridge.cli_options import (
     WHOLE_DATASET_SPLIT,
@@ -20,7 +21,6 @@ from trainer_bridge.cli_options import (
     workspace_options,
 )
 from trainer_bridge.export.formats import FORMATS
-from trainer_bridge.export.images import CACHE_FOLDER
 from trainer_bridge.export.run import PRIVACY_MODES, STAGES, ExportError, ExportOptions, export
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS
 

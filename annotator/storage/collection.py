@@ -6,17 +6,16 @@ as record_step returns (a phone unplugged at step 7 keeps steps 1-6).
 
 from __future__ import annotations
 
-import io
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from PIL import Image
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
+from annotator.imaging.decode import image_size, verified_image_size
 from annotator.storage import models
 from annotator.storage.blobs import BlobStore
 from annotator.storage.database import Database
@@ -48,28 +47,6 @@ def ensure_person(session: Session, name: str, role: str) -> models.Person:
         session.add(person)
         session.flush()
     return person
-
-
-def image_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height from the image header, or None when the bytes are not an image."""
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            return image.size
-    except (OSError, ValueError, Image.DecompressionBombError):
-        return None
-
-
-def verified_image_size(data: bytes) -> tuple[int, int] | None:
-    """Like image_size, but also checks the whole file (chunk CRCs), so a truncated PNG is caught."""
-    size = image_size(data)
-    if size is None:
-        return None
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            image.verify()
-    except (OSError, ValueError, SyntaxError):
-        return None
-    return size
 
 
 def ensure_blob_row(session: Session, sha256: str, size: int, media_type: str, dims: tuple[int, int] | None) -> None:

@@ -9,11 +9,11 @@ from PIL import Image
 from sqlalchemy import select
 
 from annotator.domain.model_space import model_space
+from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage import labels, models
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from trainer_bridge.cli import cli
-from trainer_bridge.export.images import CACHE_FOLDER
 from trainer_bridge.export.manifest import Tally
 from trainer_bridge.export.run import ExportOptions, export
 

@@ -9,11 +9,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from annotator.domain.model_space import ModelSpace
+from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.anonymise import scrub_trajectory
 from trainer_bridge.export.formats import FORMATS, SFT_ONLY, WRITERS
 from trainer_bridge.export.grpo import grpo_action_sample
-from trainer_bridge.export.images import CACHE_FOLDER, ExportImages, prepared
+from trainer_bridge.export.images import ExportImages, prepared
 from trainer_bridge.export.manifest import Tally, write_manifest
 from trainer_bridge.export.record import SourceTrajectory, StepRecord, recovery_records, step_records
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS, Sample, action_level, content_key, sft_sample
