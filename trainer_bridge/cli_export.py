@@ -72,7 +72,7 @@ def export_command(**given: Any) -> None:
         click.echo(f"{tally.duplicates} samples identical to one already written were left out")
     if tally.images_made or tally.images_reused:
         click.echo(f"Screenshots resized or masked: {tally.images_made}; "
-                   f"{tally.images_reused} read from an earlier export's copies")  # fmt: skip
+                   f"{tally.images_reused} read from the copies kept before")  # fmt: skip
     click.echo(f"Wrote {given['out']} (manifest.json lists every file and count)")
 
 

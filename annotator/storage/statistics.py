@@ -1,9 +1,9 @@
 """The shape of a dataset, or of any part of it (a split, a selection): Mobile-R1 Tables 2 and 6, Figure 4.
 
 Shared by the statistics view (through ``services.dataset_stats``), ``annotator stats`` (``services.stats``) and
-``trainer-bridge stats``, so that the app, the command line and a training run's data card count alike. Table 2 is the dataset in one row (apps, instructions,
-trajectories, steps), Table 6 the same per app, Figure 4 the distribution of trajectory length; the steps
-per action type come with them.
+``trainer-bridge stats``, so that the app, the command line and a training run's data card count alike. Table 2
+is the dataset in one row (apps, instructions, trajectories, steps), Table 6 the same per app, Figure 4 the
+distribution of trajectory length; the steps per action type come with them.
 
 Definitions, so that the numbers read the same in the view, its CSV files and a script:
 

@@ -17,7 +17,6 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from annotator.domain.trajectory import ReviewStatus
-from annotator.services.dataset_stats import DatasetStats
 from annotator.reports.statistics_charts import (
     BLUE,
     Drawer,
@@ -29,6 +28,7 @@ from annotator.reports.statistics_charts import (
     render,
     save_png,
 )
+from annotator.services.dataset_stats import DatasetStats
 from annotator.ui import labels
 
 __all__ = ["Chart", "draw_actions", "draw_lengths", "draw_per_app", "draw_review"]  # the stats view draws these
