@@ -98,7 +98,7 @@ def _image_part(data: bytes, resized: ScreenSize, *, current: ScreenSize | None)
     try:
         url = _prepared(data, resized.width, resized.height)
     except UnreadableImage as error:
-        raise ValueError(f"{which} is not a readable image: {error}") from error
+        raise ValueError(f"{which} is {error}") from error  # is not a readable image (N bytes): why
     return {"type": "image_url", "image_url": {"url": url}}
 
 
