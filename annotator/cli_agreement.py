@@ -35,8 +35,8 @@ def agreement(
     tau-b, quadratic-weighted kappa (bootstrap 95%), Krippendorff's alpha and Fleiss' kappa of the humans."""
     # scipy, scikit-learn and statsmodels load here, not with every `annotator` command
     from annotator.judge.agreement import agreement_report
-    from annotator.judge.agreement_report import render
     from annotator.judge.ratings_csv import read_ratings_csv
+    from annotator.reports.agreement import render
 
     try:
         items = read_ratings_csv(csv_file)

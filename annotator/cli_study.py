@@ -123,7 +123,7 @@ def report_command(
     name: str, output_format: str, out: Path | None, tie_rule: str, seed: int, n_boot: int, viewer: str | None
 ) -> None:
     """The judge's agreement with the raters' consensus, with intervals, reliability and the confusion matrix."""
-    from annotator.judge.agreement_report import render  # the statistics stack loads only for a report
+    from annotator.reports.agreement import render  # the statistics stack loads only for a report
 
     with _workspace() as workspace:
         report = service.study_report(

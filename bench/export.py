@@ -149,7 +149,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    from trainer_bridge.export.images import CACHE_FOLDER
+    from annotator.imaging.kept_copies import CACHE_FOLDER
 
     started = time.perf_counter()
     log(f"writing a workspace of {args.steps} steps in {work}")

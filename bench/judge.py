@@ -15,7 +15,6 @@ import argparse
 import base64
 import contextlib
 import functools
-import io
 import json
 import os
 import random
@@ -136,19 +135,19 @@ class Stopwatch:
 
 
 def image_steps(data: bytes, size: Any, watch: Stopwatch) -> None:
-    """The steps of `annotator.judge.screens.scaled_png` and the data URL for one screenshot, each timed."""
-    from PIL import Image
+    """The steps of `annotator.imaging.resize.resized_png` and the data URL for one screenshot, each timed."""
+    from annotator.imaging.decode import decoded
+    from annotator.imaging.encode import png_bytes
+    from annotator.imaging.resize import resized
 
-    with watch.part("decode"), Image.open(io.BytesIO(data)) as image:
-        image.load()
+    with watch.part("decode"):
+        image = decoded(data)
     with watch.part("scale"):
-        rgb = image if image.mode == "RGB" else image.convert("RGB")
-        factor = max(1, min(rgb.width // size.width, rgb.height // size.height))
-        scaled = (rgb.reduce(factor) if factor > 1 else rgb).resize((size.width, size.height), Image.Resampling.BICUBIC)
+        scaled = resized(image, size)
     with watch.part("encode_png"):
-        scaled.save(buffer := io.BytesIO(), "PNG", compress_level=1)
+        png = png_bytes(scaled)
     with watch.part("base64"):
-        base64.b64encode(buffer.getvalue())
+        base64.b64encode(png)
 
 
 def parts_of_one(workspace: Any, ids: list[int], base_url: str, seed: int) -> dict[str, float]:
@@ -259,8 +258,8 @@ def measure(workspace: Any, ids: list[int], concurrency: int, settings: Any, roo
 
 
 def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    from annotator.imaging.kept_copies import CACHE_FOLDER
     from annotator.judge.messages import shown_screens
-    from annotator.judge.screens import CACHE_FOLDER
 
     started = time.perf_counter()
     counts: dict[Any, int] = {c: count_for(c, args.trajectories_per_slot) for c in CONCURRENCIES}

@@ -10,6 +10,7 @@ import click
 
 from annotator.domain.coords import MAX_PIXELS, MIN_PIXELS
 from annotator.domain.model_space import MODEL_SPACE_NAMES, model_space
+from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.workspace import Workspace
 from trainer_bridge.cli_options import (
     WHOLE_DATASET_SPLIT,
@@ -20,7 +21,6 @@ from trainer_bridge.cli_options import (
     workspace_options,
 )
 from trainer_bridge.export.formats import FORMATS
-from trainer_bridge.export.images import CACHE_FOLDER
 from trainer_bridge.export.run import PRIVACY_MODES, STAGES, ExportError, ExportOptions, export
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS
 
@@ -72,7 +72,7 @@ def export_command(**given: Any) -> None:
         click.echo(f"{tally.duplicates} samples identical to one already written were left out")
     if tally.images_made or tally.images_reused:
         click.echo(f"Screenshots resized or masked: {tally.images_made}; "
-                   f"{tally.images_reused} read from an earlier export's copies")  # fmt: skip
+                   f"{tally.images_reused} read from the copies kept before")  # fmt: skip
     click.echo(f"Wrote {given['out']} (manifest.json lists every file and count)")
 
 

@@ -78,7 +78,7 @@ def selection_shapes(db: Database, chosen: TrajectorySelection, plan: SplitPlan 
 
 def write_files(shapes: dict[str, DatasetShape], out: Path) -> dict[str, list[Path]]:
     """totals.csv, then per split a folder of CSV tables and PNG charts; returns the files of each folder."""
-    from annotator.storage.statistics_charts import write_pngs  # matplotlib loads only when charts are drawn
+    from annotator.reports.statistics_charts import write_pngs  # matplotlib loads only when charts are drawn
 
     out.mkdir(parents=True, exist_ok=True)
     totals_table(shapes).to_csv(out / TOTALS_FILE, index=False, encoding="utf-8")

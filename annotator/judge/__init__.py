@@ -1,3 +1,3 @@
 """LLM judge runs, scoring studies, agreement statistics and reports."""
 
-REPORT_FORMATS = ("text", "json", "md", "html")  # of an agreement report (agreement_report.render)
+REPORT_FORMATS = ("text", "json", "md", "html")  # of an agreement report (annotator.reports.agreement.render)

@@ -2,45 +2,27 @@
 
 Decoding a 1080x2400 PNG and scaling it costs 40-80 ms of CPU, most of a judge request's own time, and two
 judges compared on the same trajectories (or a run asked again after a failure) would pay it again for every
-screenshot. The scaled copy is kept under `<data folder>/cache/judge-screens/`, named by the original's
-sha256 and the size (`annotator.storage.kept_copies`), and read from there afterwards. Collection makes the
-copies the built-in image policy shows while the phone is still being driven (`ScreenCache.prepare`), so a
-judge run is bound by its endpoint, not by this machine's cores (docs/adr/0004).
+screenshot. The scaled copy (`annotator.imaging.resize`) is kept in the data folder's screenshot cache, named by
+the original's sha256 and the size (`annotator.imaging.kept_copies`), and read from there afterwards. Collection
+makes the copies the built-in image policy shows while the phone is still being driven (`ScreenCache.prepare`),
+so a judge run is bound by its endpoint, not by this machine's cores (docs/adr/0004).
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 from pathlib import Path
-
-from PIL import Image
 
 from annotator.domain.coords import fit_within
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.judge_settings import ImagePolicy
+from annotator.imaging.kept_copies import CACHE_FOLDER, KeptCopies
+from annotator.imaging.resize import resized_png
 from annotator.storage.blobs import BlobStore
-from annotator.storage.kept_copies import KeptCopies
 from annotator.storage.workspace import Workspace
 
-CACHE_FOLDER = "cache/judge-screens"  # in the data folder
 log = logging.getLogger(__name__)
-
-
-def scaled_png(data: bytes, size: ScreenSize) -> bytes:
-    """The screenshot as a PNG of exactly `size`."""
-    with Image.open(io.BytesIO(data)) as image:
-        if image.size == (size.width, size.height) and image.format == "PNG":
-            return data
-        rgb = image if image.mode == "RGB" else image.convert("RGB")
-        # A box reduction by a whole factor first halves the cost of the bicubic pass (13 ms instead of 25 ms
-        # for a 1080x2400 screenshot to 1024 px) and looks the same at these sizes.
-        factor = max(1, min(rgb.width // size.width, rgb.height // size.height))
-        reduced = rgb.reduce(factor) if factor > 1 else rgb
-        buffer = io.BytesIO()
-        reduced.resize((size.width, size.height), Image.Resampling.BICUBIC).save(buffer, "PNG", compress_level=1)
-        return buffer.getvalue()
 
 
 def workspace_screens(workspace: Workspace) -> ScreenCache:
@@ -56,13 +38,14 @@ class ScreenCache:
         return self.copies.path(sha256, f"{size.width}x{size.height}")
 
     def png(self, sha256: str, original: ScreenSize, size: ScreenSize) -> bytes:
-        """The screenshot `sha256` (of size `original`) at `size`; OSError/BlobError when it cannot be read."""
+        """The screenshot `sha256` (of size `original`) at `size`; OSError/BlobError/ValueError when it cannot be
+        read."""
         if size == original:
             return self.blobs.read_bytes(sha256)  # sent as stored: nothing to decode
         variant = f"{size.width}x{size.height}"
         data = self.copies.read(sha256, variant)
         if data is None:
-            data = scaled_png(self.blobs.read_bytes(sha256), size)
+            data = resized_png(self.blobs.read_bytes(sha256), size)
             self.copies.keep(sha256, variant, data)
         return data
 
@@ -74,7 +57,7 @@ class ScreenCache:
         if size == original or self.copies.folder is None or self.copies.has(sha256, variant):
             return
         try:
-            self.copies.keep(sha256, variant, scaled_png(screenshot_png, size))
+            self.copies.keep(sha256, variant, resized_png(screenshot_png, size))
         except (OSError, ValueError) as error:
             log.warning("judge copy of a screenshot not made: %s", error)
 
@@ -93,4 +76,4 @@ class MemoryScreens:
         data = self.pngs.get(sha256)
         if data is None:
             raise ValueError(f"no screenshot {sha256} was given with the trajectory")
-        return data if size == original else scaled_png(data, size)
+        return data if size == original else resized_png(data, size)

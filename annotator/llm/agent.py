@@ -1,10 +1,10 @@
 """The collecting agent's request and the reading of its reply (Mobile-R1 section 3.1, Appendix B.2, Eq. 4).
 
 The model is a Qwen2.5-VL-style agent: it sees each screenshot resized by ``smart_resize`` and answers
-in that image's pixels. So every screenshot is resized here, with Pillow, to exactly the size the
-model's processor would pick (a processor then leaves it as it is, because both sides are already
-multiples of 28 within the pixel limits), the history's device coordinates are converted into that
-size, and the reply's coordinates are converted back to device pixels.
+in that image's pixels. So every screenshot is resized (`annotator.imaging.resize`, as the export resizes)
+to exactly the size the model's processor would pick (a processor then leaves it as it is, because both
+sides are already multiples of 28 within the pixel limits), the history's device coordinates are converted
+into that size, and the reply's coordinates are converted back to device pixels.
 
 The conversation's layout (the Mobile-R1 B.4 prompt, the text history, the window of W screenshots) is
 `annotator.domain.agent_conversation`'s, shared with the export; here each screenshot becomes an inline PNG.
@@ -12,14 +12,9 @@ The conversation's layout (the Mobile-R1 B.4 prompt, the text history, the windo
 
 from __future__ import annotations
 
-import base64
 import functools
-import io
-import struct
 from dataclasses import dataclass, field, replace
 from typing import Any
-
-from PIL import Image
 
 from annotator.domain.actions import Action, ActionError, action_from_tool_call, validate_action
 from annotator.domain.agent_conversation import HistoryStep, agent_conversation
@@ -27,6 +22,9 @@ from annotator.domain.coords import DEFAULT_RESIZE, CoordinateSpace, ResizeConfi
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.model_space import POINT_KEYS, ModelSpace
 from annotator.domain.response import ParsedResponse, parse_response
+from annotator.imaging.decode import UnreadableImage, image_size, png_header_size
+from annotator.imaging.encode import data_url
+from annotator.imaging.resize import resized_png
 
 
 @dataclass
@@ -92,48 +90,31 @@ def _image_part(data: bytes, resized: ScreenSize, *, current: ScreenSize | None)
     must have it, or every tap would land in the wrong place.
     """
     which = "the current screenshot" if current else "a history screenshot"
-    try:
-        size, url = _prepared(data, resized.width, resized.height)
-    except (OSError, Image.DecompressionBombError) as error:
-        raise ValueError(f"{which} is not a readable image: {error}") from error
+    size = image_size(data)
+    if size is None:
+        raise ValueError(f"{which} is not a readable image")
     if current is not None and size != (current.width, current.height):
         raise ValueError(f"{which} is {size[0]}x{size[1]}, but the screen is {current}")
+    try:
+        url = _prepared(data, resized.width, resized.height)
+    except UnreadableImage as error:
+        raise ValueError(f"{which} is {error}") from error  # is not a readable image (N bytes): why
     return {"type": "image_url", "image_url": {"url": url}}
 
 
 def prepare_screenshot(data: bytes, resize: ResizeConfig = DEFAULT_RESIZE) -> None:
     """Decode, resize and encode a screenshot for the model ahead of time (the result is cached)."""
-    width, height = struct.unpack(">II", data[16:24]) if data[:8] == b"\x89PNG\r\n\x1a\n" else (0, 0)
-    if width and height:
-        resized = resized_screen(ScreenSize(width, height), resize)
+    size = png_header_size(data)
+    if size and all(size):
+        resized = resized_screen(ScreenSize(*size), resize)
         _prepared(data, resized.width, resized.height)
 
 
 @functools.lru_cache(maxsize=32)
-def _prepared(data: bytes, width: int, height: int) -> tuple[tuple[int, int], str]:
-    """(original size, data URL) of a screenshot at the model's size. Cached: each step's screenshot is
-    sent again as history in the next W-1 requests, and decoding and resizing it is most of a step's cost."""
-    with Image.open(io.BytesIO(data)) as image:
-        size_ok = image.size == (width, height) and image.format == "PNG"
-        png = data if size_ok else model_image_png(image, ScreenSize(width, height))
-        return image.size, "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-
-
-def model_image(image: Image.Image, resized: ScreenSize) -> Image.Image:
-    """The screenshot as the model is shown it, exactly `resized` (the export makes the same)."""
-    # Bicubic, as qwen_vl_utils' fetch_image resizes; RGB, as the processor converts anyway.
-    return image.convert("RGB").resize((resized.width, resized.height), Image.Resampling.BICUBIC)
-
-
-def png_bytes(image: Image.Image) -> bytes:
-    # Lossless but lightly compressed: on loopback or a LAN the time to compress harder costs more than the bytes.
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", compress_level=1)
-    return buffer.getvalue()
-
-
-def model_image_png(image: Image.Image, resized: ScreenSize) -> bytes:
-    return png_bytes(model_image(image, resized))
+def _prepared(data: bytes, width: int, height: int) -> str:
+    """The data URL of a screenshot at the model's size. Cached: each step's screenshot is sent again as history
+    in the next W-1 requests, and decoding and resizing it is most of a step's cost."""
+    return data_url(resized_png(data, ScreenSize(width, height)))
 
 
 def parse_agent_reply(text: str, resized: ScreenSize, screen: ScreenSize) -> AgentDecision:

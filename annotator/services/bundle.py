@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from annotator import __version__
+from annotator.imaging.decode import verified_image_size
 from annotator.services import bundle_manifest as fmt
 from annotator.services.bundle_io import BundleReader, open_bundle
 from annotator.services.bundle_judging import validate_judging
 from annotator.storage import bundles, integrity
 from annotator.storage.blobs import BlobCorruptError, BlobStore, hash_stream
-from annotator.storage.collection import verified_image_size
 from annotator.storage.workspace import Workspace
 
 Progress = Callable[[int, int], None]

@@ -29,13 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from annotator.imaging.decode import verified_image_size
 from annotator.importers import aitz, androidcontrol, gui_odyssey
 from annotator.importers.aitz import count_aitz, read_aitz
 from annotator.importers.androidcontrol import read_androidcontrol
 from annotator.importers.episode import EpisodeError, SourceEpisode, SourceStep
 from annotator.importers.gui_odyssey import count_gui_odyssey, read_gui_odyssey
 from annotator.storage import imports, integrity
-from annotator.storage.collection import verified_image_size
 from annotator.storage.workspace import Workspace
 
 Progress = Callable[[int, int | None], None]  # (episodes done, episodes in all or None when unknown)

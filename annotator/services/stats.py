@@ -1,68 +1,53 @@
-"""Dataset statistics in the shape of Mobile-R1 Tables 2 and 6."""
+"""What ``annotator stats`` and ``annotator db info`` report: the workspace in the shape of Mobile-R1 Tables 2 and 6.
+
+Counted by the module the statistics view and ``trainer-bridge stats`` use (``annotator.storage.statistics``,
+where the definitions are), over every trajectory; the apps and instructions are the whole stored pool, run or
+not (``annotator.storage.workspace_statistics``).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
-
-from annotator.storage import models
 from annotator.storage.database import Database
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 NO_ACTION = "(none)"
 
 
-def _count(session, model) -> int:  # type: ignore[no-untyped-def]
-    return session.scalar(select(func.count()).select_from(model)) or 0
-
-
 def dataset_stats(db: Database) -> dict[str, Any]:
     """Counts of everything, steps per action (labelled action when there is one) and per app."""
-    with db.session() as session:
-        action = func.coalesce(models.Step.label_action, models.Step.raw_action)
-        per_action = session.execute(select(action, func.count()).group_by(action)).all()
-        per_app_steps = session.execute(
-            select(models.App.name, func.count(models.Step.id))
-            .join(models.Instruction, models.Instruction.app_id == models.App.id)
-            .join(models.Trajectory, models.Trajectory.instruction_id == models.Instruction.id)
-            .join(models.Step, models.Step.trajectory_id == models.Trajectory.id)
-            .group_by(models.App.name)
-        ).all()
-        per_app_instructions = session.execute(
-            select(models.App.name, func.count(models.Instruction.id))
-            .join(models.Instruction, models.Instruction.app_id == models.App.id)
-            .group_by(models.App.name)
-        ).all()
-        per_app_trajectories = session.execute(
-            select(models.App.name, func.count(models.Trajectory.id))
-            .join(models.Instruction, models.Instruction.app_id == models.App.id)
-            .join(models.Trajectory, models.Trajectory.instruction_id == models.Instruction.id)
-            .group_by(models.App.name)
-        ).all()
-        per_review = session.execute(
-            select(models.Trajectory.review_status, func.count()).group_by(models.Trajectory.review_status)
-        ).all()
-        app_names = list(session.scalars(select(models.App.name).order_by(models.App.name)))
-        totals = {
-            "apps": _count(session, models.App),
-            "instructions": _count(session, models.Instruction),
-            "trajectories": _count(session, models.Trajectory),
-            "steps": _count(session, models.Step),
-        }
-    steps_by_app = dict(per_app_steps)
-    instructions_by_app = dict(per_app_instructions)
-    trajectories_by_app = dict(per_app_trajectories)
+    # Imported here: pandas loads when something is counted, not with every command of the CLI.
+    from annotator.storage.workspace_statistics import load_counts
+
+    counts = load_counts(db)
+    shape = counts.facts.shape()
+    per_app = _every_app(counts.pool, shape.per_app)
+    actions = shape.actions
     return {
-        **totals,
-        "steps_per_action": {name or NO_ACTION: n for name, n in sorted(per_action, key=lambda r: -r[1])},
-        "steps_per_app": {name: steps_by_app.get(name, 0) for name in app_names},
-        "trajectories_per_review_status": dict(per_review),
-        "per_app": {
-            name: {
-                "instructions": instructions_by_app.get(name, 0),
-                "trajectories": trajectories_by_app.get(name, 0),
-                "steps": steps_by_app.get(name, 0),
-            }
-            for name in app_names
+        "apps": len(per_app),
+        "instructions": sum(row["instructions"] for row in per_app.values()),
+        "trajectories": shape.totals.trajectories,
+        "steps": shape.totals.steps,
+        "steps_per_action": {
+            action or NO_ACTION: int(steps) for action, steps in zip(actions["action"], actions["steps"], strict=True)
         },
+        "steps_per_app": {app: row["steps"] for app, row in per_app.items()},
+        "trajectories_per_review_status": {status: int(n) for status, n in counts.review.itertuples(index=False)},
+        "per_app": per_app,
+    }
+
+
+def _every_app(pool: pd.DataFrame, run: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """Every stored app by name: its instructions (run or not), and the trajectories and steps of those run."""
+    runs = run.set_index("app")
+    return {
+        app: {
+            "instructions": int(instructions),
+            "trajectories": int(runs["trajectories"].get(app, 0)),
+            "steps": int(runs["steps"].get(app, 0)),
+        }
+        for app, instructions in pool.itertuples(index=False)
     }

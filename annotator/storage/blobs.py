@@ -63,6 +63,12 @@ class BlobStore:
         check_sha256(sha256)
         return self.root / sha256[:2] / sha256[2:]
 
+    def screenshot_path(self, sha256: str) -> Path:
+        """The file of a stored screenshot, for the GUI: Qt's image reader decodes a screenshot straight to the size
+        shown from a file, reading only what that needs. The bytes are not checked on the way (read_bytes does
+        that), so a reader treats the file as untrusted and reports one it cannot decode, or that is not there."""
+        return self.path(sha256)
+
     def exists(self, sha256: str) -> bool:
         return self.path(sha256).is_file()
 

@@ -7,17 +7,16 @@ as record_step returns (a phone unplugged at step 7 keeps steps 1-6).
 from __future__ import annotations
 
 import hashlib
-import io
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from PIL import Image
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
+from annotator.imaging.decode import image_size, verified_image_size
 from annotator.storage import models
 from annotator.storage.blobs import BlobStore
 from annotator.storage.database import Database
@@ -46,28 +45,6 @@ def ensure_person(session: Session, name: str, role: str) -> models.Person:
     """The person called `name`, added with `role` when new (another writer adding them at once is no error)."""
     session.execute(insert_skipping(session, models.Person).values(name=name, role=role))
     return session.scalars(select(models.Person).where(models.Person.name == name)).one()
-
-
-def image_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height from the image header, or None when the bytes are not an image."""
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            return image.size
-    except (OSError, ValueError, Image.DecompressionBombError):
-        return None
-
-
-def verified_image_size(data: bytes) -> tuple[int, int] | None:
-    """Like image_size, but also checks the whole file (chunk CRCs), so a truncated PNG is caught."""
-    size = image_size(data)
-    if size is None:
-        return None
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            image.verify()
-    except (OSError, ValueError, SyntaxError):
-        return None
-    return size
 
 
 def ensure_blob_row(session: Session, sha256: str, size: int, media_type: str, dims: tuple[int, int] | None) -> None:

@@ -1,16 +1,17 @@
 """The shape of a dataset, or of any part of it (a split, a selection): Mobile-R1 Tables 2 and 6, Figure 4.
 
-Shared by the statistics view (through ``services.dataset_stats``) and ``trainer-bridge stats``, so that the
-app and a training run's data card count alike. Table 2 is the dataset in one row (apps, instructions,
-trajectories, steps), Table 6 the same per app, Figure 4 the distribution of trajectory length; the steps
-per action type come with them.
+Shared by the statistics view (through ``services.dataset_stats``), ``annotator stats`` (``services.stats``) and
+``trainer-bridge stats``, so that the app, the command line and a training run's data card count alike. Table 2
+is the dataset in one row (apps, instructions, trajectories, steps), Table 6 the same per app, Figure 4 the
+distribution of trajectory length; the steps per action type come with them.
 
 Definitions, so that the numbers read the same in the view, its CSV files and a script:
 
 - a trajectory's length is its number of steps, every step row (collected and inserted corrections), as
-  the trajectory browser and ``annotator stats`` count them;
+  the trajectory browser counts them;
 - an app's instructions are those with at least one trajectory (the instructions *in the dataset*, as in
-  Table 2); apps without trajectories are left out;
+  Table 2); apps without trajectories are left out (``annotator stats`` adds the whole stored pool of apps and
+  instructions beside them: ``annotator.storage.workspace_statistics``);
 - a step's action type is its labelled action where it has one, else the collected one (ACTION_SOURCE);
   the ``labelled`` and ``collected`` columns say how many of each count came from which.
 

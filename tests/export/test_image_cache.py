@@ -8,12 +8,14 @@ from click.testing import CliRunner
 from PIL import Image
 from sqlalchemy import select
 
+from annotator.domain.geometry import ScreenSize
 from annotator.domain.model_space import model_space
+from annotator.imaging.kept_copies import CACHE_FOLDER
+from annotator.judge.screens import workspace_screens
 from annotator.storage import labels, models
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from trainer_bridge.cli import cli
-from trainer_bridge.export.images import CACHE_FOLDER
 from trainer_bridge.export.manifest import Tally
 from trainer_bridge.export.run import ExportOptions, export
 
@@ -96,7 +98,21 @@ def test_the_command_says_how_many_screenshots_it_made_and_reused(workspace: Wor
     first = CliRunner().invoke(cli, [*arguments, "--out", str(tmp_path / "one")])
     second = CliRunner().invoke(cli, [*arguments, "--out", str(tmp_path / "two")])
     assert first.exit_code == 0 and second.exit_code == 0, first.output + second.output
-    assert f"Screenshots resized or masked: {SCREENS}; 0 read from an earlier export's copies" in first.output
-    assert f"Screenshots resized or masked: 0; {SCREENS} read from an earlier export's copies" in second.output
+    assert f"Screenshots resized or masked: {SCREENS}; 0 read from the copies kept before" in first.output
+    assert f"Screenshots resized or masked: 0; {SCREENS} read from the copies kept before" in second.output
     uncached = CliRunner().invoke(cli, [*arguments, "--out", str(tmp_path / "three"), "--no-image-cache"])
     assert f"Screenshots resized or masked: {SCREENS}; 0 read" in uncached.output
+
+
+def test_an_export_reads_the_copy_a_judge_made_at_the_same_size(workspace: Workspace, tmp_path: Path) -> None:
+    add_trajectory(workspace, "淘宝", "打开淘宝", 1, seed=4)
+    with workspace.database.session() as session:
+        sha256 = session.scalars(select(models.Step.screenshot_sha256)).one()
+    screen, size = ScreenSize(1080, 2400), ScreenSize(532, 1204)  # what --image-scale 0.5 shows of this screen
+    judged = workspace_screens(workspace).png(sha256, screen, size)
+    tally = run(workspace, tmp_path / "export")
+    assert (tally.images_made, tally.images_reused) == (0, 1)
+    (exported,) = [data for name, data in files_of(tmp_path / "export").items() if name.startswith("images/")]
+    uncached = run(workspace, tmp_path / "uncached", image_cache=False)
+    assert uncached.images_made == 1
+    assert exported == judged == files_of(tmp_path / "uncached")[f"images/{sha256}-532x1204.png"]

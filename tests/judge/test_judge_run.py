@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.judge_settings import ImagePolicy, JudgeSettings, builtin_prompt
+from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.judge.runner import JudgeRunner, RunProgress
 from annotator.judge.screens import workspace_screens
 from annotator.llm.client import LLMConfig
@@ -222,7 +223,7 @@ def test_scaled_screenshots_are_kept_for_the_next_judge_and_a_broken_copy_is_mad
     with ChatServer([judged('{"reward": 4}')]) as server:
         JudgeRunner(workspace, settings(images=policy), endpoint(server)).run([trajectory])
         first = server.seen[0].body["messages"][1]["content"]
-    kept = sorted((workspace.data_dir / "cache" / "judge-screens").rglob("*.png"))
+    kept = sorted((workspace.data_dir / CACHE_FOLDER).rglob("*.png"))
     assert [path.name.endswith("-270x600.png") for path in kept] == [True, True]
     kept[0].write_bytes(kept[0].read_bytes()[:100])  # cut short, as by a crash
     with ChatServer([judged('{"reward": 4}')]) as server:
@@ -234,7 +235,7 @@ def test_scaled_screenshots_are_kept_for_the_next_judge_and_a_broken_copy_is_mad
 
 def test_the_next_request_is_built_while_one_waits_on_the_endpoint(workspace: Workspace) -> None:
     ids = [add_trajectory(workspace, "淘宝", f"任务 {n}", 2, seed=n) for n in range(2)]
-    cache = workspace.data_dir / "cache" / "judge-screens"
+    cache = workspace.data_dir / CACHE_FOLDER
     grew_while_held: list[bool] = []
 
     def hold_the_first(seen: Seen) -> Reply:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -9,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from annotator.domain.trajectory import CollectorKind, Outcome, ReviewStatus, TrajectoryStatus
-from annotator.services import dataset_stats
+from annotator.services import dataset_stats, stats
 from annotator.services.annotation import Editor
 from annotator.storage import collection, labels, models
 from annotator.storage.workspace import Workspace
@@ -142,3 +143,23 @@ def test_a_submission_for_review_is_not_counted_as_a_review(known: Workspace) ->
     labels.set_review(known.database, trajectory, ReviewStatus.ANNOTATED, reviewer="小王", comment="提交审核")
     after = dataset_stats.compute(known.database).people.set_index("person")["reviews"].to_dict()
     assert after == before
+
+
+def test_annotator_stats_counts_as_the_view_does_and_adds_the_instructions_not_run_yet(known: Workspace) -> None:
+    collection.add_instruction(known.database, "淘宝", "打开淘宝，查看订单")  # in the pool, never run
+    collection.add_instruction(known.database, "美团", "打开美团，点一杯咖啡")  # an app with no trajectory at all
+    view, counts = dataset_stats.compute(known.database), stats.dataset_stats(known.database)
+    assert (counts["trajectories"], counts["steps"]) == (view.totals.trajectories, view.totals.steps) == (4, 11)
+    assert counts["steps_per_action"] == {"click": 5, "terminate": 4, "swipe": 1, stats.NO_ACTION: 1}
+    assert counts["steps_per_action"] == {
+        action or stats.NO_ACTION: steps for action, steps, *_ in records(view.actions)
+    }
+    run = {app: (trajectories, steps) for app, _, trajectories, steps, _ in records(view.per_app)}
+    every_app = {app: (row["trajectories"], row["steps"]) for app, row in counts["per_app"].items()}
+    assert every_app == run | {"美团": (0, 0)}
+    assert run == {"抖音": (2, 6), "淘宝": (2, 5)}
+    # The pool: every stored instruction and app, where Table 2 counts those with a trajectory.
+    assert (counts["apps"], counts["instructions"]) == (3, 5) and (view.totals.apps, view.totals.instructions) == (2, 3)
+    assert {app: row["instructions"] for app, row in counts["per_app"].items()} == {"抖音": 1, "淘宝": 3, "美团": 1}
+    assert counts["trajectories_per_review_status"] == dict(records(view.review))
+    assert json.loads(json.dumps(counts)) == counts  # plain numbers: `annotator stats --json` prints them

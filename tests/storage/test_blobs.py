@@ -16,6 +16,14 @@ def test_put_and_read_back_by_hash(tmp_path: Path) -> None:
     assert store.read_bytes(ref.sha256, size=16) == b"screenshot bytes"
 
 
+def test_the_gui_reads_a_screenshot_from_the_file_the_store_names_and_only_by_its_hash(tmp_path: Path) -> None:
+    store = BlobStore(tmp_path)
+    ref = store.put_bytes(b"\x89PNG screenshot")
+    assert store.screenshot_path(ref.sha256).read_bytes() == store.read_bytes(ref.sha256)
+    with pytest.raises(BlobError, match="not a sha256"):
+        store.screenshot_path("../../annotator.sqlite")
+
+
 def test_writes_leave_no_temporary_files(tmp_path: Path) -> None:
     store = BlobStore(tmp_path)
     store.put_bytes(b"a")

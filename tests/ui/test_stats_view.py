@@ -14,7 +14,7 @@ from PySide6.QtCore import QTranslator
 from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
-from annotator.storage import statistics_charts as charts
+from annotator.reports import statistics_charts as charts
 from annotator.storage.workspace import Workspace
 from annotator.ui.app import AnnotatorApp
 from annotator.ui.qm import Catalogue, compile_qm

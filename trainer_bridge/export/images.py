@@ -4,14 +4,14 @@ Decoding, resizing and encoding a screenshot costs tens of milliseconds of CPU, 
 stored is read and its sha256 checked, so the samples are made a batch ahead of the writer and their images
 made on a thread per core (Pillow and hashlib release the GIL) while the writer writes the batch before; a
 screenshot shown in several samples (the history window) is made once and kept for the next ones.
-Each copy made is also kept in the data folder (`cache/export-screens/`), so that the next export of the
-same screenshots at the same size reads it instead of making it again: an export is then bound by the disk.
+Each copy made is also kept in the data folder's screenshot cache (`annotator.imaging.kept_copies`), so that the
+next export of the same screenshots at the same size reads it instead of making it again: an export is then bound
+by the disk. The pixel work is `annotator.imaging`'s: the resize the collecting agent and the judge use too.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import threading
 from collections import OrderedDict
@@ -19,18 +19,16 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from PIL import Image
-
-from annotator.llm.agent import model_image, png_bytes
+from annotator.imaging.decode import PNG_SIGNATURE, decoded
+from annotator.imaging.encode import png_bytes
+from annotator.imaging.kept_copies import KeptCopies
+from annotator.imaging.mask import mask_regions
+from annotator.imaging.resize import resized
 from annotator.storage.blobs import BlobStore
-from annotator.storage.kept_copies import KeptCopies
-from trainer_bridge.export.privacy import mask_regions
 from trainer_bridge.export.sft import ImageRef, Sample
 
 BATCH = 32  # samples made ahead of the writer
 KEPT = 8 * BATCH  # prepared images kept: a history window reaches back a few samples at most
-# In the data folder. The copies are what `model_image` makes: a new folder name if that ever changes.
-CACHE_FOLDER = "cache/export-screens"
 
 
 class ExportImages:
@@ -68,13 +66,13 @@ class ExportImages:
             self._count(reused=1)
             return kept
         data = self.blobs.read_bytes(ref.sha256)
-        if self._as_stored(ref) and data.startswith(b"\x89PNG"):
+        if self._as_stored(ref) and data.startswith(PNG_SIGNATURE):
             return data  # the model is shown the screenshot as stored
-        with Image.open(io.BytesIO(data)) as image:
-            resized = model_image(image, ref.size)
+        with decoded(data) as image:
+            shown = resized(image, ref.size)
         if self._masks(ref):
-            resized = mask_regions(resized, ref.regions, str(self.mask), source=ref.screen)
-        made = png_bytes(resized)
+            shown = mask_regions(shown, ref.regions, str(self.mask), source=ref.screen)
+        made = png_bytes(shown)
         self.copies.keep(ref.sha256, variant, made)
         self._count(made=1)
         return made
@@ -116,7 +114,7 @@ class ExportImages:
             temporary = path.with_suffix(".part")
             temporary.write_bytes(data)
             os.replace(temporary, path)
-            as_stored = self._as_stored(ref) and data.startswith(b"\x89PNG")
+            as_stored = self._as_stored(ref) and data.startswith(PNG_SIGNATURE)
             self.written[name] = ref.sha256 if as_stored else hashlib.sha256(data).hexdigest()
         return path
 

@@ -31,7 +31,7 @@ class Tally:
         self.pii = PiiTally()
         self.masked_images = 0  # exported images with privacy regions blurred or blacked out
         # Not in the manifest (they differ between identical exports): screenshots resized or masked by this
-        # export, and copies of an earlier export's read from the data folder's cache instead.
+        # export, and copies kept by an earlier export or judge run read from the data folder's cache instead.
         self.images_made = 0
         self.images_reused = 0
 

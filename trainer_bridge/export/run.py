@@ -10,13 +10,14 @@ from pathlib import Path
 
 from annotator.domain.model_space import ModelSpace
 from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus
+from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.selection import TrajectorySelection, selected_keys
 from annotator.storage.trajectories import load_trajectories
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.anonymise import scrub_trajectory
 from trainer_bridge.export.formats import FORMATS, SFT_ONLY, WRITERS
 from trainer_bridge.export.grpo import grpo_action_sample
-from trainer_bridge.export.images import CACHE_FOLDER, ExportImages, prepared
+from trainer_bridge.export.images import ExportImages, prepared
 from trainer_bridge.export.manifest import Tally, write_manifest
 from trainer_bridge.export.record import TrainingRecord, recovery_records, training_records
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS, Sample, action_level, content_key, sft_sample

@@ -116,7 +116,7 @@ class AnnotationView(Retranslating, QWidget):
         self.save_state()
         self.saver.stop()
         self.workspace = workspace
-        self.strip.set_screenshots(workspace.blobs.path if workspace else None)
+        self.strip.set_screenshots(workspace.blobs.screenshot_path if workspace else None)
         self._open_generation += 1  # a load still running belongs to the old workspace
         self.show_reloaded(None)
 
@@ -220,7 +220,7 @@ class AnnotationView(Retranslating, QWidget):
         if step is None:
             return
         if fresh:
-            screenshot = str(self.workspace.blobs.path(step.screenshot_sha256)) if self.workspace else ""
+            screenshot = str(self.workspace.blobs.screenshot_path(step.screenshot_sha256)) if self.workspace else ""
             self.canvas.show_step(screenshot, step.screen.width, step.screen.height, self._elements.get(step.id, []))
             self.strip.select_step(step.id)
             self._shown.clear()

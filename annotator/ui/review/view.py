@@ -142,7 +142,7 @@ class ReviewView(Retranslating, QWidget):
 
     def set_workspace(self, workspace: Workspace | None) -> None:
         self.workspace = workspace
-        self.preview.locate = workspace.blobs.path if workspace else None
+        self.preview.locate = workspace.blobs.screenshot_path if workspace else None
         self.fixing = None
         self._show_fixing()
         self.reload()

@@ -1,7 +1,7 @@
 """The statistics charts: matplotlib figures on Qt canvases, redrawn for new numbers or a new language.
 
 The dataset charts (per app, trajectory lengths, action types), their fonts and export sizes live in
-``annotator.storage.statistics_charts``, shared with ``trainer-bridge stats``; here they get the user's
+``annotator.reports.statistics_charts``, shared with ``trainer-bridge stats``; here they get the user's
 language and locale (a `Wording` of Qt translations), the review chart, and a Qt canvas.
 """
 
@@ -17,8 +17,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from annotator.domain.trajectory import ReviewStatus
-from annotator.services.dataset_stats import DatasetStats
-from annotator.storage.statistics_charts import (
+from annotator.reports.statistics_charts import (
     BLUE,
     Drawer,
     Wording,
@@ -29,6 +28,7 @@ from annotator.storage.statistics_charts import (
     render,
     save_png,
 )
+from annotator.services.dataset_stats import DatasetStats
 from annotator.ui import labels
 
 __all__ = ["Chart", "draw_actions", "draw_lengths", "draw_per_app", "draw_review"]  # the stats view draws these

@@ -122,7 +122,7 @@ class RatingPage(Retranslating, QWidget):
     def start(self, workspace: Workspace, study: str, rater: str, rubric: str, entries: list[BlindEntry]) -> None:
         """Rate `study` as `rater`, from the first item without a score."""
         self.workspace, self.study, self.rater, self.entries = workspace, study, rater, entries
-        self.steps.blob_path = workspace.blobs.path
+        self.steps.screenshot_path = workspace.blobs.screenshot_path
         self.rubric.setPlainText(rubric)
         unrated = [i for i, entry in enumerate(entries) if entry.score is None]
         self.show_item(unrated[0] if unrated else 0)

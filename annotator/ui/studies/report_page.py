@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.judge.agreement import TIE_RULES, AgreementReport
-from annotator.judge.agreement_report import draw_heatmap, draw_scatter, interval_text, number, percent
-from annotator.storage.statistics_charts import style
+from annotator.reports.agreement import draw_heatmap, draw_scatter, interval_text, number, percent
+from annotator.reports.statistics_charts import style
 from annotator.ui.i18n import Retranslating, fill
 
 CONTEXT = "StudyReport"

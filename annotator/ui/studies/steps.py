@@ -86,7 +86,7 @@ class BlindSteps(Retranslating, QSplitter):
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.jobs = jobs
         self.trajectory: JudgedTrajectory | None = None
-        self.blob_path = lambda sha256: Path(sha256)  # set by the view: where a screenshot's bytes are
+        self.screenshot_path = lambda sha256: Path(sha256)  # set by the view: the workspace BlobStore.screenshot_path
         self._generation = 0
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("study-steps")
@@ -138,7 +138,7 @@ class BlindSteps(Retranslating, QSplitter):
         step, generation = trajectory.steps[row], self._generation
         point = overlays_for(step.tool_call, None).point  # read leniently: a model wrote the tool call
         fraction = (point[0] / step.screen.width, point[1] / step.screen.height) if point else None
-        path = self.blob_path(step.screenshot_sha256)
+        path = self.screenshot_path(step.screenshot_sha256)
         self.screen.show_image(None, None, self.tr("Loading the screenshot…"))
         self.jobs.submit(
             self.tr("Loading a screenshot"),

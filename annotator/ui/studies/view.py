@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.judge.agreement_report import render
+from annotator.reports.agreement import render
 from annotator.services import blind_rating, judging, studies
 from annotator.services.studies import StudyInfo
 from annotator.storage.workspace import Workspace

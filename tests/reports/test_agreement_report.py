@@ -9,7 +9,7 @@ import re
 import pytest
 
 from annotator.judge.agreement import RatedItem, agreement_report
-from annotator.judge.agreement_report import to_html, to_json, to_markdown, to_text, width
+from annotator.reports.agreement import to_html, to_json, to_markdown, to_text, width
 from tests.judge.test_agreement import appendix_i_items
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -1,9 +1,11 @@
 """Copies of screenshots derived once (scaled for a judge, resized and masked for a training export) and kept
 in a cache folder of the data folder, so the CPU spent decoding, resizing and encoding is spent once.
 
-A copy is named by the original's sha256 and what was done to it (`<sha256>-<variant>.png`), written
-atomically (a temporary file, then a rename) and read back only when it is a whole PNG. The folders are
-caches: deleting them loses nothing, and a copy that cannot be written only costs the next run the work.
+A copy is named by the original's sha256 and what was done to it (`<sha256>-<variant>.png`, the variant being
+`<width>x<height>` and, for a masked copy, the mask and its regions), written atomically (a temporary file,
+then a rename) and read back only when it is a whole PNG. The judge and the export resize alike
+(`annotator.imaging.resize`), so they share one folder: a copy one made is the copy the other would make. The
+folder is a cache: deleting it loses nothing, and a copy that cannot be written only costs the next run the work.
 """
 
 from __future__ import annotations
@@ -12,8 +14,11 @@ import os
 import tempfile
 from pathlib import Path
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+from annotator.imaging.decode import PNG_SIGNATURE
+
 PNG_END = b"IEND\xaeB`\x82"  # the IEND chunk with its CRC: a file cut short lacks it
+# In the data folder. The copies are what annotator.imaging.resize and .mask make: a new name if that changes.
+CACHE_FOLDER = "cache/screens"
 
 
 class KeptCopies:
