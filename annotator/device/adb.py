@@ -157,7 +157,7 @@ def list_devices(client: adbutils.AdbClient) -> list[DeviceInfo]:
 def read_device_info(client: adbutils.AdbClient, serial: str, timeout_s: float | None = None) -> DeviceInfo:
     """The details of one usable phone: model, Android version, screen size, density and rotation."""
     device = client.device(serial)
-    timeout = timeout_s or getattr(client, "timeout_s", 10.0)
+    timeout: float = timeout_s or float(getattr(client, "timeout_s", 10.0))
     props = parse_getprop(run_shell(device, ["getprop"], timeout_s=timeout).text)
     width, height = parse_wm_size(run_shell(device, ["wm", "size"], timeout_s=timeout).text)
     density = parse_wm_density(run_shell(device, ["wm", "density"], timeout_s=timeout).text)

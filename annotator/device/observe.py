@@ -17,7 +17,7 @@ import struct
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from PIL import Image
 
@@ -90,7 +90,8 @@ def is_black(png: bytes, width: int, height: int) -> bool:
     try:
         with Image.open(io.BytesIO(png)) as image:
             rgb = image.convert("RGB")
-            return all(high == 0 for _low, high in rgb.getextrema())
+            bands = cast(tuple[tuple[int, int], ...], rgb.getextrema())  # one (low, high) per band of RGB
+            return all(high == 0 for _low, high in bands)
     except (OSError, ValueError, SyntaxError) as error:  # cut short on the way (a flaky cable)
         raise DeviceError(f"the screenshot is not a readable image ({len(png)} bytes): {error}") from None
 

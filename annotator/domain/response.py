@@ -255,7 +255,8 @@ def format_response(think: str, action: str, tool_call: Mapping[str, Any] | Acti
 
 def format_parsed(parsed: ParsedResponse) -> str:
     """:func:`format_response` of a parse result; ValueError when a part could not be read."""
-    missing = [name for name in PARTS if getattr(parsed, name) is None]
-    if missing:
+    think, action, tool_call = parsed.think, parsed.action, parsed.tool_call
+    if think is None or action is None or tool_call is None:
+        missing = [name for name in PARTS if getattr(parsed, name) is None]
         raise ValueError(f"cannot format a response without {', '.join(missing)}")
-    return format_response(parsed.think, parsed.action, parsed.tool_call)
+    return format_response(think, action, tool_call)

@@ -319,7 +319,8 @@ class LabelledTrajectory:
         actions = []
         for step in self.executed:
             chosen = self.corrections.get(step.index) if step.verdict == Verdict.WRONG else step
-            kept = chosen is not None and not chosen.removed and chosen.verdict != Verdict.REDUNDANT
-            if kept and chosen.label.tool_call:
+            if chosen is None or chosen.removed or chosen.verdict == Verdict.REDUNDANT:
+                continue
+            if chosen.label.tool_call:
                 actions.append(chosen.label.tool_call)
         return actions

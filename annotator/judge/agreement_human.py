@@ -97,9 +97,9 @@ def leave_one_out(items: list[RatedItem], raters: list[str], tie_rule: TieRule, 
         others = [other for other in raters if other != rater]
         labels = consensus_labels(items, tie_rule, seed, raters=others)
         pairs = [
-            (item.humans[rater], label.label)
+            (rating, label.label)
             for item, label in zip(items, labels, strict=True)
-            if item.humans.get(rater) is not None and label.label is not None and not label.flagged
+            if (rating := item.humans.get(rater)) is not None and label.label is not None and not label.flagged
         ]
         own, reference = [p[0] for p in pairs], [p[1] for p in pairs]
         empty = "no item where this rater and a majority of the others rated" if others else "needs at least 2 raters"

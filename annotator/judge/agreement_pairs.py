@@ -22,6 +22,8 @@ from statsmodels.stats.inter_rater import cohens_kappa
 
 from annotator.judge.agreement_consensus import LEVELS
 
+Scores = Sequence[int] | np.ndarray  # levels 0-4, as given or resampled by the bootstrap
+
 CORRELATIONS = ("spearman", "kendall_tau_b", "quadratic_weighted_kappa")
 Undefined = dict[str, str]
 
@@ -67,17 +69,17 @@ def kappa_reason(scores: Sequence[int], reference: Sequence[int], who: str, refe
     return None
 
 
-def spearman(scores: Sequence[int], reference: Sequence[int]) -> float:
+def spearman(scores: Scores, reference: Scores) -> float:
     with quiet():
         return float(stats.spearmanr(scores, reference).statistic)
 
 
-def kendall_tau_b(scores: Sequence[int], reference: Sequence[int]) -> float:
+def kendall_tau_b(scores: Scores, reference: Scores) -> float:
     with quiet():
         return float(stats.kendalltau(scores, reference, variant="b").statistic)
 
 
-def quadratic_weighted_kappa(scores: Sequence[int], reference: Sequence[int]) -> float:
+def quadratic_weighted_kappa(scores: Scores, reference: Scores) -> float:
     """Cohen's kappa with quadratic weights over the whole 0-4 rubric (not only the levels that occur).
 
     statsmodels' `cohens_kappa` on the 5x5 contingency table: the same value as scikit-learn's
@@ -90,7 +92,7 @@ def quadratic_weighted_kappa(scores: Sequence[int], reference: Sequence[int]) ->
         return float(cohens_kappa(table.reshape(levels, levels), wt="quadratic", return_results=False))
 
 
-STATISTICS: dict[str, tuple[Callable[[Sequence[int], Sequence[int]], float], Callable[..., str | None]]] = {
+STATISTICS: dict[str, tuple[Callable[[Scores, Scores], float], Callable[..., str | None]]] = {
     "spearman": (spearman, correlation_reason),
     "kendall_tau_b": (kendall_tau_b, correlation_reason),
     "quadratic_weighted_kappa": (quadratic_weighted_kappa, kappa_reason),

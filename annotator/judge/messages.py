@@ -124,5 +124,5 @@ def build_judge_messages(
         parts.append({"type": "text", "text": step_text(number, step, policy)})
         if number in shown:
             add_screen(number, f"第 {number} 步执行后的界面：")
-    messages = [{"role": "system", "content": prompt_text}, {"role": "user", "content": parts}]
+    messages: list[dict[str, Any]] = [{"role": "system", "content": prompt_text}, {"role": "user", "content": parts}]
     return messages, len(shown)

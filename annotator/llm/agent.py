@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from annotator.domain.actions import Action, ActionError, action_from_tool_call, validate_action
 from annotator.domain.agent_conversation import HistoryStep, agent_conversation
@@ -136,7 +136,7 @@ def parse_agent_reply(text: str, resized: ScreenSize, screen: ScreenSize) -> Age
     if outside:
         return AgentDecision(parsed=parsed, action=None, problems=problems + outside)
     changes = {key: scale_point(getattr(action, key), resized, screen) for key in POINT_KEYS if hasattr(action, key)}
-    device_action = replace(action, **changes)  # type: ignore[arg-type]
+    device_action = replace(cast(Any, action), **changes)  # every Action subclass is a dataclass
     errors: list[ActionError] = validate_action(device_action, screen)
     if errors:
         return AgentDecision(parsed=parsed, action=None, problems=problems + [str(e) for e in errors])

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from annotator import __version__
 from annotator.imaging.decode import verified_image_size
@@ -199,7 +199,7 @@ class BlobCopier:
                                   f"{expected[1]}")  # fmt: skip
         return self.store.write_if_missing(data, durable=False)
 
-    def _copy_stream(self, sha256: str, source: BinaryIO, entry: dict[str, Any]) -> bool:
+    def _copy_stream(self, sha256: str, source: IO[bytes], entry: dict[str, Any]) -> bool:
         if self.store.exists(sha256):
             ref = hash_stream(source)
             if ref.sha256 != sha256:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Protocol
+from typing import IO, Protocol
 
 from annotator.services.bundle_manifest import BLOB_FOLDER, MANIFEST_NAME, BundleError
 
 
 class BundleReader(Protocol):
     def read_manifest(self) -> bytes: ...
-    def open_blob(self, sha256: str) -> BinaryIO: ...
+    def open_blob(self, sha256: str) -> IO[bytes]: ...
     def close(self) -> None: ...
 
 
@@ -39,7 +39,7 @@ class FolderBundle:
         except FileNotFoundError:
             raise BundleError(f"{self.root} has no {MANIFEST_NAME}; is it a bundle?") from None
 
-    def open_blob(self, sha256: str) -> BinaryIO:
+    def open_blob(self, sha256: str) -> IO[bytes]:
         try:
             return self._file(f"{BLOB_FOLDER}/{sha256}").open("rb")
         except FileNotFoundError:
@@ -70,7 +70,7 @@ class ZipBundle:
             raise BundleError(f"the zip has no {MANIFEST_NAME}; is it a bundle?")
         return self._read_checked(MANIFEST_NAME)
 
-    def open_blob(self, sha256: str) -> BinaryIO:
+    def open_blob(self, sha256: str) -> IO[bytes]:
         name = f"{BLOB_FOLDER}/{sha256}"
         if name not in self.names:
             raise BundleError(f"blob {sha256} is listed in the manifest but missing from the bundle")

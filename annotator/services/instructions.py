@@ -85,7 +85,8 @@ def _read_json(name: str, text: str) -> tuple[str, list[NewInstruction]]:
         data = data["instructions"]
     if not isinstance(data, list):
         raise InstructionImportError(f'{name}: expected a JSON array of objects with "app" and "text"')
-    rows, problems = [], []
+    rows: list[NewInstruction] = []
+    problems: list[str] = []
     for number, item in enumerate(data, start=1):
         where = f"item {number}"
         if not isinstance(item, dict):

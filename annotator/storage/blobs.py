@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 CHUNK = 1 << 20
 SHA256_PATTERN = re.compile(r"^[0-9a-f]{64}$")
@@ -46,7 +46,7 @@ def check_sha256(value: str) -> str:
     return value
 
 
-def hash_stream(source: BinaryIO) -> BlobRef:
+def hash_stream(source: IO[bytes]) -> BlobRef:
     digest = hashlib.sha256()
     size = 0
     while chunk := source.read(CHUNK):
@@ -94,7 +94,7 @@ class BlobStore:
             return False
         return True
 
-    def put_stream(self, source: BinaryIO, *, expected_sha256: str | None = None, durable: bool = True) -> BlobRef:
+    def put_stream(self, source: IO[bytes], *, expected_sha256: str | None = None, durable: bool = True) -> BlobRef:
         """Copy a stream into the store, hashing as it goes; refuse it if it does not match the expected hash."""
         digest = hashlib.sha256()
         size = 0

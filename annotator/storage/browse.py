@@ -14,12 +14,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select
+from sqlalchemy import ColumnElement, and_, exists, func, or_, select
 from sqlalchemy.orm import aliased
 
 from annotator.domain.trajectory import ReviewStatus, TrajectoryStatus
 from annotator.storage import models
 from annotator.storage.database import Database
+from annotator.storage.selection import AnySelect
 
 T, Ins, A, S, R = models.Trajectory, models.Instruction, models.App, models.Step, models.LabelRevision
 Collector = aliased(models.Person, name="collector")
@@ -129,7 +130,7 @@ def _sort_key(column: str) -> ColumnElement[Any]:
     return keys[column]
 
 
-def _matching(query: Select[Any], where: BrowseFilter) -> Select[Any]:
+def _matching(query: AnySelect, where: BrowseFilter) -> AnySelect:
     """The joins every browser query shares, narrowed by the filter."""
     query = query.join(Ins, Ins.id == T.instruction_id).join(A, A.id == Ins.app_id)
     conditions: list[ColumnElement[bool]] = []

@@ -22,7 +22,7 @@ from annotator.storage.blobs import BlobStore
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
 from annotator.storage.owners import gone_reason, same_owner, this_process
-from annotator.storage.writing import insert_skipping, writing
+from annotator.storage.writing import insert_skipping, rows_changed, writing
 
 PNG = "image/png"
 XML = "application/xml"
@@ -233,12 +233,13 @@ def open_run(db: Database, trajectory_id: int) -> OpenRun:
 def _take(session: Session, trajectory: models.Trajectory, **values: object) -> None:
     """Change the run only if nobody took it since it was read (another process resuming it at once)."""
     T = models.Trajectory
-    taken = session.execute(
+    taken = rows_changed(
+        session,
         update(T)
         .where(T.id == trajectory.id, T.status == trajectory.status, *same_owner(T, trajectory))
-        .values(**values)
+        .values(**values),
     )
-    if taken.rowcount != 1:
+    if taken != 1:
         raise ValueError(f"trajectory {trajectory.id} was taken over by another process a moment ago")
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import select, union
+from sqlalchemy import CompoundSelect, select, union
 from sqlalchemy.orm import Session
 
 from annotator.storage import models
@@ -40,12 +40,12 @@ def _referenced(session: Session, hashes: Iterable[str]) -> set[str]:
     B, S = models.Blob, models.Step
     found: set[str] = set()
     for chunk in _chunks(hashes):
-        query = union(
+        query: CompoundSelect[str] = union(
             select(B.sha256).where(B.sha256.in_(chunk)),
             select(S.screenshot_sha256).where(S.screenshot_sha256.in_(chunk)),
             select(S.hierarchy_sha256).where(S.hierarchy_sha256.in_(chunk)),
         )
-        found.update(session.scalars(select(query.subquery().c[0])))
+        found.update(str(sha) for sha in session.scalars(select(query.subquery().c[0])))
     return found
 
 

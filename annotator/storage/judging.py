@@ -84,7 +84,7 @@ def rewards(db: Database, config_id: int) -> dict[int, int]:
     """trajectory id -> reward (0-4) of the usable scores of a configuration."""
     with db.session() as session:
         query = select(S.trajectory_id, S.reward).where(S.config_id == config_id, S.reward.is_not(None))
-        return {trajectory: reward for trajectory, reward in session.execute(query)}
+        return {trajectory: reward for trajectory, reward in session.execute(query) if reward is not None}
 
 
 def start_run(

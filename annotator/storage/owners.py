@@ -24,6 +24,7 @@ from annotator.domain.trajectory import TrajectoryStatus
 from annotator.storage import models
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
+from annotator.storage.writing import rows_changed
 
 LEASE = timedelta(minutes=30)  # longer than a step or a judge answer can take, retries included
 SAME_START_S = 1.0  # psutil's start times of one process agree far closer than this
@@ -93,22 +94,24 @@ def reap_abandoned(db: Database) -> list[str]:
             reason = gone_reason(trajectory)
             if reason is None:
                 continue
-            changed = session.execute(
+            changed = rows_changed(
+                session,
                 update(T)
                 .where(T.id == trajectory.id, T.status == str(TrajectoryStatus.COLLECTING), *same_owner(T, trajectory))
-                .values(status=str(TrajectoryStatus.INTERRUPTED), stop_reason=f"process gone: {reason}")
+                .values(status=str(TrajectoryStatus.INTERRUPTED), stop_reason=f"process gone: {reason}"),
             )
-            if changed.rowcount:
+            if changed:
                 notes.append(f"trajectory {trajectory.id} was left collecting: {reason}; it is interrupted now")
         for run in session.scalars(select(J).where(J.status == JUDGE_RUNNING)).all():
             reason = gone_reason(run)
             if reason is None:
                 continue
-            changed = session.execute(
+            changed = rows_changed(
+                session,
                 update(J)
                 .where(J.id == run.id, J.status == JUDGE_RUNNING, *same_owner(J, run))
-                .values(status=JUDGE_STOPPED, message=f"process gone: {reason}", ended_at=utcnow())
+                .values(status=JUDGE_STOPPED, message=f"process gone: {reason}", ended_at=utcnow()),
             )
-            if changed.rowcount:
+            if changed:
                 notes.append(f"judge run {run.id} was left running: {reason}; it is stopped now")
     return notes

@@ -48,6 +48,8 @@ def _items(session: Session, trajectories: list[models.Trajectory]) -> list[Queu
         .order_by(func.min(R.id))
     ).all()
     for trajectory_id, name, moment in rows:
+        if trajectory_id is None:
+            continue  # every label revision names its trajectory; the column allows none
         people.setdefault(trajectory_id, []).append(name)
         latest[trajectory_id] = max(moment, latest.get(trajectory_id, moment))
     items = []

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import Select, func, select
 
 from annotator.storage import models
 from annotator.storage.database import Database
 
+AnySelect = TypeVar("AnySelect", bound="Select[*tuple[Any, ...]]")  # a SELECT of any columns
 T, Ins, A, S = models.Trajectory, models.Instruction, models.App, models.JudgeScore
 
 
@@ -52,7 +53,7 @@ class TrajectoryKey(NamedTuple):
     app: str
 
 
-def _filtered(query: Select[Any], selection: TrajectorySelection, judge_id: int | None) -> Select[Any]:
+def _filtered(query: AnySelect, selection: TrajectorySelection, judge_id: int | None) -> AnySelect:
     query = query.join(Ins, T.instruction_id == Ins.id).join(A, Ins.app_id == A.id)
     if selection.since is not None:
         query = query.where(T.started_at >= selection.since)

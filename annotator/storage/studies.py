@@ -123,7 +123,8 @@ def scored_by(db: Database, judge_id: int) -> list[NewItem]:
         .where(S.config_id == judge_id, S.reward.is_not(None))
     )  # fmt: skip
     with db.session() as session:
-        return [NewItem(trajectory, reward, app) for trajectory, reward, app in session.execute(query)]
+        rows = session.execute(query)
+        return [NewItem(trajectory, reward, app) for trajectory, reward, app in rows if reward is not None]
 
 
 def insert_study(

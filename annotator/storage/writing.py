@@ -13,18 +13,19 @@ content-addressed blob, app or instruction at once both succeed and store it onc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Insert, text
+from sqlalchemy import CursorResult, Executable, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from annotator.storage.database import Database
 
 BLOB_LOCK = 0x626C6F62  # "blob": the advisory lock key of the blob store on PostgreSQL
-INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+Upsert = sqlite.Insert | postgresql.Insert
+INSERTS: dict[str, Callable[[Any], Upsert]] = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
 
 
 @contextmanager
@@ -40,9 +41,14 @@ def writing(db: Database, *, exclusive: bool = False) -> Iterator[Session]:
         yield session
 
 
-def insert_skipping(session: Session, model: type[Any]) -> Insert:
+def insert_skipping(session: Session, model: type[Any]) -> Upsert:
     """INSERT into `model`'s table that skips rows whose unique key is stored already."""
     dialect = session.get_bind().dialect.name
     if dialect not in INSERTS:
         raise NotImplementedError(f"the {dialect} database is not supported (SQLite and PostgreSQL are)")
     return INSERTS[dialect](model).on_conflict_do_nothing()
+
+
+def rows_changed(session: Session, statement: Executable) -> int:
+    """Run an UPDATE or DELETE; how many rows it changed (0: another writer got there first)."""
+    return cast(CursorResult[Any], session.execute(statement)).rowcount
