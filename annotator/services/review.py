@@ -8,6 +8,7 @@ themselves are label revisions written under the reviewer's name by ``annotation
 from __future__ import annotations
 
 from annotator.domain.trajectory import ReviewStatus
+from annotator.services.changes import Changes
 from annotator.storage.labels import set_review
 from annotator.storage.reviews import QueueItem, queue_items
 from annotator.storage.workspace import Workspace
@@ -32,19 +33,21 @@ def work_queue(workspace: Workspace, person: str) -> list[QueueItem]:
 
 def accept(
     workspace: Workspace, trajectory_id: int, reviewer: str, comment: str | None = None, fixed: bool = False
-) -> None:
+) -> Changes:
     if not reviewer.strip():
         raise ValueError("say who you are first: a review is saved under the reviewer's name")
     note = comment.strip() if comment and comment.strip() else None
     if fixed:
         note = f"{FIXED_NOTE}: {note}" if note else FIXED_NOTE
     set_review(workspace.database, trajectory_id, ReviewStatus.ACCEPTED, reviewer=reviewer.strip(), comment=note)
+    return Changes.of([trajectory_id], review=True)
 
 
-def reject(workspace: Workspace, trajectory_id: int, reviewer: str, comment: str) -> None:
+def reject(workspace: Workspace, trajectory_id: int, reviewer: str, comment: str) -> Changes:
     if not reviewer.strip():
         raise ValueError("say who you are first: a review is saved under the reviewer's name")
     if not comment or not comment.strip():
         raise ValueError("a rejection needs a comment that tells the annotator what to fix")
     who, note = reviewer.strip(), comment.strip()
     set_review(workspace.database, trajectory_id, ReviewStatus.REJECTED, reviewer=who, comment=note)
+    return Changes.of([trajectory_id], review=True)
