@@ -9,23 +9,23 @@ from typing import Any
 
 import click
 
-from annotator.services.bundle_manifest import BundleError
-from annotator.storage.blobs import BlobError
-from annotator.storage.database import MigrationError, SchemaTooNewError
-from annotator.storage.workspace import Workspace
-
-USER_ERRORS = (BundleError, BlobError, SchemaTooNewError, MigrationError, FileExistsError, LookupError)
-
 
 @contextmanager
 def opened_workspace(context: click.Context, *, migrate: bool = True):  # type: ignore[no-untyped-def]
+    # Imported here: this module serves every command, and some (agreement, virtual-phone) open no workspace.
+    from annotator.storage.blobs import BlobError
+    from annotator.storage.database import MigrationError, SchemaTooNewError
+    from annotator.storage.workspace import Workspace
+
+    user_errors = (BlobError, SchemaTooNewError, MigrationError, FileExistsError, LookupError)
+
     try:
         workspace = Workspace.open(context.obj["data_dir"], context.obj["db_url"], migrate=migrate)
     except (SchemaTooNewError, MigrationError) as error:
         raise click.ClickException(str(error)) from None
     try:
         yield workspace
-    except USER_ERRORS as error:
+    except user_errors as error:
         raise click.ClickException(str(error)) from None
     finally:
         workspace.close()

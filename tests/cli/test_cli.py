@@ -15,8 +15,9 @@ from tests.factories import add_trajectory
 
 
 def all_command_paths(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
-    paths = [prefix]
-    for name, command in group.commands.items():
+    paths, context = [prefix], click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
         if isinstance(command, click.Group):
             paths += all_command_paths(command, (*prefix, name))
         else:
@@ -104,12 +105,3 @@ def test_data_dir_and_database_come_from_the_environment(tmp_path: Path) -> None
         env={**environment, "ANNOTATOR_DB_URL": url}, capture_output=True, text=True, check=True, timeout=120,
     )  # fmt: skip
     assert json.loads(completed.stdout)["database"] == url
-
-
-def test_the_command_line_loads_neither_qt_nor_the_statistics_stack_until_a_command_needs_them() -> None:
-    """Every `annotator` command starts with cli.py's imports: Qt and scipy/scikit-learn/statsmodels would
-    add seconds to `annotator stats` or `annotator judge list`; the agreement report loads them itself."""
-    probe = "import sys, annotator.cli; print(sorted({m.split('.')[0] for m in sys.modules}))"
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    for heavy in ("PySide6", "scipy", "sklearn", "statsmodels", "krippendorff", "matplotlib"):
-        assert f"'{heavy}'" not in loaded, heavy
