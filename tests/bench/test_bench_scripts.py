@@ -101,3 +101,20 @@ def test_judge_bench_prints_throughput_per_concurrency_and_the_goal(tmp_path: Pa
     for goal in result["goals"]:
         assert goal["value"] > 0 and goal["target"] == 0.9 and goal["better"] == "higher"
     assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep
+
+
+def test_cli_bench_times_the_commands_against_importing_click(tmp_path: Path) -> None:
+    script = BENCH.parent / "cli.py"
+    command = [sys.executable, str(script), "--quick", "--repeats", "1", "--workdir", str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "cli" and {"platform", "python", "cpu_count"} <= result["machine"].keys()
+    figures = result["figures"]
+    for name in ("bare_click", "help", "version", "db_info", "bridge_help"):
+        assert figures[f"{name}_ms"] > 0, name
+    assert figures["help_vs_bare_click"] == round(figures["help_ms"] / figures["bare_click_ms"], 2)
+    assert result["goals"] == [
+        {"name": "cli_help_vs_bare_click", "value": figures["help_vs_bare_click"], "target": 3, "unit": "x",
+         "better": "lower"},
+    ]  # fmt: skip
+    assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep
