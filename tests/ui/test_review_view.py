@@ -233,6 +233,19 @@ def test_switching_the_language_keeps_the_queue_and_the_screenshots(
     assert view.preview.thumbnail(0) is not None and view.preview.cell(0, "think") == "当前在第 0 步"
 
 
+def test_a_hidden_view_reads_its_queues_when_first_shown(qtbot: QtBot, jobs: Jobs, submitted: Workspace) -> None:
+    """At start the review view is hidden behind the browser: reading the queues then costs seconds and
+    hundreds of MiB over a large workspace, and showing the view reads them again anyway."""
+    hidden = ReviewView(jobs)
+    qtbot.addWidget(hidden)
+    hidden.set_workspace(submitted)
+    settle(qtbot, jobs)
+    assert ids(hidden.waiting_model) == []
+    hidden.show()
+    settle(qtbot, jobs)
+    assert ids(hidden.waiting_model) == [1, 2]
+
+
 def test_the_preview_says_how_many_privacy_regions_a_step_has(qtbot: QtBot, jobs: Jobs, submitted: Workspace) -> None:
     with submitted.database.session() as session:
         first = session.scalars(select(models.Step.id).where(models.Step.trajectory_id == 1)).first()
