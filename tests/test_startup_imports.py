@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 # Statistics, charts, the model client, the training stack: loaded by the command or view that uses them.
 HEAVY = (
     "openai", "numpy", "pandas", "pyarrow", "scipy", "sklearn", "statsmodels", "krippendorff", "matplotlib",

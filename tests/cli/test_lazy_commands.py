@@ -41,6 +41,7 @@ def help_text(module: str, load_first: bool) -> str:
     ).stdout  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("_group", "table", "module"), TABLES)
 def test_help_before_any_command_loads_is_the_help_after_all_have(
     _group: click.Group, table: dict[str, Lazy], module: str

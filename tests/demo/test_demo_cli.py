@@ -11,6 +11,8 @@ from click.testing import CliRunner
 
 from annotator.cli import cli, load_gui
 
+pytestmark = pytest.mark.slow
+
 SHORT = "7"  # a seed whose first tasks are short ones: quick tests
 
 

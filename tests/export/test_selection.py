@@ -14,6 +14,8 @@ from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from trainer_bridge.export.source import Selection, selected_keys
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def three(workspace: Workspace) -> list[int]:

@@ -14,6 +14,8 @@ from annotator.storage import collection, labels, models
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 
+pytestmark = pytest.mark.slow
+
 
 def build_varied(populated: Workspace) -> Workspace:
     """Ties in every column, a person collector, a second labeller, one still collecting, one with no outcome."""

@@ -22,6 +22,8 @@ from annotator.ui.review.view import MINE
 from annotator.ui.workers import Jobs
 from tests.factories import database_snapshot
 
+pytestmark = pytest.mark.slow
+
 TAOBAO = "打开淘宝，搜索 iPhone 16 Pro Max 并加入购物车"  # trajectory 1 of `populated`, 3 steps
 DOUYIN = "打开抖音，关注第一个视频的作者"  # trajectory 2, 2 steps; both labelled by 小王
 
