@@ -28,14 +28,19 @@ MARK = "loaded modules:"
 
 def loaded_by(code: str, tmp_path: Path) -> set[str]:
     """The modules a fresh interpreter holds after running `code` in `tmp_path` (output of `code` is ignored)."""
-    probe = textwrap.dedent(code) + f"\nimport sys\nprint({MARK!r}, ' '.join(sorted(sys.modules)))\n"
+    return set(load_order(code, tmp_path))
+
+
+def load_order(code: str, tmp_path: Path) -> list[str]:
+    """The modules a fresh interpreter holds after running `code`, in the order they were imported."""
+    probe = textwrap.dedent(code) + f"\nimport sys\nprint({MARK!r}, ' '.join(sys.modules))\n"
     completed = subprocess.run(
         [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=180,
         env={"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     assert completed.returncode == 0, completed.stderr
     line = next(line for line in completed.stdout.splitlines() if line.startswith(MARK))
-    return set(line.removeprefix(MARK).split())
+    return line.removeprefix(MARK).split()
 
 
 def run_command(module: str, *argv: str) -> str:
@@ -82,6 +87,13 @@ def test_importing_the_app_loads_no_heavy_package(tmp_path: Path) -> None:
     modules = loaded_by("import annotator.ui.app", tmp_path)
     assert "annotator.ui.main_window" in modules
     assert found(modules, HEAVY) == []
+
+
+def test_the_app_loads_the_layers_under_it_before_qt(tmp_path: Path) -> None:
+    """PySide6 reads the source of every module imported after it (annotator/ui/__init__.py says why)."""
+    order = load_order("import annotator.ui.app", tmp_path)
+    qt = order.index("PySide6")
+    assert [name for name in ("sqlalchemy.orm", "alembic", "adbutils", "PIL") if order.index(name) > qt] == []
 
 
 def test_the_app_shows_the_browser_without_loading_what_hidden_views_use(tmp_path: Path) -> None:
