@@ -77,6 +77,7 @@ def test_gui_bench_prints_the_browser_figures_and_goals(tmp_path: Path) -> None:
     assert set(figures["sort_first_page_ms"]) >= {"id", "app", "steps", "labelled_by", "started"}
     assert figures["annotation_steps"] == 100 and figures["switch_step_ms"] > 0 and figures["open_trajectory_ms"] > 0
     assert figures["process_to_rows_ms"] > figures["process_to_imported_ms"] > 0
+    assert figures["process_bare_qt_window_ms"] > 0 and figures["process_to_rows_vs_bare_qt"] > 0
     assert [goal["name"] for goal in result["goals"]] == [
         "show_browser_ms", "peak_rss_mib", "process_to_rows_ms", "open_trajectory_ms", "switch_step_ms",
         "annotation_peak_rss_mib",
