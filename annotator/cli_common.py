@@ -3,26 +3,30 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from annotator.services.bundle_manifest import BundleError
-from annotator.storage.blobs import BlobError
-from annotator.storage.database import MigrationError, SchemaTooNewError
-from annotator.storage.failures import WorkspaceError, plain_reason
-from annotator.storage.workspace import Workspace
-
-USER_ERRORS = (BundleError, BlobError, SchemaTooNewError, MigrationError, FileExistsError, LookupError)
+if TYPE_CHECKING:
+    from annotator.storage.workspace import Workspace
 
 
 @contextmanager
-def opened_workspace(context: click.Context, *, migrate: bool = True, writes: bool = True):  # type: ignore[no-untyped-def]
+def opened_workspace(context: click.Context, *, migrate: bool = True, writes: bool = True) -> Iterator[Workspace]:
     """The workspace the root options name; its known failures (a file that is not a database, a read-only folder,
     a full disk) end the command with one line. `writes=False`: the command only reads, so a read-only folder
     opens for reading."""
+    # Imported here: this module serves every command, and some (agreement, virtual-phone) open no workspace.
+    from annotator.storage.blobs import BlobError
+    from annotator.storage.database import MigrationError, SchemaTooNewError
+    from annotator.storage.failures import WorkspaceError, plain_reason
+    from annotator.storage.workspace import Workspace
+
+    user_errors = (BlobError, SchemaTooNewError, MigrationError, FileExistsError, LookupError)
+
     try:
         workspace = Workspace.open(context.obj["data_dir"], context.obj["db_url"], migrate=migrate, writes=writes)
     except (SchemaTooNewError, MigrationError, WorkspaceError) as error:
@@ -31,7 +35,7 @@ def opened_workspace(context: click.Context, *, migrate: bool = True, writes: bo
         click.echo(f"Upgrade: {note}", err=True)
     try:
         yield workspace
-    except USER_ERRORS as error:
+    except user_errors as error:
         raise click.ClickException(str(error)) from None
     except Exception as error:
         reason = plain_reason(error, workspace.data_dir)
@@ -69,9 +73,9 @@ def emit(text: str, out: Path | None) -> None:
 
 
 @contextmanager
-def command_workspace(errors: tuple[type[Exception], ...]):  # type: ignore[no-untyped-def]
+def command_workspace(errors: tuple[type[Exception], ...], *, writes: bool = True) -> Iterator[Workspace]:
     """The workspace the root group's options name, for a subcommand; `errors` become one-line messages."""
-    with opened_workspace(click.get_current_context()) as workspace:
+    with opened_workspace(click.get_current_context(), writes=writes) as workspace:
         try:
             yield workspace
         except errors as error:

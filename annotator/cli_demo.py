@@ -3,14 +3,13 @@ and open the app on it, so every view has something to show before a phone is pl
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 import click
 from click.core import ParameterSource
 
+from annotator.cli import load_gui
 from annotator.demo.workspace.build import (
     DemoExistsError,
     DemoReport,
@@ -20,8 +19,6 @@ from annotator.demo.workspace.build import (
     stored_trajectories,
 )
 from annotator.storage.database import MigrationError, SchemaTooNewError
-
-GUI_MODULE = "annotator.ui.app"
 
 
 def demo_folder(context: click.Context, local: Path | None) -> Path:
@@ -53,20 +50,6 @@ def summary(report: DemoReport) -> list[str]:
         f"{reviews['in_progress']} in progress, {reviews['unlabelled']} unlabelled",
         f"  built in {report.seconds:.1f} s",
     ]  # fmt: skip
-
-
-def load_gui(module: str = GUI_MODULE) -> Callable[..., int]:
-    """The desktop app's `run_gui`, loaded before building so that a missing app is said at once.
-
-    Imported by name: the CLI must not pull Qt in for its other commands (import-linter checks that).
-    """
-    try:
-        return importlib.import_module(module).run_gui
-    except ImportError as error:
-        raise click.ClickException(
-            f"the desktop app is not available in this installation ({error}); "
-            "`annotator demo --no-gui` builds the demo workspace without it."
-        ) from None
 
 
 @click.command("demo")

@@ -1,21 +1,31 @@
-"""The `trainer-bridge` command."""
+"""The `trainer-bridge` command; `export` and `stats` load when they run (annotator.lazy_commands)."""
 
 from __future__ import annotations
 
 import json
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 
 import click
 
 from annotator import __version__
-from trainer_bridge.cli_export import export_command
-from trainer_bridge.cli_stats import stats_command
+from annotator.lazy_commands import Lazy, LazyGroup
 
+COMMANDS = {
+    "export": Lazy(
+        "trainer_bridge.cli_export:export_command",
+        "Write a training dataset of labelled steps (manifest.json says what is in it).",
+    ),
+    "stats": Lazy(
+        "trainer_bridge.cli_stats:stats_command",
+        "Dataset statistics per split: Mobile-R1 Table 2 and Table 6, trajectory lengths, action types.",
+    ),
+}
 TRAIN_PACKAGES = ("torch", "torchvision", "transformers", "trl", "peft", "accelerate", "datasets")
 
 
 def installed_version(package: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version  # 50 ms that only `doctor` needs
+
     try:
         return version(package)
     except PackageNotFoundError:
@@ -35,7 +45,7 @@ def accelerator_summary() -> dict[str, object]:
     }
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="trainer-bridge")
 def cli() -> None:
     """Export training data and run SFT / GRPO training on Qwen2.5-VL style models."""
@@ -58,10 +68,6 @@ def doctor(as_json: bool) -> None:
         click.echo(f"\nGPUs: {', '.join(report['cuda_names'])}")  # type: ignore[arg-type]
     else:
         click.echo("\nNo GPU visible to torch: training runs on the CPU (fine for smoke tests only).")
-
-
-cli.add_command(export_command)
-cli.add_command(stats_command)
 
 
 def main() -> None:

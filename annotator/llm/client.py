@@ -23,9 +23,10 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import openai
+if TYPE_CHECKING:
+    import openai
 
 KEYRING_SERVICE = "mobile-annotator"
 PLACEHOLDER_KEY = "not-needed"
@@ -115,6 +116,8 @@ class LLMClient:
     """Chat completions against one endpoint and model; see the module docstring for errors and retries."""
 
     def __init__(self, config: LLMConfig) -> None:
+        import openai  # a second of imports: paid by what makes a client, not by every module that names one
+
         self.config = config
         key, self.key_source = resolve_api_key(config)
         self._secret = key if key != PLACEHOLDER_KEY else None
@@ -141,6 +144,8 @@ class LLMClient:
         self, messages: list[dict[str, Any]], *, temperature: float | None = None, max_tokens: int | None = None
     ) -> Completion:
         """The model's reply to ``messages`` (OpenAI chat format); an LLMError subclass on any failure."""
+        import openai
+
         config = self.config
         started = time.perf_counter()
         extra = {"seed": config.seed} if config.seed is not None else {}
@@ -159,6 +164,8 @@ class LLMClient:
 
     def list_models(self) -> list[str]:
         """The model names the server offers (``GET /models``)."""
+        import openai
+
         try:
             return sorted(model.id for model in self._client.models.list())
         except (openai.OpenAIError, ValueError, AttributeError, TypeError) as error:
@@ -187,6 +194,8 @@ class LLMClient:
 
     def _translate(self, error: Exception) -> LLMError:
         """The openai (or decoding) error as one of ours, with the key blanked out of every detail."""
+        import openai
+
         url, model, tries = self.config.base_url, self.config.model, self.config.max_retries + 1
         after = f"after {tries} tries" if tries > 1 else "(retries are off)"
         if isinstance(error, openai.APITimeoutError):

@@ -16,13 +16,14 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from annotator.judge import REPORT_FORMATS
-from annotator.judge.agreement import LEVELS, AgreementReport, PairStats
+from annotator.judge.agreement_consensus import LEVELS
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the text formats need none of these; the app shows a report's numbers without loading them
+    import numpy as np
     from matplotlib.axes import Axes
+
+    from annotator.judge.agreement import AgreementReport, PairStats
 
 TABLE_STATS = (
     ("exact_agreement", "exact"),
@@ -295,6 +296,7 @@ def plot_pngs(report: AgreementReport) -> tuple[bytes, bytes]:
     """The confusion heatmap and the judge-vs-human scatter, drawn off-screen with Agg."""
     # Imported here: matplotlib is slow to import and only the HTML report needs it. Using the Agg canvas
     # directly (not pyplot) leaves the GUI's own matplotlib backend alone.
+    import numpy as np
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -312,6 +314,8 @@ def plot_pngs(report: AgreementReport) -> tuple[bytes, bytes]:
 
 
 def draw_heatmap(axes: Axes, matrix: np.ndarray) -> None:
+    import numpy as np
+
     axes.imshow(matrix, cmap="Blues", vmin=0)
     peak = matrix.max() if matrix.size else 0
     for (row, column), count in np.ndenumerate(matrix):
@@ -325,6 +329,8 @@ def draw_heatmap(axes: Axes, matrix: np.ndarray) -> None:
 
 
 def draw_scatter(axes: Axes, pairs: list[tuple[int, int]]) -> None:
+    import numpy as np
+
     # Jitter separates the many points on the same integer pair; seeded so the same report draws the same.
     jitter = np.random.default_rng(0).uniform(-0.15, 0.15, size=(len(pairs), 2))
     human = np.array([h for h, _ in pairs], dtype=float) + jitter[:, 0]

@@ -15,9 +15,6 @@ from dataclasses import dataclass
 from annotator.collect.decide import Decider, Decision, StepContext, preparer
 from annotator.collect.session import RunResult, Settings, StepEvent, Task
 from annotator.collect.teleop import TeleopDecider
-from annotator.demo.phone.adb_server import VirtualAdbServer
-from annotator.demo.phone.instructions import all_instructions
-from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.phone.scripted_endpoint import MODEL, ScriptedEndpoint
 from annotator.device.adb import DEFAULT_ADB_PORT, DeviceInfo, adb_client, list_devices
 from annotator.device.android import AndroidDevice
@@ -115,6 +112,10 @@ class BuiltInPhone:
     started from the GUI so that a new user can try collecting without a phone."""
 
     def __init__(self, serial: str = BUILT_IN_SERIAL) -> None:
+        # The demo phone's screens and apps load when one is started, not with the Collect view.
+        from annotator.demo.phone.adb_server import VirtualAdbServer
+        from annotator.demo.phone.phone import VirtualPhone
+
         self.phone = VirtualPhone(serial=serial)
         self.server = VirtualAdbServer([self.phone]).start()
 
@@ -128,6 +129,8 @@ class BuiltInPhone:
 
 def start_built_in_phone(workspace: Workspace | None) -> tuple[BuiltInPhone, int]:
     """Serve a virtual phone and import its instruction list (repeats are skipped); how many it offers."""
+    from annotator.demo.phone.instructions import all_instructions
+
     built_in = BuiltInPhone()
     try:
         stored = import_phone_instructions(workspace.database) if workspace is not None else {}

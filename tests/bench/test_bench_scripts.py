@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "store.py"
 
 
@@ -72,8 +76,11 @@ def test_gui_bench_prints_the_browser_figures_and_goals(tmp_path: Path) -> None:
     assert figures["show_browser_ms"] > 0 and figures["service_first_page_ms"] > 0 and figures["peak_rss_mib"] > 0
     assert set(figures["sort_first_page_ms"]) >= {"id", "app", "steps", "labelled_by", "started"}
     assert figures["annotation_steps"] == 100 and figures["switch_step_ms"] > 0 and figures["open_trajectory_ms"] > 0
+    assert figures["process_to_rows_ms"] > figures["process_to_imported_ms"] > 0
+    assert figures["process_bare_qt_window_ms"] > 0 and figures["process_to_rows_vs_bare_qt"] > 0
     assert [goal["name"] for goal in result["goals"]] == [
-        "show_browser_ms", "peak_rss_mib", "open_trajectory_ms", "switch_step_ms", "annotation_peak_rss_mib",
+        "show_browser_ms", "peak_rss_mib", "process_to_rows_ms", "open_trajectory_ms", "switch_step_ms",
+        "annotation_peak_rss_mib",
     ]  # fmt: skip
     assert all(goal["value"] > 0 and goal["better"] == "lower" for goal in result["goals"])
     assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep
@@ -100,4 +107,21 @@ def test_judge_bench_prints_throughput_per_concurrency_and_the_goal(tmp_path: Pa
     assert names == ["fraction_of_ideal_c32", "fraction_of_ideal_c1", "fraction_of_ideal_c8"]
     for goal in result["goals"]:
         assert goal["value"] > 0 and goal["target"] == 0.9 and goal["better"] == "higher"
+    assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep
+
+
+def test_cli_bench_times_the_commands_against_importing_click(tmp_path: Path) -> None:
+    script = BENCH.parent / "cli.py"
+    command = [sys.executable, str(script), "--quick", "--repeats", "1", "--workdir", str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "cli" and {"platform", "python", "cpu_count"} <= result["machine"].keys()
+    figures = result["figures"]
+    for name in ("bare_click", "help", "version", "db_info", "bridge_help"):
+        assert figures[f"{name}_ms"] > 0, name
+    assert figures["help_vs_bare_click"] == round(figures["help_ms"] / figures["bare_click_ms"], 2)
+    assert result["goals"] == [
+        {"name": "cli_help_vs_bare_click", "value": figures["help_vs_bare_click"], "target": 3, "unit": "x",
+         "better": "lower"},
+    ]  # fmt: skip
     assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep

@@ -15,8 +15,9 @@ from tests.factories import add_trajectory
 
 
 def all_command_paths(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
-    paths = [prefix]
-    for name, command in group.commands.items():
+    paths, context = [prefix], click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
         if isinstance(command, click.Group):
             paths += all_command_paths(command, (*prefix, name))
         else:
@@ -36,6 +37,7 @@ def run(data_dir: Path, *args: str) -> click.testing.Result:
     return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], catch_exceptions=False)
 
 
+@pytest.mark.slow
 def test_stats_json_has_the_documented_keys(populated: Workspace) -> None:
     result = run(populated.data_dir, "stats", "--json")
     assert result.exit_code == 0
@@ -46,6 +48,7 @@ def test_stats_json_has_the_documented_keys(populated: Workspace) -> None:
     assert stats["steps_per_app"] == {"抖音": 2, "淘宝": 5}
 
 
+@pytest.mark.slow
 def test_stats_table_is_readable(populated: Workspace) -> None:
     output = run(populated.data_dir, "stats").output
     assert "trajectories: 3" in output
@@ -62,6 +65,7 @@ def test_db_info_before_and_after_upgrade(tmp_path: Path) -> None:
     assert info["database"] == f"sqlite:///{tmp_path / 'annotator.sqlite'}"
 
 
+@pytest.mark.slow
 def test_export_then_import_through_the_cli(populated: Workspace, tmp_path: Path) -> None:
     bundle = tmp_path / "out.zip"
     exported = run(populated.data_dir, "export", "bundle", str(bundle), "--app", "淘宝")
@@ -90,6 +94,7 @@ def test_a_newer_database_is_refused_with_a_message(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "newer version" in result.output
 
 
+@pytest.mark.slow
 def test_data_dir_and_database_come_from_the_environment(tmp_path: Path) -> None:
     environment = {**os.environ, "ANNOTATOR_DATA_DIR": str(tmp_path / "from-env")}
     completed = subprocess.run(
@@ -104,12 +109,3 @@ def test_data_dir_and_database_come_from_the_environment(tmp_path: Path) -> None
         env={**environment, "ANNOTATOR_DB_URL": url}, capture_output=True, text=True, check=True, timeout=120,
     )  # fmt: skip
     assert json.loads(completed.stdout)["database"] == url
-
-
-def test_the_command_line_loads_neither_qt_nor_the_statistics_stack_until_a_command_needs_them() -> None:
-    """Every `annotator` command starts with cli.py's imports: Qt and scipy/scikit-learn/statsmodels would
-    add seconds to `annotator stats` or `annotator judge list`; the agreement report loads them itself."""
-    probe = "import sys, annotator.cli; print(sorted({m.split('.')[0] for m in sys.modules}))"
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    for heavy in ("PySide6", "scipy", "sklearn", "statsmodels", "krippendorff", "matplotlib"):
-        assert f"'{heavy}'" not in loaded, heavy

@@ -13,6 +13,8 @@ from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def adb_port(server: VirtualAdbServer) -> int:

@@ -10,12 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from annotator.cli import cli
-from annotator.cli_instructions import instructions
 from annotator.demo.phone.instructions import all_instructions
 from tests.chat_server import ChatServer, Reply, chat_completion, error_body
-
-if "instructions" not in cli.commands:
-    cli.add_command(instructions)
 
 KEY_ENV = "ANNOTATOR_TEST_CLI_KEY"
 

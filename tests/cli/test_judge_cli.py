@@ -18,6 +18,8 @@ from annotator.storage import models
 from annotator.storage.workspace import Workspace
 from tests.factories import add_virtual_trajectory
 
+pytestmark = pytest.mark.slow
+
 
 def run(data_dir: Path, *args: str) -> click.testing.Result:
     return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], catch_exceptions=False)

@@ -27,6 +27,8 @@ from annotator.storage import collection, models
 from annotator.storage.workspace import Workspace
 from tests.chat_server import ChatServer, Reply, chat_completion
 
+pytestmark = pytest.mark.slow
+
 AGENT = collection.Collector(CollectorKind.AGENT, agent_model="scripted")
 
 

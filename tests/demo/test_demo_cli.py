@@ -9,13 +9,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from annotator.cli import cli
-from annotator.cli_demo import demo, load_gui
+from annotator.cli import cli, load_gui
+
+pytestmark = pytest.mark.slow
 
 SHORT = "7"  # a seed whose first tasks are short ones: quick tests
-
-if "demo" not in cli.commands:  # until cli.py registers it
-    cli.add_command(demo)
 
 
 def invoke(*args: str, env: dict[str, str] | None = None) -> click.testing.Result:

@@ -46,6 +46,7 @@ def labels_by_step(data_dir: Path) -> list[tuple]:
     ]
 
 
+@pytest.mark.slow
 def test_the_demo_has_real_trajectories_of_several_apps_and_both_collectors(built: DemoReport) -> None:
     with Workspace.open(built.data_dir) as workspace, workspace.database.session() as session:
         trajectories = list(session.scalars(select(models.Trajectory)))
@@ -68,6 +69,7 @@ def test_the_demo_has_real_trajectories_of_several_apps_and_both_collectors(buil
     assert [run.outcome for run in built.runs].count("failure") >= 1  # the person who gave up
 
 
+@pytest.mark.slow  # the demo workspace it reads takes seconds to build
 def test_labels_have_revisions_by_named_people_and_reviews_have_comments(built: DemoReport) -> None:
     steps = rows(built.data_dir, models.Step)
     labelled = [step for step in steps if step.verdict is not None]
@@ -100,6 +102,7 @@ def test_labels_have_revisions_by_named_people_and_reviews_have_comments(built: 
     assert all(step.verdict is None for step in steps if step.trajectory_id in unlabelled)
 
 
+@pytest.mark.slow  # the demo workspace it reads takes seconds to build
 def test_stats_agree_with_the_report(built: DemoReport) -> None:
     result = CliRunner().invoke(cli, ["--data-dir", str(built.data_dir), "stats", "--json"])
     stats = json.loads(result.output)
@@ -110,6 +113,7 @@ def test_stats_agree_with_the_report(built: DemoReport) -> None:
     assert (reviews["accepted"], reviews["rejected"]) == (built.accepted, built.rejected)
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_demo(built: DemoReport, tmp_path: Path) -> None:
     again = build_demo(tmp_path / "again", trajectories=4, seed=0)
     key = [(r.instruction_uid, r.collector, r.outcome, r.task_done, r.steps, r.review) for r in again.runs]
@@ -118,6 +122,7 @@ def test_the_same_seed_gives_the_same_demo(built: DemoReport, tmp_path: Path) ->
     assert [p.instruction.uid for p in plan_runs(12, 1)] != [p.instruction.uid for p in plan_runs(12, 0)]
 
 
+@pytest.mark.slow
 def test_a_folder_with_trajectories_is_left_untouched_unless_replaced(populated: Workspace) -> None:
     before = database_snapshot(populated)
     blobs = sorted(populated.blobs.root.rglob("*"))

@@ -57,6 +57,7 @@ def run_episode(
     return phone, actions, replies
 
 
+@pytest.mark.slow
 def test_replies_are_well_formed_chinese_and_in_the_screenshot_pixels(client: openai.OpenAI) -> None:
     instruction = next(item for item in all_instructions() if item.uid == "settings-device-name")
     phone, actions, replies = run_episode(client, instruction.text)
@@ -69,6 +70,7 @@ def test_replies_are_well_formed_chinese_and_in_the_screenshot_pixels(client: op
     assert instruction.check(phone)
 
 
+@pytest.mark.slow
 def test_the_scripted_agent_solves_most_instructions_and_makes_some_mistakes(client: openai.OpenAI) -> None:
     instructions = all_instructions()
     solved, mistakes = 0, 0

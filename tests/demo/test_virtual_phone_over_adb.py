@@ -118,6 +118,7 @@ def perform(device: AdbDevice, action: act.Action, packages: dict[str, str]) -> 
             device.app_start(packages[name])
 
 
+@pytest.mark.slow
 def test_the_scripted_agent_drives_the_phone_over_adb(device: AdbDevice, phone: VirtualPhone) -> None:
     instruction = instruction_by_uid("settings-device-name")
     packages = {app.label: package for package, app in phone.apps.items()}

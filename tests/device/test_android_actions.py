@@ -53,6 +53,7 @@ def open_device_name(device: AndroidDevice) -> None:
     assert focused_text(nodes(device)) == ""
 
 
+@pytest.mark.slow
 def test_open_click_swipe_and_the_system_buttons_move_through_settings(device: AndroidDevice) -> None:
     device.perform(act.Open(text="设置"))
     assert device.observe().package == SETTINGS
@@ -123,6 +124,7 @@ def test_chinese_goes_through_the_adb_keyboard_and_the_previous_keyboard_comes_b
     assert ADB_IME in phone.ime_enabled
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "text", ["a;reboot", "$(id)", "'\"", "line one\nline two", "100%s off", "`ls` & \\n", "a  b", "-rf /"]
 )

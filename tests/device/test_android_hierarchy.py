@@ -38,6 +38,7 @@ def phone_target(windows: list[tuple[view.Node, str]], x: int, y: int) -> tuple[
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("screen", ["home", "settings", "shop", "cart", "video", "keyboard"])
 def test_element_at_finds_what_the_phone_itself_would_touch(
     screen: str, phone: VirtualPhone, device: AndroidDevice

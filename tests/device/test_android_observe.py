@@ -72,6 +72,7 @@ def test_a_screen_that_keeps_changing_is_reported_as_not_settled(animated: tuple
     assert not seen.settled
 
 
+@pytest.mark.slow
 def test_observing_waits_for_a_changing_screen_to_come_to_rest(animated: tuple[AnimatedPhone, AndroidDevice]) -> None:
     phone, device = animated
     phone.frames = 4

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from datasets import load_dataset, load_from_disk
 from sqlalchemy import select
 
@@ -13,6 +14,8 @@ from annotator.storage import labels, models
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from trainer_bridge.export.run import ExportOptions, export
+
+pytestmark = pytest.mark.slow
 
 PHONE, EMAIL, ID_CARD = "13812345678", "xiaowang@example.com", "11010519491231002X"
 

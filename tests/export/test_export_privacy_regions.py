@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from PIL import Image, ImageChops
 from sqlalchemy import select
 
@@ -13,6 +14,8 @@ from annotator.storage import labels, models
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from trainer_bridge.export.run import ExportOptions, export
+
+pytestmark = pytest.mark.slow
 
 REGION = [100, 400, 700, 800]  # device pixels of the 1080x2400 screenshot
 

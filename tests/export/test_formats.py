@@ -17,6 +17,8 @@ from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from trainer_bridge.export.run import ExportError, ExportOptions, export
 
+pytestmark = pytest.mark.slow
+
 BACK = {"name": "mobile_use", "arguments": {"action": "system_button", "button": "Back"}}
 RIGHT = {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [540, 300]}}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from PIL import Image
 from sqlalchemy import select
@@ -18,6 +19,8 @@ from tests.factories import add_trajectory
 from trainer_bridge.cli import cli
 from trainer_bridge.export.manifest import Tally
 from trainer_bridge.export.run import ExportOptions, export
+
+pytestmark = pytest.mark.slow
 
 SCREENS = 5  # distinct screenshots of the two trajectories below
 

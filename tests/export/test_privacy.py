@@ -161,6 +161,7 @@ def bank_cards(draw: st.DrawFn) -> str:
     return body + luhn.calc_check_digit(body)
 
 
+@pytest.mark.slow
 @given(FILLER, st.one_of(mobiles(), resident_ids(), bank_cards()), FILLER)
 def test_a_valid_number_between_words_is_replaced_whole(before: str, number: str, after: str) -> None:
     clean, counts = scrub_text(before + number + after)

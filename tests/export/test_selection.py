@@ -16,6 +16,8 @@ from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from trainer_bridge.export.run import EXPORT_DEFAULT
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def three(workspace: Workspace) -> list[int]:

@@ -18,6 +18,8 @@ from tests.factories import add_trajectory
 from trainer_bridge.cli import cli
 from trainer_bridge.export.run import ExportError, ExportOptions, export
 
+pytestmark = pytest.mark.slow
+
 SCREEN = ScreenSize(1080, 2400)
 TOOL_CALL = re.compile(r"<tool_call>\n(.*)\n</tool_call>", re.S)
 

@@ -18,6 +18,8 @@ from tests.factories import add_trajectory
 from tests.services.test_dataset_stats import second_run
 from trainer_bridge.cli import cli
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:

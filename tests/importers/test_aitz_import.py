@@ -97,6 +97,7 @@ def _truncate_screenshot(file: Path) -> None:
     shot.write_bytes(shot.read_bytes()[:-40])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("damage", "step", "words"),
     [

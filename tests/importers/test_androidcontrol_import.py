@@ -108,6 +108,7 @@ def test_a_file_that_is_not_a_tfrecord_says_so(workspace: Workspace, tmp_path: P
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("change", "words"),
     [

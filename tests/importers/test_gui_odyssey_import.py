@@ -78,6 +78,7 @@ def test_importing_again_adds_nothing(workspace: Workspace, tmp_path: Path) -> N
     assert database_snapshot(workspace) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("step", "words"),
     [
@@ -102,6 +103,7 @@ def test_a_bad_step_fails_its_episode_by_name(workspace: Workspace, tmp_path: Pa
     assert import_dataset(workspace, "gui-odyssey", data).imported == 1  # the good one beside it
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("change", "words"),
     [

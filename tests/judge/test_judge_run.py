@@ -25,6 +25,8 @@ from annotator.storage.workspace import Workspace
 from tests.chat_server import ChatServer, Reply, Seen, chat_completion, error_body
 from tests.factories import add_trajectory
 
+pytestmark = pytest.mark.slow
+
 PROMPT = builtin_prompt("mobile-r1")
 INSTRUCTION = re.compile(r"用户指令：(.+)")
 

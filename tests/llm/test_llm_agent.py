@@ -171,6 +171,7 @@ def test_bad_arguments_are_refused() -> None:
         build_agent_messages(TASK, [], [make_png(720, 1600)], SCREEN)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("window", [1, 3])
 def test_the_scripted_agent_completes_a_task_through_this_request(window: int) -> None:
     instruction = instruction_by_uid("settings-device-name")

@@ -85,6 +85,7 @@ def test_retry_after_ms_is_honoured_too() -> None:
     assert len(server.seen) == 2
 
 
+@pytest.mark.slow
 def test_500_until_the_retries_run_out_is_unavailable() -> None:
     server, error = attempt([Reply(500, error_body("backend exploded", "server_error"))], max_retries=2)
     assert isinstance(error, LLMUnavailable) and error.status_code == 500
@@ -140,6 +141,7 @@ def test_junk_replies_are_bad_replies(reply: Reply, expected: str) -> None:
     assert isinstance(error, LLMBadReply) and expected in str(error)
 
 
+@pytest.mark.slow
 def test_a_server_that_does_not_answer_in_time_is_unavailable() -> None:
     server, error = attempt([Reply(body=chat_completion("太晚了"), delay_s=30)], timeout_s=0.3, max_retries=1)
     assert isinstance(error, LLMUnavailable) and "did not answer within 0.3 s, after 2 tries" in str(error)

@@ -11,6 +11,8 @@ import pytest
 
 from annotator.storage.database import head_revision
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

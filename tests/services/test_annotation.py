@@ -26,6 +26,7 @@ def unlabelled(workspace: Workspace) -> int:
     return add_trajectory(workspace, "淘宝", "打开淘宝，查看我关注的店铺", 3, seed=3, label=False)
 
 
+@pytest.mark.slow
 def test_record_shows_original_and_empty_labels(workspace: Workspace, unlabelled: int) -> None:
     record = load_trajectory(workspace.database, unlabelled)
     assert [s.position for s in record.steps] == [1, 2, 3]
@@ -159,6 +160,7 @@ def test_bundles_carry_inserted_and_removed_steps_privacy_regions_outcome_and_it
         assert fields == [(r.field, r.new, r.person) for r in editor.history()]
 
 
+@pytest.mark.slow
 def test_two_windows_on_one_database_both_keep_their_edits(workspace: Workspace, unlabelled: int) -> None:
     """Two app instances (two engines, as two windows or two processes) edit the same trajectory at once."""
     from concurrent.futures import ThreadPoolExecutor

@@ -14,6 +14,8 @@ from annotator.storage import models
 from annotator.storage.workspace import Workspace
 from tests.factories import database_snapshot, make_png
 
+pytestmark = pytest.mark.slow
+
 
 def tree_hashes(folder: Path) -> dict[str, str]:
     return {

@@ -17,6 +17,8 @@ from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory, database_snapshot
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def judged(workspace: Workspace) -> Workspace:

@@ -16,6 +16,8 @@ from annotator.storage import collection, labels, models
 from annotator.storage.workspace import Workspace
 from tests.factories import click, make_png
 
+pytestmark = pytest.mark.slow
+
 SWIPE = {"name": "mobile_use", "arguments": {"action": "swipe", "coordinate": [500, 1600], "coordinate2": [500, 600]}}
 TERMINATE = {"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}
 

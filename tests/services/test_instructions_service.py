@@ -93,6 +93,7 @@ def test_bad_rows_are_all_named_and_nothing_is_imported(workspace: Workspace, tm
     assert database_snapshot(workspace) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("content", "expected"),
     [

@@ -19,6 +19,8 @@ from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 
+pytestmark = pytest.mark.slow
+
 RATERS = ["小王", "小李", "张审核"]
 LEVELS = [0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 4]  # the judge's rewards of 16 trajectories
 

@@ -13,6 +13,8 @@ from annotator.storage.browse import BrowseFilter, Sort
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 
+pytestmark = pytest.mark.slow
+
 
 def build_varied(populated: Workspace) -> Workspace:
     """Ties in every column, a person collector, a second labeller, one still collecting, one with no outcome."""

@@ -44,6 +44,7 @@ def test_a_corrupt_screenshot_is_refused_and_nothing_is_recorded(workspace: Work
     assert database_snapshot(workspace) == before
 
 
+@pytest.mark.slow
 def test_a_stored_trajectory_reads_back_as_domain_types(workspace: Workspace) -> None:
     trajectory_id = add_trajectory(workspace, "抖音", "打开抖音，点赞第一个视频", 2, seed=6)
     loaded = load_trajectory(workspace.database, trajectory_id)

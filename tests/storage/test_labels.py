@@ -114,6 +114,7 @@ def test_privacy_regions_are_stored_per_step_with_revisions_and_read_as_boxes(wo
         assert steps[0].label.is_empty()  # no regions, no labels
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("regions", "message"),
     [

@@ -25,6 +25,7 @@ from tests.factories import add_trajectory, database_snapshot, step_ids
 FIRST_REVISION = "0001"
 
 
+@pytest.mark.slow
 def test_empty_database_is_created_at_head(tmp_path: Path) -> None:
     database = open_database(sqlite_url(tmp_path / "new.sqlite"))
     assert database.schema.current == head_revision()

@@ -383,6 +383,7 @@ def test_the_history_lists_who_changed_what_and_restores_an_older_value(qtbot: Q
     assert requested.args == [editor.history()[2].id]
 
 
+@pytest.mark.slow
 def test_tool_call_changes_show_what_moved_and_the_whole_call_in_the_tooltip(qtbot: QtBot, editor: Editor) -> None:
     step = load_trajectory(editor.workspace.database, 3).steps[0]
     for x in (300, 420):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent, QImage
 from PySide6.QtWidgets import QApplication
@@ -18,6 +19,8 @@ from annotator.ui.annotate.view import AnnotationView
 from annotator.ui.main_window import MainWindow
 from tests.ui.test_annotate_view import UNLABELLED, drag, on_screen, open_and_wait, revisions, settle, stored, trigger
 from tests.ui.test_annotate_view import view as view  # the fixture
+
+pytestmark = pytest.mark.slow
 
 
 def brightness(view: AnnotationView, x: float, y: float) -> float:

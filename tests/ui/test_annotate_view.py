@@ -20,6 +20,8 @@ from annotator.ui.annotate.view import AnnotationView
 from annotator.ui.main_window import MainWindow
 from tests.factories import add_trajectory, click
 
+pytestmark = pytest.mark.slow
+
 UNLABELLED = 3  # the populated fixture's third trajectory: two steps, no labels
 
 

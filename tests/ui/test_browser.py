@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 from pytestqt.qtbot import QtBot
@@ -14,6 +15,8 @@ from annotator.ui.browser.model import COLUMN_INDEX, ID_ROLE
 from annotator.ui.main_window import MainWindow
 from tests.factories import add_trajectory
 from tests.ui.conftest import bulk_trajectories, open_window, wait_loaded
+
+pytestmark = pytest.mark.slow
 
 
 def shown_ids(window: MainWindow) -> list[int]:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from annotator.storage.workspace import Workspace
 from annotator.ui.app import AnnotatorApp
 from annotator.ui.main_window import MainWindow
 from tests.ui.conftest import open_window, wait_loaded
+
+pytestmark = pytest.mark.slow
 
 
 def test_export_then_import_into_another_workspace(

@@ -13,6 +13,8 @@ import pytest
 
 from annotator.resources import resource
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 GLYPHS = """
 import json, sys

@@ -28,6 +28,8 @@ from annotator.ui.collect.panel import DevicePanel
 from annotator.ui.collect.screen import LONG_PRESS_MS, PhoneScreen
 from annotator.ui.workers import Jobs
 
+pytestmark = pytest.mark.slow
+
 SETTINGS_ICON = (540, 600, 810, 860)  # the 设置 icon on the virtual phone's home screen, device pixels
 RUN_TIMEOUT_MS = 20_000
 

@@ -9,10 +9,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from annotator.storage import models
 from annotator.storage.workspace import Workspace
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -23,6 +23,8 @@ from annotator.ui.workers import Jobs
 from tests.chat_server import ChatServer, Reply, chat_completion, error_body
 from tests.factories import add_trajectory, add_virtual_trajectory
 
+pytestmark = pytest.mark.slow
+
 GOOD = Reply(body=chat_completion('{"reward": 3, "reason": "完成了任务"}'))
 LEFT = Qt.MouseButton.LeftButton
 

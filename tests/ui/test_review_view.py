@@ -22,6 +22,8 @@ from annotator.ui.review.view import MINE
 from annotator.ui.workers import Jobs
 from tests.factories import database_snapshot
 
+pytestmark = pytest.mark.slow
+
 TAOBAO = "打开淘宝，搜索 iPhone 16 Pro Max 并加入购物车"  # trajectory 1 of `populated`, 3 steps
 DOUYIN = "打开抖音，关注第一个视频的作者"  # trajectory 2, 2 steps; both labelled by 小王
 
@@ -231,6 +233,19 @@ def test_switching_the_language_keeps_the_queue_and_the_screenshots(
     assert not jobs.busy()  # retranslating reads nothing again: no query, no screenshot decoded twice
     assert ids(view.waiting_model) == [1, 2] and view.preview.instruction.text() == TAOBAO
     assert view.preview.thumbnail(0) is not None and view.preview.cell(0, "think") == "当前在第 0 步"
+
+
+def test_a_hidden_view_reads_its_queues_when_first_shown(qtbot: QtBot, jobs: Jobs, submitted: Workspace) -> None:
+    """At start the review view is hidden behind the browser: reading the queues then costs seconds and
+    hundreds of MiB over a large workspace, and showing the view reads them again anyway."""
+    hidden = ReviewView(jobs)
+    qtbot.addWidget(hidden)
+    hidden.set_workspace(submitted)
+    settle(qtbot, jobs)
+    assert ids(hidden.waiting_model) == []
+    hidden.show()
+    settle(qtbot, jobs)
+    assert ids(hidden.waiting_model) == [1, 2]
 
 
 def test_the_preview_says_how_many_privacy_regions_a_step_has(qtbot: QtBot, jobs: Jobs, submitted: Workspace) -> None:

@@ -8,8 +8,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from annotator.storage.workspace import DATABASE_FILE
 from tests.ui.conftest import known_person
+
+pytestmark = pytest.mark.slow
 
 
 def app_environment(home: Path, name: str = "小王") -> dict[str, str]:

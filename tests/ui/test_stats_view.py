@@ -25,6 +25,8 @@ from tests.factories import add_trajectory
 from tests.ui.conftest import bulk_trajectories
 from trainer_bridge.cli import cli
 
+pytestmark = pytest.mark.slow
+
 
 def open_view(qtbot: QtBot, workspace: Workspace | None) -> tuple[StatsView, Jobs]:
     jobs = Jobs()

@@ -22,6 +22,8 @@ from annotator.ui.studies.view import RATING, RESULTS
 from tests.factories import add_trajectory
 from tests.ui.conftest import open_window, wait_loaded
 
+pytestmark = pytest.mark.slow
+
 LEVELS = [0, 1, 2, 3, 4, 4]
 REASON = "评判理由"
 

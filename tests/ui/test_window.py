@@ -18,6 +18,8 @@ from annotator.ui.app import AnnotatorApp, make_app
 from annotator.ui.main_window import MainWindow
 from tests.ui.conftest import open_window, wait_loaded
 
+pytestmark = pytest.mark.slow
+
 
 def menu_titles(window: MainWindow) -> list[str]:
     return [action.text() for action in window.menuBar().actions() if action.isVisible()]

@@ -106,6 +106,7 @@ def tool_calls(draw: st.DrawFn) -> dict:
     return call(action=name, **{key: draw(_ARGUMENT_VALUES[key]) for key in keys})
 
 
+@pytest.mark.slow
 @given(tool_calls(), st.randoms())
 def test_any_well_typed_tool_call_round_trips_in_canonical_order(tool_call: dict, rng) -> None:
     items = list(tool_call["arguments"].items())

@@ -86,6 +86,7 @@ def transformers_smart_resize() -> Callable[..., tuple[int, int]]:
     return namespace["smart_resize"]
 
 
+@pytest.mark.slow
 def test_the_known_difference_from_transformers(transformers_smart_resize) -> None:
     # transformers rounds a side of at most factor / 2 to 0 and then scales the image up.
     assert transformers_smart_resize(10, 2000, 28, 3136, 12845056) == (28, 812)

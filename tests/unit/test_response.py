@@ -140,6 +140,7 @@ def messy_responses(draw: st.DrawFn) -> str:
 _responses = messy_responses() | st.lists(_pieces, max_size=12).map("".join)
 
 
+@pytest.mark.slow
 @given(_responses)
 def test_lenient_format_is_stable_after_one_round(text: str) -> None:
     parsed = parse_response(text, strict=False)

@@ -12,10 +12,10 @@ import time
 import uuid
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from annotator.demo.phone.chat_request import RequestError
-from annotator.demo.phone.scripted_agent import ScriptedAgent
+if TYPE_CHECKING:  # the agent and its phone load when an endpoint is made: the app names MODEL at start
+    from annotator.demo.phone.scripted_agent import ScriptedAgent
 
 MODEL = "scripted"
 MAX_BODY = 64 * 1024 * 1024  # screenshots travel inline as base64
@@ -40,6 +40,8 @@ def _usage(body: dict[str, Any], reply: str) -> dict[str, int]:
 
 def completion(body: dict[str, Any], agent: ScriptedAgent) -> tuple[HTTPStatus, dict]:
     """The chat.completion object for a request body, or an OpenAI-style error."""
+    from annotator.demo.phone.chat_request import RequestError
+
     messages = body.get("messages")
     if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
         return _error(HTTPStatus.BAD_REQUEST, "'messages' must be a list of message objects")
@@ -155,6 +157,8 @@ class ScriptedEndpoint:
         mistakes: dict[str, float] | None = None,
     ) -> None:
         """`mistakes` overrides how often the agent errs (`{}`: never), see scripted_agent.MISTAKES."""
+        from annotator.demo.phone.scripted_agent import ScriptedAgent
+
         self._server = _Server((host, port), ScriptedAgent(seed=seed, mistakes=mistakes), verbose)
         self._thread: threading.Thread | None = None
 

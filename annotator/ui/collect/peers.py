@@ -4,12 +4,16 @@ the view's workspace closes or the app quits."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Signal
 
-from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.services import live_collect
 from annotator.storage.workspace import Workspace
 from annotator.ui.workers import Jobs
+
+if TYPE_CHECKING:
+    from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 
 
 class DemoPeers(QObject):

@@ -145,7 +145,10 @@ class ReviewView(Retranslating, QWidget):
         self.preview.locate = workspace.blobs.screenshot_path if workspace else None
         self.fixing = None
         self._show_fixing()
-        self.reload()
+        # A hidden view reads its queues when shown (showEvent does): at start they would cost seconds and
+        # hundreds of MiB over a large workspace while the browser loads its first page.
+        if self.isVisible() or workspace is None:
+            self.reload()
 
     def save_state(self) -> None:
         stored = keys.settings()

@@ -4,9 +4,8 @@ without a majority, to adjudicate. Undefined numbers read "n/a" with the reason 
 
 from __future__ import annotations
 
-import numpy as np
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -21,10 +20,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.judge.agreement import TIE_RULES, AgreementReport
-from annotator.reports.agreement import draw_heatmap, draw_scatter, interval_text, number, percent
-from annotator.reports.statistics_charts import style
+from annotator.judge.agreement_consensus import TIE_RULES
+from annotator.reports.agreement import interval_text, number, percent
 from annotator.ui.i18n import Retranslating, fill
+
+if TYPE_CHECKING:  # scipy, statsmodels and matplotlib load with the first report, not with the app (~300 MB)
+    from annotator.judge.agreement import AgreementReport
+    from annotator.ui.studies.charts import StudyCharts
 
 CONTEXT = "StudyReport"
 HEADLINE = (
@@ -39,12 +41,6 @@ HEADLINE = (
     ("krippendorff_alpha_with_judge", QT_TRANSLATE_NOOP("StudyReport", "Krippendorff alpha, raters + judge"), ""),
     ("fleiss_kappa_humans", QT_TRANSLATE_NOOP("StudyReport", "Fleiss kappa, raters"), ""),
 )
-CHART_TEXT = {
-    "judge": QT_TRANSLATE_NOOP("StudyReport", "judge"),
-    "human": QT_TRANSLATE_NOOP("StudyReport", "human consensus"),
-    "heatmap": QT_TRANSLATE_NOOP("StudyReport", "Judge vs human consensus"),
-    "scatter": QT_TRANSLATE_NOOP("StudyReport", "Each trajectory (jittered); dashed: one level apart"),
-}
 TIE_RULE_NAMES = {
     "median": QT_TRANSLATE_NOOP("StudyReport", "median of the ratings"),
     "random": QT_TRANSLATE_NOOP("StudyReport", "random among the tied"),
@@ -93,36 +89,6 @@ def value_text(report: AgreementReport, name: str) -> str:
     return number(value, signed=name == "bias")
 
 
-class StudyCharts(QWidget):
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.figures = [Figure(figsize=(4, 3.4), layout="constrained") for _ in range(2)]
-        self.canvases = [FigureCanvasQTAgg(figure) for figure in self.figures]
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        for canvas in self.canvases:
-            canvas.setMinimumHeight(240)
-            layout.addWidget(canvas)
-
-    def draw(self, report: AgreementReport | None) -> None:
-        for figure in self.figures:
-            figure.clear()
-        if report is not None:
-            heatmap, scatter = (figure.add_subplot() for figure in self.figures)
-            draw_heatmap(heatmap, np.array(report.confusion_matrix))
-            draw_scatter(scatter, report.compared_pairs())
-            heatmap.set_xlabel(translate(CHART_TEXT["judge"]))
-            heatmap.set_ylabel(translate(CHART_TEXT["human"]))
-            scatter.set_xlabel(translate(CHART_TEXT["human"]))
-            scatter.set_ylabel(translate(CHART_TEXT["judge"]))
-            heatmap.set_title(translate(CHART_TEXT["heatmap"]))
-            scatter.set_title(translate(CHART_TEXT["scatter"]))
-            for figure in self.figures:
-                style(figure)
-        for canvas in self.canvases:
-            canvas.draw_idle()
-
-
 class ReportPage(Retranslating, QWidget):
     tie_rule_changed = Signal(str)
     adjudicate_requested = Signal(str)  # the item (trajectory id) selected in the table of items to settle
@@ -146,7 +112,8 @@ class ReportPage(Retranslating, QWidget):
         self.headline.setObjectName("study-headline")
         self.raters = read_only_table(6, self)
         self.raters.setObjectName("study-raters")
-        self.charts = StudyCharts(self)
+        self.charts: StudyCharts | None = None  # made for the first report (_chart_slot holds its place)
+        self._chart_slot = QVBoxLayout()
         self.flagged_label = QLabel(self)
         self.flagged = read_only_table(4, self)
         self.flagged.setObjectName("study-flagged")
@@ -171,7 +138,7 @@ class ReportPage(Retranslating, QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addLayout(tables)
-        layout.addWidget(self.charts, 2)
+        layout.addLayout(self._chart_slot, 2)
         layout.addLayout(flagged_row)
         layout.addWidget(self.flagged, 1)
 
@@ -184,7 +151,7 @@ class ReportPage(Retranslating, QWidget):
 
     def _fill(self) -> None:
         report = self.report
-        self.charts.draw(report)
+        self._draw_charts(report)
         if report is None:
             for table in (self.headline, self.raters, self.flagged):
                 table.setRowCount(0)
@@ -236,6 +203,15 @@ class ReportPage(Retranslating, QWidget):
             ],
         )
         self.adjudicate_button.setEnabled(bool(settle))
+
+    def _draw_charts(self, report: AgreementReport | None) -> None:
+        if self.charts is None and report is not None:
+            from annotator.ui.studies.charts import StudyCharts
+
+            self.charts = StudyCharts(self)
+            self._chart_slot.addWidget(self.charts)
+        if self.charts is not None:
+            self.charts.draw(report)
 
     def _interval(self, name: str, kind: str) -> str:
         report = self.report

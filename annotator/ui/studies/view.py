@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.reports.agreement import render
 from annotator.services import blind_rating, judging, studies
 from annotator.services.studies import StudyInfo
 from annotator.storage.workspace import Workspace
@@ -284,6 +283,8 @@ class StudiesView(Retranslating, QWidget):
         )
 
     def export_report(self) -> None:
+        from annotator.reports.agreement import render  # loaded with the report it saves, not at start
+
         info, report = self.selected(), self.report.report
         if info is None or report is None:
             return
