@@ -8,7 +8,9 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QProgressBar, QWidget
 
 from annotator.services.bundle import ExportResult, ImportResult, export_bundle, import_bundle
+from annotator.services.changes import Changes
 from annotator.storage.workspace import Workspace
+from annotator.ui.hub import Hub
 from annotator.ui.i18n import fill
 from annotator.ui.workers import Jobs
 
@@ -20,11 +22,10 @@ class BundleCommands(QObject):
 
     progressed = Signal(int, int)  # done, total: emitted from the worker, shown on the GUI thread
     finished = Signal(str)  # what the status bar says when it is over
-    imported = Signal()
 
-    def __init__(self, jobs: Jobs, parent: QWidget) -> None:
+    def __init__(self, jobs: Jobs, parent: QWidget, *, hub: Hub | None = None) -> None:
         super().__init__(parent)
-        self.jobs, self.parent_widget = jobs, parent
+        self.jobs, self.hub, self.parent_widget = jobs, hub or Hub(self), parent
         self.workspace: Workspace | None = None
         self.bar = QProgressBar(parent)
         self.bar.setObjectName("bundle-progress")
@@ -92,4 +93,5 @@ class BundleCommands(QObject):
         self.bar.hide()
         text = self.tr("Imported %n trajectory(s); %1 were already here", "", result.trajectories_added)
         self.finished.emit(fill(text, result.trajectories_skipped))
-        self.imported.emit()
+        self.hub.announce(Changes(collected=True, judged=bool(result.judge_scores_added),
+                                  studies=bool(result.studies_added)))  # fmt: skip

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 )
 
 from annotator import __version__
-from annotator.services.live_collect import SCRIPTED_MODEL
 from annotator.storage.browse import BrowseFilter, Summary, summarize
 from annotator.storage.database import SchemaTooNewError
 from annotator.storage.workspace import Workspace
@@ -40,6 +39,7 @@ from annotator.ui.annotate import AnnotationView
 from annotator.ui.browser import BrowserView
 from annotator.ui.bundles import BundleCommands
 from annotator.ui.collect import CollectView
+from annotator.ui.hub import Hub
 from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, Retranslating, fill
 from annotator.ui.identity_dialog import IdentityDialog
 from annotator.ui.judge import JudgeView
@@ -93,7 +93,8 @@ class MainWindow(Retranslating, QMainWindow):
         self.actions = ActionRegistry(self)
         self.actions.build_menus(self.menuBar(), self.toolbar)
         self.actions.bind(WINDOW, self)
-        self.bundles = BundleCommands(self.jobs, self)
+        self.hub = Hub(self)  # the views announce what they wrote and listen for what others wrote
+        self.bundles = BundleCommands(self.jobs, self, hub=self.hub)
         self.actions.bind("bundles", self.bundles)
         self.bundles.finished.connect(self.status.show_info)
         self.status.addPermanentWidget(self.bundles.bar)
@@ -108,12 +109,12 @@ class MainWindow(Retranslating, QMainWindow):
 
     def _add_views(self) -> None:
         """The views in the order of the work: collect, find, annotate, review, count, check the judge (Ctrl+1 …)."""
-        self.collect = CollectView(self.jobs, self)
-        self.browser = BrowserView(self.jobs, self)
-        self.annotate = AnnotationView(self.jobs, self)
-        self.review = ReviewView(self.jobs, self)
+        self.collect = CollectView(self.jobs, self, hub=self.hub)
+        self.browser = BrowserView(self.jobs, self, hub=self.hub)
+        self.annotate = AnnotationView(self.jobs, self, hub=self.hub)
+        self.review = ReviewView(self.jobs, self, hub=self.hub)
         self.stats = StatsView(self.jobs, self)
-        self.judge = JudgeView(self.jobs, self)
+        self.judge = JudgeView(self.jobs, self, hub=self.hub)
         self.studies = StudiesView(self.jobs, self)
         self.add_view("collect", QT_TRANSLATE_NOOP("Views", "Collect"), self.collect)
         self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
@@ -123,24 +124,11 @@ class MainWindow(Retranslating, QMainWindow):
         self.add_view("stats", QT_TRANSLATE_NOOP("Views", "Statistics"), self.stats)
         self.add_view("judge", QT_TRANSLATE_NOOP("Views", "Judge"), self.judge)
         self.add_view("studies", QT_TRANSLATE_NOOP("Views", "Studies"), self.studies)
-        self.browser.open_requested.connect(self.open_trajectory)
-        self.browser.summary_changed.connect(self._browser_counts)
-        self.bundles.imported.connect(self.browser.refresh)
-        self.collect.trajectory_recorded.connect(lambda _id: self.browser.refresh())
+        # Navigation is the window's: a trajectory chosen anywhere opens in the annotation view.
+        for view in (self.browser, self.studies):
+            view.open_requested.connect(self.open_trajectory)
         self.review.edit_requested.connect(self.open_trajectory)
-        self.review.current_annotated = self._trajectory_being_annotated
-        self.review.flush_edits = self.annotate.save_state
-        self.review.decided.connect(self._review_decided)
-        self.studies.open_requested.connect(self.open_trajectory)
-        self.collect.peers.endpoint_started.connect(lambda url: self.judge.use_endpoint(url, SCRIPTED_MODEL))
-
-    def _trajectory_being_annotated(self) -> int | None:
-        return self.annotate.current_trajectory() if self.current_view() == "annotate" else None
-
-    def _review_decided(self, trajectory_id: int, _status: str) -> None:
-        self.browser.refresh()
-        if self.annotate.current_trajectory() == trajectory_id:
-            self.annotate.open_trajectory(trajectory_id)  # its header shows the decision
+        self.browser.summary_changed.connect(self._browser_counts)
 
     def add_view(self, view_id: str, title: str, widget: QWidget) -> QWidget:
         """Register a view; `title` is source text marked with QT_TRANSLATE_NOOP("Views", ...)."""

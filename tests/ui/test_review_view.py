@@ -168,8 +168,8 @@ def test_fix_opens_the_trajectory_and_the_accept_that_follows_is_recorded_as_fix
         qtbot.keyClick(view.waiting_table, Qt.Key.Key_Return)  # Enter on a queue row opens it to fix
     assert opened.args == [1]
     assert view.fixing == 1 and "#1" in view.fixing_note.text()
-    # The window reports the trajectory open in the annotation view; the queue's selection has moved on.
-    view.current_annotated = lambda: 1
+    # The annotation view, on screen with trajectory 1, says so through the hub; the queue's selection has moved on.
+    view.hub.annotating = 1
     choose(view, 2)
     said = messages(view)
     view.accept()

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject
 from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, Verdict
 from annotator.services import review
 from annotator.services.annotation import Editor
+from annotator.services.changes import Changes
 from annotator.ui import identity
 from annotator.ui.annotate.editors import STAGES
 from annotator.ui.i18n import fill
@@ -174,6 +175,7 @@ class AnnotationCommands(QObject):
 
     def _submitted(self, record: LabelledTrajectory) -> None:
         self.view.show_reloaded(record)
+        self.view.announce(Changes.of([record.id] if record.id is not None else [], review=True))
         open_steps = sum(1 for s in record.steps if not s.removed and s.label.verdict is None)
         notes = [self.tr("Submitted for review.")]
         if record.label_outcome is None:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from annotator.device.hierarchy import UiNode
@@ -24,6 +24,7 @@ from annotator.domain.trajectory import (
     review_status_after_edit,
 )
 from annotator.services.annotation import LabelError, load_elements, load_trajectory, with_label
+from annotator.services.changes import Changes
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.annotate.autosave import LabelSaver
@@ -36,6 +37,7 @@ from annotator.ui.annotate.overlays import overlays_for
 from annotator.ui.annotate.privacy import PrivacyRegions
 from annotator.ui.annotate.step_panel import StepPanel
 from annotator.ui.annotate.strip import StepStrip
+from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.workers import Jobs
 
@@ -43,10 +45,13 @@ from annotator.ui.workers import Jobs
 class AnnotationView(Retranslating, QWidget):
     status_message = Signal(str)
 
-    def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
+    def __init__(self, jobs: Jobs, parent: QWidget | None = None, *, hub: Hub | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("annotation-view")
         self.jobs = jobs
+        self.hub = hub or Hub(self)
+        self.hub.save_requested.connect(self.save_state)
+        self.hub.changed.connect(self._changed)
         self.workspace: Workspace | None = None
         self.record: LabelledTrajectory | None = None
         self.order: list[int] = []  # step ids in labelled order
@@ -142,6 +147,20 @@ class AnnotationView(Retranslating, QWidget):
     def current_trajectory(self) -> int | None:
         return self.record.id if self.record else None
 
+    def _changed(self, changes: Changes) -> None:
+        """A decision elsewhere on the trajectory shown (a reviewer's accept or reject): its header says so."""
+        shown = self.current_trajectory()
+        if changes.review and changes.touches(shown) and shown is not None and self.saver.trajectory_id == shown:
+            self.open_trajectory(shown)
+
+    def announce(self, changes: Changes) -> None:
+        """Tell the other views what this view wrote (it shows its own writes already)."""
+        self.hub.changed.disconnect(self._changed)
+        try:
+            self.hub.announce(changes)
+        finally:
+            self.hub.changed.connect(self._changed)
+
     def current_step_id(self) -> int | None:
         return self.step_id
 
@@ -158,6 +177,8 @@ class AnnotationView(Retranslating, QWidget):
             self.step_id = None
             self._start_saver(record.id)
         self.show_reloaded(record)
+        if self.isVisible():
+            self.hub.annotating = record.id
         name, _role = identity.current_person()
         if not name:
             self.status_message.emit(self.who_first())
@@ -333,6 +354,7 @@ class AnnotationView(Retranslating, QWidget):
             return
         step = self._merged(saved)
         self.steps[saved.id] = step
+        self.announce(Changes.of([trajectory_id], labels=True))
         self.strip.update_step(step)
         started = review_status_after_edit(self.record.review_status)
         if started != self.record.review_status:  # the header says "labelling" from the first saved edit on
@@ -373,8 +395,13 @@ class AnnotationView(Retranslating, QWidget):
     def who_first(self) -> str:
         return self.tr("Say who you are first (File › Who Is Working…): every label is saved under a name.")
 
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self.hub.annotating = None  # decisions act on the review queue's choice while another view shows
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self.hub.annotating = self.current_trajectory()
         if not self._sized:  # the canvas gets the larger share, whatever the panel's texts ask for
             self._sized = True
             width = self.width()

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QLocale, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
+from annotator.services.changes import Changes
 from annotator.storage import browse
 from annotator.storage.database import Database
 from annotator.storage.workspace import Workspace
 from annotator.ui import settings as keys
 from annotator.ui.browser.filters import FilterBar
 from annotator.ui.browser.model import COLUMN_INDEX, ID_ROLE, TrajectoryTableModel
+from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.workers import Jobs
 
@@ -70,9 +72,12 @@ class BrowserView(Retranslating, QWidget):
     summary_changed = Signal(object)  # browse.Summary of the current filter
     status_message = Signal(str)
 
-    def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
+    def __init__(self, jobs: Jobs, parent: QWidget | None = None, *, hub: Hub | None = None) -> None:
         super().__init__(parent)
         self.jobs = jobs
+        self.hub = hub or Hub(self)
+        self.hub.changed.connect(self._changed)
+        self._stale = False  # something changed while the view was hidden: refresh when it shows
         self.db: Database | None = None
         self.summary: browse.Summary | None = None
         self._summary_generation = 0
@@ -130,6 +135,21 @@ class BrowserView(Retranslating, QWidget):
         keys.settings().setValue(HEADER_STATE, self.table.horizontalHeader().saveState())
 
     # commands (rows of the actions table) ------------------------------------------------------------------
+
+    def _changed(self, changes: Changes) -> None:
+        """Rows may differ (new trajectories, labels, review states): refresh now if shown, else when shown."""
+        if not changes.trajectory_list:
+            return
+        if self.isVisible():
+            self.refresh()
+        else:
+            self._stale = True
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self._stale = False
+            self.refresh()
 
     def refresh(self) -> None:
         """Read everything again: new trajectories from a running collection, labels from other annotators."""

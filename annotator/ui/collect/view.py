@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidg
 from annotator.collect.session import RunResult, Settings, StepEvent
 from annotator.domain import actions as act
 from annotator.services import live_collect
+from annotator.services.changes import Changes
 from annotator.services.live_collect import Phone
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
@@ -28,6 +29,7 @@ from annotator.ui.collect.peers import DemoPeers
 from annotator.ui.collect.run_panel import RunPanel
 from annotator.ui.collect.screen import PhoneScreen
 from annotator.ui.collect.session import SessionThread, agent_session, keep_until_finished, recording, resumed
+from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.workers import Jobs, describe
 
@@ -39,10 +41,11 @@ class CollectView(Retranslating, QWidget):
     status_message = Signal(str)
     trajectory_recorded = Signal(int)  # a recording or agent trajectory ended (the window may offer to open it)
 
-    def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
+    def __init__(self, jobs: Jobs, parent: QWidget | None = None, *, hub: Hub | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("collect-view")
         self.jobs = jobs
+        self.hub = hub or Hub(self)
         self.workspace: Workspace | None = None
         self.phone: Phone | None = None
         self.peers = DemoPeers(jobs, self)
@@ -204,6 +207,7 @@ class CollectView(Retranslating, QWidget):
 
     def _demo_endpoint_started(self, base_url: str) -> None:
         self.agent.use_endpoint(base_url, live_collect.SCRIPTED_MODEL)
+        self.hub.endpoint_offered.emit(base_url, live_collect.SCRIPTED_MODEL)  # the judge view may use it too
         self.status_message.emit(fill(self.tr("The scripted demo endpoint answers at %1."), base_url))
 
     # sessions ----------------------------------------------------------------------------------------------
@@ -258,6 +262,7 @@ class CollectView(Retranslating, QWidget):
 
     def _run_ended(self, result: RunResult) -> None:
         self.trajectory_recorded.emit(result.trajectory_id)
+        self.hub.announce(Changes.of([result.trajectory_id], collected=True))
         lost = result.stop.phone_lost
         self.last_outcome = self.progress.summary(result, with_reason=not lost)
         if lost and self.session_phone is not None:

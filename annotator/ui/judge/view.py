@@ -18,11 +18,13 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from annotator.judge.runner import RunProgress, RunSummary
+from annotator.services.changes import Changes
 from annotator.services.judging import list_judges, run_judge
 from annotator.storage.browse import filter_choices
 from annotator.storage.database import Database
 from annotator.storage.judging import ConfigSummary
 from annotator.storage.workspace import Workspace
+from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.judge.form import RunForm, RunRequest
 from annotator.ui.judge.progress import ProgressRelay, RunPanel
@@ -69,10 +71,12 @@ class JudgeView(Retranslating, QWidget):
     status_message = Signal(str)
     run_finished = Signal(object)  # RunSummary of a run started here, when it ends (not one that raised)
 
-    def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
+    def __init__(self, jobs: Jobs, parent: QWidget | None = None, *, hub: Hub | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("judge-view")
         self.jobs = jobs
+        self.hub = hub or Hub(self)
+        self.hub.endpoint_offered.connect(self.use_endpoint)
         self.workspace: Workspace | None = None
         self.current_run: _Run | None = None
         self._run_ids = itertools.count(1)
@@ -232,6 +236,7 @@ class JudgeView(Retranslating, QWidget):
         self._update_controls()
         self.refresh(select_judge=summary.config_id)
         self.run_finished.emit(summary)
+        self.hub.announce(Changes(judged=True))
 
     def _failed(self, run: _Run, error: BaseException) -> None:
         if run is not self.current_run:

@@ -1,7 +1,7 @@
 """The review view: the queue of annotated trajectories, a summary of the chosen one, and the decisions.
 
 Accept, Fix-and-accept and Reject (with a comment) are rows of the actions table aimed at this view. They
-act on the trajectory open in the annotation view when the window says one is (``current_annotated``), so a
+act on the trajectory open in the annotation view while that view is on screen (the hub's ``annotating``), so a
 reviewer can decide with the keyboard while reading the steps there; otherwise on the queue's selection.
 "Fix" opens the trajectory for editing (the reviewer's edits are label revisions under their name) and the
 accept that follows is recorded as fixed. The second tab is the person's own work: rejected trajectories
@@ -27,9 +27,11 @@ from PySide6.QtWidgets import (
 from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus
 from annotator.services import review
 from annotator.services.annotation import load_trajectory
+from annotator.services.changes import Changes
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity, labels
 from annotator.ui import settings as keys
+from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.review.preview import TrajectoryPreview
 from annotator.ui.review.queue_model import REVIEW_COLUMNS, WORK_COLUMNS, QueueModel, Queues, QueueTable
@@ -54,15 +56,12 @@ class ReviewView(Retranslating, QWidget):
     edit_requested = Signal(int)  # a trajectory id: the window opens it in the annotation view
     decided = Signal(int, str)  # trajectory id, its new review status: a view showing it can reload it
 
-    def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
+    def __init__(self, jobs: Jobs, parent: QWidget | None = None, *, hub: Hub | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("review-view")
         self.jobs = jobs
+        self.hub = hub or Hub(self)
         self.workspace: Workspace | None = None
-        # Set by the window: the trajectory open in the annotation view while that view is the current one.
-        self.current_annotated: Callable[[], int | None] | None = None
-        # Set by the window: saves the annotation view's edits that wait for a typing pause, before a decision.
-        self.flush_edits: Callable[[], None] | None = None
         self.fixing: int | None = None  # opened with fix(): its accept is a fix-and-accept
         self.reject_dialog: RejectDialog | None = None
         self._load_generation = 0
@@ -221,29 +220,30 @@ class ReviewView(Retranslating, QWidget):
         )
 
     def _decide(
-        self, title: str, target: int, decision: Callable[[Workspace], None], outcome: tuple[ReviewStatus, str]
+        self, title: str, target: int, decision: Callable[[Workspace], Changes], outcome: tuple[ReviewStatus, str]
     ) -> None:
-        """Run `decision` on a worker; `outcome` is the status it sets and the message that says so (%1: the
-        instruction)."""
+        """Run `decision` on a worker and announce what it changed; `outcome` is the status it sets and the message
+        that says so (%1: the instruction)."""
         workspace = self.workspace
         if workspace is None:
             self.status_message.emit(self.tr("Open a workspace first."))
             return
-        if self.flush_edits is not None:
-            self.flush_edits()
+        self.hub.save_pending()  # edits waiting for a typing pause are queued ahead of the decision
         known = self._instruction(target)
         next_row = self.waiting_model.row_of(target)
 
-        def run() -> str:
-            decision(workspace)
-            return known if known is not None else load_trajectory(workspace.database, target).instruction
+        def run() -> tuple[Changes, str]:
+            changes = decision(workspace)
+            return changes, known if known is not None else load_trajectory(workspace.database, target).instruction
 
         self.jobs.submit(
-            title, run, on_result=lambda instruction: self._decided(target, outcome, instruction, next_row),
-            queue=DECISION_QUEUE,
-        )  # fmt: skip
+            title, run, on_result=lambda result: self._decided(target, outcome, *result, next_row), queue=DECISION_QUEUE
+        )
 
-    def _decided(self, target: int, outcome: tuple[ReviewStatus, str], instruction: str, next_row: int | None) -> None:
+    def _decided(
+        self, target: int, outcome: tuple[ReviewStatus, str], changes: Changes, instruction: str, next_row: int | None
+    ) -> None:
+        self.hub.announce(changes)
         status, done = outcome
         if target == self.fixing:
             self.fixing = None
@@ -254,7 +254,7 @@ class ReviewView(Retranslating, QWidget):
 
     def _target(self) -> int | None:
         """The trajectory open in the annotation view when it is the current view, else the queue's selection."""
-        opened = self.current_annotated() if self.current_annotated is not None else None
+        opened = self.hub.annotating
         if opened is not None:
             return opened
         item = self._selected_item()
