@@ -9,16 +9,21 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from annotator.cli_common import opened_workspace
+from annotator.collect.decide import Decider
 from annotator.collect.session import RunResult, Settings, StepEvent, Task
 from annotator.collect.teleop import HELP, TeleopDecider, parse_command
 from annotator.device.adb import adb_client, connect_network, list_devices
 from annotator.device.errors import DeviceError
 from annotator.services import collecting
 from annotator.storage import collection
+
+if TYPE_CHECKING:
+    from annotator.storage.workspace import Workspace
 
 
 @click.group("devices", invoke_without_command=True)
@@ -143,12 +148,12 @@ def read_commands(decider: TeleopDecider) -> None:
 @click.option("--close", "close_id", type=int, help="Close an interrupted trajectory (no resume).")
 @click.option("--port", type=int, envvar="ANDROID_ADB_SERVER_PORT", help="adb server port.")
 @click.pass_context
-def collect(context: click.Context, **options: object) -> None:
+def collect(context: click.Context, **options: Any) -> None:
     """Record trajectories: a VLM agent (--agent-url) or you (teleoperation) drive the phone, step by step."""
     with opened_workspace(context) as workspace:
         try:
             if options["close_id"] is not None:
-                stopped = collecting.close_run(workspace, int(options["close_id"]))  # type: ignore[arg-type]
+                stopped = collecting.close_run(workspace, int(options["close_id"]))
                 click.echo(f"closed trajectory {options['close_id']} ({stopped})")
                 return
             _collect(workspace, options)
@@ -156,13 +161,14 @@ def collect(context: click.Context, **options: object) -> None:
             raise click.ClickException(str(error)) from None
 
 
-def _collect(workspace, options: dict) -> None:  # type: ignore[no-untyped-def]
+def _collect(workspace: Workspace, options: dict[str, Any]) -> None:
     if options["agent_url"] and not options["agent_model"]:
         raise collecting.CollectError("--agent-url needs --agent-model")
     device = collecting.choose_device(options["serial"], options["port"])
     settings = Settings(max_steps=options["max_steps"], history_images=options["history_images"])
     stop = threading.Event()
     endpoint = None
+    decider: Decider
     if options["agent_url"]:
         endpoint = collecting.AgentEndpoint(options["agent_url"], options["agent_model"], options["api_key_env"])
         decider = collecting.agent_decider(endpoint, options["history_images"])
@@ -178,9 +184,7 @@ def _collect(workspace, options: dict) -> None:  # type: ignore[no-untyped-def]
             decider.close()
 
 
-def _run(  # type: ignore[no-untyped-def]
-    workspace, device, decider, options: dict, settings: Settings, endpoint, stop: threading.Event
-) -> None:
+def _run(workspace, device, decider, options: dict, settings: Settings, endpoint, stop: threading.Event) -> None:
     if options["resume_id"] is not None:
         stopped = collecting.open_run(workspace, options["resume_id"])
         click.echo(f"resuming trajectory {options['resume_id']} ({stopped})")

@@ -46,7 +46,7 @@ def opened_workspace(context: click.Context, *, migrate: bool = True, writes: bo
         workspace.close()
 
 
-def progress_printer(label: str):  # type: ignore[no-untyped-def]
+def progress_printer(label: str):
     """A progress callback that draws a bar on stderr only when someone is watching."""
     if not sys.stderr.isatty():
         return None

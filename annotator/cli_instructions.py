@@ -22,7 +22,7 @@ STATUS_CHOICE = click.Choice([status.value for status in InstructionStatus])
 ERRORS = (service.InstructionImportError, LLMError, ValueError, LookupError)
 
 
-def _workspace():  # type: ignore[no-untyped-def]
+def _workspace():
     return command_workspace(ERRORS)
 
 

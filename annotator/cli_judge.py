@@ -24,7 +24,7 @@ from annotator.services import judging as service
 ERRORS = (LLMError, ValueError, LookupError)
 
 
-def _workspace():  # type: ignore[no-untyped-def]
+def _workspace():
     return command_workspace(ERRORS)
 
 

@@ -13,13 +13,13 @@ import click
 
 from annotator.cli_common import command_workspace, emit
 from annotator.judge import REPORT_FORMATS as FORMATS
-from annotator.judge.agreement_consensus import TIE_RULES
+from annotator.judge.agreement_consensus import TIE_RULES, TieRule
 from annotator.services import studies as service
 
 ERRORS = (ValueError, LookupError, PermissionError)
 
 
-def _workspace():  # type: ignore[no-untyped-def]
+def _workspace():
     return command_workspace(ERRORS)
 
 
@@ -120,7 +120,7 @@ def adjudicate_command(name: str, trajectory_id: int, label: int, note: str, who
 @click.option("--bootstrap", "n_boot", type=click.IntRange(0), default=2000, show_default=True)
 @click.option("--as", "viewer", help="Who asks: needed while the study is still being rated (not by its raters).")
 def report_command(
-    name: str, output_format: str, out: Path | None, tie_rule: str, seed: int, n_boot: int, viewer: str | None
+    name: str, output_format: str, out: Path | None, tie_rule: TieRule, seed: int, n_boot: int, viewer: str | None
 ) -> None:
     """The judge's agreement with the raters' consensus, with intervals, reliability and the confusion matrix."""
     from annotator.reports.agreement import render  # the statistics stack loads only for a report
@@ -132,6 +132,6 @@ def report_command(
             viewer,
             tie_rule=tie_rule,
             seed=seed,
-            n_boot=n_boot,  # type: ignore[arg-type]
+            n_boot=n_boot,
         )
     emit(render(report, output_format, f"Judge agreement: study {name}"), out)

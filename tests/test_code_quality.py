@@ -1,4 +1,5 @@
-"""The test command also lints: ruff over the code and the import-linter contracts of DESIGN.md section 2."""
+"""The test command also lints: ruff over the code, the import-linter contracts of DESIGN.md section 2, and mypy's
+types over everything but the GUI and the demo phone (pyproject.toml [tool.mypy] says what it checks)."""
 
 import shutil
 import subprocess
@@ -26,4 +27,9 @@ def test_code_is_formatted() -> None:
 
 def test_import_contracts_hold() -> None:
     result = subprocess.run([tool("lint-imports")], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_types_hold() -> None:
+    result = subprocess.run([tool("mypy")], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -58,6 +58,6 @@ class Decider(Protocol):
     def decide(self, context: StepContext) -> Decision: ...
 
 
-def preparer(decider: Decider):  # type: ignore[no-untyped-def]
+def preparer(decider: Decider):
     """The decider's `prepare(png)` hook, if it has one: it sees each screenshot as soon as it arrives."""
     return getattr(decider, "prepare", None)

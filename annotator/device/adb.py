@@ -30,7 +30,7 @@ ADB_ERRORS = (AdbError, OSError, EOFError)  # OSError covers socket errors and t
 
 
 class _Connection(adbutils.AdbConnection):
-    def _safe_connect(self):  # type: ignore[no-untyped-def]
+    def _safe_connect(self):
         """Connect once; when nothing listens, fail at once instead of starting an adb server behind the user's back."""
         return self._create_socket()
 

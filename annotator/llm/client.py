@@ -23,7 +23,7 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     import openai
@@ -148,14 +148,13 @@ class LLMClient:
 
         config = self.config
         started = time.perf_counter()
-        extra = {"seed": config.seed} if config.seed is not None else {}
         try:
             result = self._client.chat.completions.create(
                 model=config.model,
-                messages=messages,  # type: ignore[arg-type]
+                messages=cast(Any, messages),  # plain dicts in the OpenAI chat format, as the API takes them
                 temperature=config.temperature if temperature is None else temperature,
                 max_tokens=config.max_tokens if max_tokens is None else max_tokens,
-                **extra,
+                seed=config.seed if config.seed is not None else openai.omit,  # no seed: none sent, not null
             )
         except (openai.OpenAIError, ValueError) as error:
             raise self._translate(error) from None

@@ -99,7 +99,7 @@ def _wrapped_in_quotes(text: str) -> bool:
     return depth == 0
 
 
-def _distinct(items) -> list[str]:  # type: ignore[no-untyped-def]
+def _distinct(items) -> list[str]:
     seen: set[str] = set()
     result = []
     for item in items:

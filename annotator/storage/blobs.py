@@ -121,7 +121,7 @@ class BlobStore:
             if os.path.exists(temp_name):
                 os.unlink(temp_name)
 
-    def _write(self, sha256: str, writer, *, durable: bool) -> None:  # type: ignore[no-untyped-def]
+    def _write(self, sha256: str, writer, *, durable: bool) -> None:
         final = self.path(sha256)
         final.parent.mkdir(parents=True, exist_ok=True)
         handle, temp_name = tempfile.mkstemp(dir=final.parent, prefix=".tmp-")

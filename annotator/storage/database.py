@@ -65,7 +65,7 @@ def create_db_engine(url: str) -> Engine:
     engine = create_engine(url, connect_args={"timeout": 30})
 
     @event.listens_for(engine, "connect")
-    def _sqlite_pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+    def _sqlite_pragmas(dbapi_connection, _record):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         if parsed.database not in (None, "", ":memory:") and parsed.query.get("mode") != "ro":

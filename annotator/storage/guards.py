@@ -17,7 +17,7 @@ class RawStepChangedError(RuntimeError):
 
 
 @event.listens_for(Session, "before_flush")
-def _refuse_raw_step_changes(session: Session, _context, _instances) -> None:  # type: ignore[no-untyped-def]
+def _refuse_raw_step_changes(session: Session, _context, _instances) -> None:
     for obj in session.dirty:
         if not isinstance(obj, Step):
             continue

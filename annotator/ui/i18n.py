@@ -93,4 +93,4 @@ class Retranslating:
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
-        super().changeEvent(event)  # type: ignore[misc]  # the Qt class that follows in the bases has it
+        super().changeEvent(event)  # the Qt class that follows in the bases has it

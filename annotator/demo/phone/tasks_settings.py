@@ -27,7 +27,7 @@ def opened(page: str):
 
 
 def tap(text: str | None = None, **target: object) -> Tap:
-    return Tap(Target(text=text, **target))  # type: ignore[arg-type]
+    return Tap(Target(text=text, **target))
 
 
 def _settings(uid: str, text: str, steps: list[Step], check, success: str, **facts: object) -> Instruction:

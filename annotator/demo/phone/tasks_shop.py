@@ -27,7 +27,7 @@ def shop(phone: VirtualPhone) -> ShopApp:
 
 
 def tap(text: str | None = None, **target: object) -> Tap:
-    return Tap(Target(text=text, **target))  # type: ignore[arg-type]
+    return Tap(Target(text=text, **target))
 
 
 def search(query: str) -> list[Step]:

@@ -68,7 +68,7 @@ def showing(page: str, **params: str) -> Check:
 
 
 def tap(text: str | None = None, **target: object) -> Tap:
-    return Tap(Target(text=text, **target))  # type: ignore[arg-type]
+    return Tap(Target(text=text, **target))
 
 
 def search_for(query: str) -> list[Step]:

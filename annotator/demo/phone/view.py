@@ -87,16 +87,16 @@ def contains(rect: Rect, x: int, y: int) -> bool:
 
 
 def text_node(bounds: Rect, text: str, **style: object) -> Node:
-    return Node(bounds, cls=WIDGET + "TextView", text=text, style=Style(**style))  # type: ignore[arg-type]
+    return Node(bounds, cls=WIDGET + "TextView", text=text, style=Style(**style))
 
 
 def button(bounds: Rect, text: str, on_tap: Callback, rid: str = "", **style: object) -> Node:
-    look = Style(**({"align": "center"} | style))  # type: ignore[arg-type]
+    look = Style(**({"align": "center"} | style))
     return Node(bounds, cls=WIDGET + "Button", text=text, rid=rid, clickable=True, on_tap=on_tap, style=look)
 
 
 def icon_button(bounds: Rect, icon: str, desc: str, on_tap: Callback, rid: str = "", **style: object) -> Node:
-    look = Style(icon=icon, **style)  # type: ignore[arg-type]
+    look = Style(icon=icon, **style)
     return Node(bounds, cls=WIDGET + "ImageView", desc=desc, rid=rid, clickable=True, on_tap=on_tap, style=look)
 
 

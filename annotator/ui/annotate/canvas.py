@@ -341,7 +341,7 @@ class StepCanvas(Retranslating, QGraphicsView):
 
     def focusOutEvent(self, event: QEvent) -> None:
         self._space = False  # the release of a space held while focus left never reaches us
-        super().focusOutEvent(event)  # type: ignore[arg-type]
+        super().focusOutEvent(event)
 
     # hovering --------------------------------------------------------------------------------------------------
 

@@ -177,7 +177,7 @@ class BrowserView(Retranslating, QWidget):
 
     def current_id(self) -> int | None:
         index = self.table.currentIndex()
-        return self.model.data(index, ID_ROLE) if index.isValid() else None  # type: ignore[return-value]
+        return self.model.data(index, ID_ROLE) if index.isValid() else None
 
     def select_id(self, trajectory_id: int) -> bool:
         """Select the row of a loaded trajectory; False when it is not among the loaded rows."""

@@ -53,7 +53,7 @@ class DeviceList(Retranslating, QListWidget):
 
     def current_phone(self) -> Phone | None:
         item = self.currentItem()
-        return item.data(PHONE_ROLE) if item is not None else None  # type: ignore[no-any-return]
+        return item.data(PHONE_ROLE) if item is not None else None
 
     def _text(self, phone: Phone) -> str:
         """Three short lines (the pane is narrow): serial; model and Android version; screen size and source."""

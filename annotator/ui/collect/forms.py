@@ -29,7 +29,7 @@ DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 def _int_setting(key: str, default: int) -> int:
     value = keys.settings().value(key, default)
     try:
-        return int(value)  # type: ignore[arg-type]
+        return int(value)
     except (TypeError, ValueError):
         return default
 

@@ -124,7 +124,7 @@ class SessionThread(QThread):
     def submit(self, action: object) -> None:
         if self.teleop is None:
             raise RuntimeError("the agent is acting; this session takes no actions from the person")
-        self.teleop.submit(action)  # type: ignore[arg-type]
+        self.teleop.submit(action)
 
     # called from the session's thread -----------------------------------------------------------------------
 

@@ -82,7 +82,7 @@ class CollectView(Retranslating, QWidget):
         self.agent.demo_requested.connect(self.start_demo_endpoint)
         self.agent.start_requested.connect(self.start_agent_run)
         self._lay_out()
-        QCoreApplication.instance().aboutToQuit.connect(self.shutdown)  # type: ignore[union-attr]
+        QCoreApplication.instance().aboutToQuit.connect(self.shutdown)
         self.retranslate()
         self._update_controls()
 

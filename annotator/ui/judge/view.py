@@ -100,7 +100,7 @@ class JudgeView(Retranslating, QWidget):
         self.hint.setWordWrap(True)
         self._lay_out()
         self.setFocusProxy(self.form.url)
-        QCoreApplication.instance().aboutToQuit.connect(self.shutdown)  # type: ignore[union-attr]
+        QCoreApplication.instance().aboutToQuit.connect(self.shutdown)
         self.retranslate()
         self._update_controls()
 

@@ -87,7 +87,7 @@ def number_text(value: object) -> str:
     """Counts with the locale's digit grouping; means with one decimal."""
     if isinstance(value, float):
         return QLocale().toString(value, "f", 1)
-    return QLocale().toString(int(value))  # type: ignore[call-overload]
+    return QLocale().toString(int(value))
 
 
 class StatsTable(QTableWidget):

@@ -196,7 +196,7 @@ class StudiesView(Retranslating, QWidget):
         self.report.show_report(None, self.tr("Computing the report…"))
         self.jobs.submit(
             self.tr("Computing the agreement report"),
-            lambda: studies.study_report(workspace.database, name, person or None, tie_rule=rule),  # type: ignore[arg-type]
+            lambda: studies.study_report(workspace.database, name, person or None, tie_rule=rule),
             on_result=lambda report: generation == self._generation and self.report.show_report(report),
             on_error=lambda error: self.report.show_report(None, describe(error)),
         )

@@ -171,7 +171,7 @@ def delete_dialog(app: ShopApp, frame: Rect) -> list[Node]:
     shade = Node(
         (left, top - 1, right, bottom + 1), rid="dialog_outside", clickable=True, on_tap=partial(_close_dialog, app)
     )
-    shade.style.background = DIM  # type: ignore[assignment]
+    shade.style.background = DIM
     middle = (top + bottom) // 2
     box = (left + 110, middle - 230, right - 110, middle + 230)
     dialog = Node(box, rid="dialog", style=Style(background=WHITE, radius=36))

@@ -43,7 +43,7 @@ def cover_colour(seed: int) -> tuple[int, int, int]:
     """The top edge of a cover photo, so the status bar above it blends in."""
     image = Image.new("RGB", (1080, COVER))
     paint_picture(image, (0, 0, 1080, COVER), seed)
-    return image.getpixel((540, 2))  # type: ignore[return-value]
+    return image.getpixel((540, 2))
 
 
 def profile_author(app: VideoApp) -> Author:

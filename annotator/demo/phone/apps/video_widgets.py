@@ -126,7 +126,7 @@ def pill_button(bounds: Rect, text: str, on_tap: Callback, rid: str, primary: bo
     """A rounded button: red (关注) or grey (已关注, 私信)."""
     look = {"background": RED if primary else FAINT, "color": WHITE if primary else INK, "radius": 16, "size": 42}
     look |= {"align": "center", "bold": primary} | style
-    return Node(bounds, cls=WIDGET + "Button", text=text, rid=rid, clickable=True, on_tap=on_tap, style=Style(**look))  # type: ignore[arg-type]
+    return Node(bounds, cls=WIDGET + "Button", text=text, rid=rid, clickable=True, on_tap=on_tap, style=Style(**look))
 
 
 def bottom_tabs(frame: Rect, app: VideoApp, current: str, dark: bool) -> Node:

@@ -96,7 +96,7 @@ def switch_row(bounds: Rect, title: str, on: bool, toggle: Callback, subtitle: s
 
 def text_field(bounds: Rect, key: str, hint: str, rid: str = "", **style: object) -> Node:
     """An EditText; the phone fills its text from the app's fields and marks it focused."""
-    look = Style(**({"background": (241, 243, 244), "radius": 30, "padding": 40, "size": 42} | style))  # type: ignore[arg-type]
+    look = Style(**({"background": (241, 243, 244), "radius": 30, "padding": 40, "size": 42} | style))
     return Node(bounds, cls=WIDGET + "EditText", hint=hint, rid=rid, clickable=True, field_key=key, style=look)
 
 
