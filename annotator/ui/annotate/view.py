@@ -23,7 +23,7 @@ from annotator.domain.trajectory import (
     LabelledTrajectory,
     review_status_after_edit,
 )
-from annotator.services.annotation import LabelError, load_elements, load_trajectory, with_label
+from annotator.services.annotation import LabelError, load_trajectory, with_label
 from annotator.services.changes import Changes
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
@@ -31,6 +31,7 @@ from annotator.ui.annotate.autosave import LabelSaver
 from annotator.ui.annotate.canvas import StepCanvas
 from annotator.ui.annotate.commands import AnnotationCommands
 from annotator.ui.annotate.editors import STAGES
+from annotator.ui.annotate.elements import ScreenElements
 from annotator.ui.annotate.gestures import LabelGestures
 from annotator.ui.annotate.header import TrajectoryHeader
 from annotator.ui.annotate.overlays import overlays_for
@@ -58,9 +59,8 @@ class AnnotationView(Retranslating, QWidget):
         self.steps: dict[int, LabelledStep] = {}  # the newest known state of each step
         self.step_id: int | None = None
         self._shown: dict[str, Any] = {}  # per stage: the stored value its editor was last filled with
-        self._elements: dict[int, list[UiNode]] = {}
+        self.elements = ScreenElements(jobs, self._elements_arrived)
         self._open_generation = 0  # the newest open request; older results are dropped
-        self._elements_generation = 0
         self._sized = False  # the splitter gets its first sizes when the view is first shown
         self.saver = LabelSaver(jobs, self)
         self.saver.step_saved.connect(self.apply_saved_step)
@@ -173,7 +173,7 @@ class AnnotationView(Retranslating, QWidget):
             return  # the annotator has asked for another trajectory since
         if self.saver.trajectory_id != record.id:
             self.saver.stop()
-            self._elements.clear()
+            self.elements.clear()
             self.step_id = None
             self._start_saver(record.id)
         self.show_reloaded(record)
@@ -241,12 +241,12 @@ class AnnotationView(Retranslating, QWidget):
         if step is None:
             return
         if fresh:
-            screenshot = str(self.workspace.blobs.screenshot_path(step.screenshot_sha256)) if self.workspace else ""
-            self.canvas.show_step(screenshot, step.screen.width, step.screen.height, self._elements.get(step.id, []))
+            blobs = self.workspace.blobs if self.workspace else None
+            screenshot = str(blobs.screenshot_path(step.screenshot_sha256)) if blobs else ""
+            elements = self.elements.of(step, blobs)
+            self.canvas.show_step(screenshot, step.screen.width, step.screen.height, elements)
             self.strip.select_step(step.id)
             self._shown.clear()
-            if step.id not in self._elements:
-                self._load_elements(step)
         self._show_overlays(step)
         for stage in STAGES:
             value = getattr(step.label, stage)
@@ -261,21 +261,8 @@ class AnnotationView(Retranslating, QWidget):
         self.canvas.set_overlays(labelled, original)
         self.canvas.set_privacy_regions(step.label.privacy_regions)
 
-    def _load_elements(self, step: LabelledStep) -> None:
-        workspace = self.workspace
-        if workspace is None:
-            return
-        self._elements_generation += 1
-        generation, step_id = self._elements_generation, step.id
-        self.jobs.submit(
-            self.tr("Reading the screen's elements"),
-            lambda: load_elements(workspace.blobs, step),
-            on_result=lambda elements: self._elements_loaded(generation, step_id, elements),
-        )
-
-    def _elements_loaded(self, generation: int, step_id: int, elements: list[UiNode]) -> None:
-        self._elements[step_id] = elements
-        if generation == self._elements_generation and step_id == self.step_id:
+    def _elements_arrived(self, step_id: int, elements: list[UiNode]) -> None:
+        if step_id == self.step_id:
             self.canvas.set_elements(elements)
 
     # commands (rows of the actions table) ----------------------------------------------------------------------
