@@ -110,7 +110,9 @@ def mark_privacy_region(window: MainWindow) -> None:
     annotate.privacy.set_active(True)
     if not annotate.privacy.regions():
         step = annotate.steps[annotate.current_step_id()]
-        annotate.canvas.region_drawn.emit(step.width * 0.05, step.height * 0.62, step.width * 0.62, step.height * 0.7)
+        annotate.canvas.region_drawn.emit(
+            step.screen.width * 0.05, step.screen.height * 0.62, step.screen.width * 0.62, step.screen.height * 0.7
+        )
     wait_until(lambda: annotate.saver.idle() and not window.jobs.busy())
     annotate.canvas.select_region(None)  # as it looks most of the time
 
