@@ -153,3 +153,10 @@ def test_0006_merges_duplicate_instructions_into_the_oldest_and_says_so(tmp_path
             "VALUES ('again', 1, '打开淘宝', 'manual', 'active', '2026-01-04')"
         )
     database.dispose()
+
+
+def test_the_head_revision_named_in_code_is_the_packaged_migrations_head() -> None:
+    """An up-to-date database opens without Alembic by comparing with HEAD_REVISION: a new migration updates it."""
+    from annotator.storage.database import HEAD_REVISION
+
+    assert head_revision() == HEAD_REVISION
