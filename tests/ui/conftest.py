@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings
 from pytestqt.qtbot import QtBot
 from sqlalchemy import insert
 
@@ -31,6 +32,20 @@ def fresh_settings(qapp: AnnotatorApp, tmp_path: Path) -> Iterator[None]:
     qapp.languages.install("en")
     yield
     qapp.languages.install("en")
+
+
+@pytest.fixture(autouse=True)
+def widgets_go_with_their_test(qapp: AnnotatorApp) -> Iterator[None]:
+    """A test's widgets are deleted when it ends, not whenever the garbage collector next runs.
+
+    pytest-qt closes a test's widgets; widgets without a Qt parent (a view made alone) are then deleted only when
+    Python collects them, and a matplotlib figure holds its canvas in a reference cycle. Collected during a later
+    test (inside a chart's draw, say), a view and its charts vanished under code still using them: Qt raised
+    "Internal C++ object already deleted" and once crashed the run. Collecting here deletes them at a safe point.
+    """
+    yield
+    gc.collect()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def open_window(qtbot: QtBot, qapp: AnnotatorApp, data_dir: Path) -> MainWindow:

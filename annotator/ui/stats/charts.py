@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLocale
@@ -30,6 +29,7 @@ from annotator.reports.statistics_charts import (
 )
 from annotator.services.dataset_stats import DatasetStats
 from annotator.ui import labels
+from annotator.ui.figure_canvas import IdleDrawCanvas
 
 __all__ = ["Chart", "draw_actions", "draw_lengths", "draw_per_app", "draw_review"]  # the stats view draws these
 
@@ -93,7 +93,7 @@ def draw_review(figure: Figure, stats: DatasetStats, words: Wording = WORDING) -
     axes.spines[["top", "right", "left"]].set_visible(False)
 
 
-class Chart(FigureCanvasQTAgg):
+class Chart(IdleDrawCanvas):
     """A canvas that draws one of the charts above for the stats it is given (or an empty state)."""
 
     def __init__(self, name: str, drawer: Drawer, min_height: int, parent: QWidget | None = None) -> None:

@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from annotator.reports.agreement import draw_heatmap, draw_scatter
 from annotator.reports.statistics_charts import style
+from annotator.ui.figure_canvas import IdleDrawCanvas
 
 if TYPE_CHECKING:
     from annotator.judge.agreement import AgreementReport
@@ -37,7 +37,7 @@ class StudyCharts(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.figures = [Figure(figsize=(4, 3.4), layout="constrained") for _ in range(2)]
-        self.canvases = [FigureCanvasQTAgg(figure) for figure in self.figures]
+        self.canvases = [IdleDrawCanvas(figure) for figure in self.figures]
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for canvas in self.canvases:
