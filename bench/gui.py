@@ -1,14 +1,14 @@
 """Benchmark the GUI (offscreen): show the trajectory browser over 100,000 trajectories, sort, filter, scroll.
 
 Builds a workspace with SQLAlchemy Core bulk inserts (28 apps, 1,500 instructions, steps, labels with revisions,
-review states), then measures in a child process, so that its peak memory is the app's alone: a new main
-window until the first page is in the table and until the counts are shown, the same page straight from
-the browse service (the reference: what the window adds), the next page on scrolling, sorting by every
-column and a free-text search. Then the app as `annotator gui` starts it (run_gui), in fresh processes, from
-process start to the first rows of the browser. Then a second workspace of 25-step trajectories with real
-virtual-phone screenshots (1,000 of them: 25,000 steps; bench/gui_annotation.py): opening a trajectory in the
-annotation view, switching steps, and the peak memory of a window that has loaded it. Prints one JSON object
-(DESIGN.md section 6) as its last line.
+review states), then measures in a child process, so that its peak memory is the app's alone: a new main window
+until the first page is in the table and until the counts are shown, the same page straight from the browse service
+(the reference: what the window adds), the next page on scrolling, sorting by every column and a free-text search.
+Then the app as `annotator gui` starts it (run_gui; bench/gui_start.py), in fresh processes, from process start to
+the first rows of the browser. Then a second workspace of 25-step trajectories with real virtual-phone screenshots
+(1,000 of them: 25,000 steps; bench/gui_annotation.py): opening a trajectory in the annotation view, switching
+steps, and the peak memory of a window that has loaded it. Prints one JSON object (DESIGN.md section 6) as its last
+line.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from gui_annotation import build_annotation_workspace, measure_annotation
+from gui_start import time_process_start
 
 APPS = [
     "淘宝",
@@ -207,76 +208,6 @@ def measure(data_dir: Path, repeats: int) -> dict[str, Any]:
     }
 
 
-def measure_start(data_dir: Path, spawned_at: float) -> dict[str, Any]:
-    """In a fresh child process: the app as `annotator gui` starts it (run_gui), until the browser has rows.
-
-    `spawned_at` is the parent's clock just before it started this process, so the figure includes the
-    interpreter's start and every import. A timer polls the window from the event loop's first turn (rows
-    arrive on that loop) and quits the app once the browser's model has rows.
-    """
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from annotator.ui.app import make_app, run_gui  # first, as `annotator gui` does (see annotator/ui/__init__.py)
-
-    imported_at = time.time()
-    from PySide6.QtCore import QTimer
-
-    from annotator.ui import identity
-    from annotator.ui.main_window import MainWindow
-
-    app = make_app(["bench"])
-    identity.remember("bench", "annotator")  # a returning user: run_gui asks a new one who they are
-    reached: dict[str, float] = {}
-
-    def look() -> None:
-        windows = [widget for widget in app.topLevelWidgets() if isinstance(widget, MainWindow)]
-        if windows and windows[0].browser.model.rowCount() > 0:
-            reached["rows_at"] = time.time()
-            poll.stop()
-            windows[0].close()
-            app.quit()
-
-    poll = QTimer(app)
-    poll.timeout.connect(look)
-    poll.start(1)
-    run_gui(data_dir)
-    return {
-        "process_to_rows_ms": round((reached["rows_at"] - spawned_at) * 1000, 1),
-        "process_to_imported_ms": round((imported_at - spawned_at) * 1000, 1),
-        "process_peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-    }
-
-
-# The reference for a start: a process that shows an empty Qt window and returns to its event loop once.
-BARE_QT = (
-    "import sys, time; from PySide6.QtWidgets import QApplication, QWidget; app = QApplication(['bare']); "
-    "window = QWidget(); window.show(); app.processEvents(); print(time.time())"
-)
-
-
-def time_process_start(data_dir: Path, repeats: int) -> dict[str, Any]:
-    """`measure_start` in `repeats` fresh processes (their own settings and log folder), each followed by the bare
-    Qt window for reference, so that a busy machine slows both alike; medians."""
-    runs, bare = [], []
-    environment = {"QT_QPA_PLATFORM": "offscreen", **os.environ, "HOME": str(data_dir.parent / "home-start")}
-    environment.pop("XDG_CONFIG_HOME", None)
-    environment.pop("XDG_STATE_HOME", None)
-    for _ in range(repeats):
-        command = [sys.executable, __file__, "--child-start", str(data_dir), "--spawned-at", repr(time.time())]
-        done = subprocess.run(command, check=True, capture_output=True, text=True, env=environment)
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
-        spawned_at = time.time()
-        done = subprocess.run(
-            [sys.executable, "-c", BARE_QT], check=True, capture_output=True, text=True, env=environment
-        )
-        bare.append((float(done.stdout.strip().splitlines()[-1]) - spawned_at) * 1000)
-    figures = {name: round(statistics.median(run[name] for run in runs), 1) for name in runs[0]}
-    figures["process_bare_qt_window_ms"] = round(statistics.median(bare), 1)
-    figures["process_to_rows_vs_bare_qt"] = round(
-        figures["process_to_rows_ms"] / figures["process_bare_qt_window_ms"], 2
-    )
-    return figures | {"process_to_rows_first_ms": runs[0]["process_to_rows_ms"]}
-
-
 def measure_annotation_workspace(data_dir: Path, repeats: int) -> dict[str, Any]:
     """In a child process: the window on the 25,000-step workspace, trajectories opened and stepped through."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -331,8 +262,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--annotation-trajectories", type=int, help="25-step trajectories (default 1000; 40 quick)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)  # measure this workspace (internal)
     parser.add_argument("--child-annotation", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--child-start", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--spawned-at", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.max_steps = args.max_steps or (3 if args.quick else 10)
     args.repeats = args.repeats or (2 if args.quick else 3)
@@ -344,9 +273,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.child:
         print(json.dumps(measure(args.child, args.repeats)))
-        return 0
-    if args.child_start:
-        print(json.dumps(measure_start(args.child_start, args.spawned_at)))
         return 0
     if args.child_annotation:
         print(json.dumps(measure_annotation_workspace(args.child_annotation, args.repeats + 2)))
