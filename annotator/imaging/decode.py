@@ -27,11 +27,9 @@ def image_size(data: bytes) -> tuple[int, int] | None:
 
 def verified_image_size(data: bytes) -> tuple[int, int] | None:
     """Like image_size, but also checks the whole file (chunk CRCs), so a truncated PNG is caught."""
-    size = image_size(data)
-    if size is None:
-        return None
     try:
         with Image.open(io.BytesIO(data)) as image:
+            size = image.size  # read from the header; verify() leaves the image unusable after
             image.verify()
     except READ_ERRORS:
         return None

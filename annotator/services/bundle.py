@@ -197,7 +197,7 @@ class BlobCopier:
         if None not in expected and size != expected:
             raise fmt.BundleError(f"blob {sha256} is a {size[0]}x{size[1]} image, the manifest says {expected[0]}x"
                                   f"{expected[1]}")  # fmt: skip
-        return self.store.write_if_missing(data, durable=False)
+        return self.store.write_if_missing(data, sha256=sha256, durable=False)
 
     def _copy_stream(self, sha256: str, source: IO[bytes], entry: dict[str, Any]) -> bool:
         if self.store.exists(sha256):

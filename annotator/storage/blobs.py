@@ -78,9 +78,11 @@ class BlobStore:
             self._write(ref.sha256, lambda out: out.write(data), durable=durable)
         return ref
 
-    def write_if_missing(self, data: bytes, *, durable: bool = True) -> bool:
-        """Store `data` unless its blob is there; whether this call wrote the file (a failed import removes those)."""
-        sha256 = hashlib.sha256(data).hexdigest()
+    def write_if_missing(self, data: bytes, *, sha256: str | None = None, durable: bool = True) -> bool:
+        """Store `data` unless its blob is there; whether this call wrote the file (a failed import removes those).
+
+        `sha256` is the hash of `data` when the caller has just worked it out (it is not checked again)."""
+        sha256 = sha256 or hashlib.sha256(data).hexdigest()
         if self.exists(sha256):
             return False
         self._write(sha256, lambda out: out.write(data), durable=durable)

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, selectinload
 from annotator.storage import bundle_judging, models
 from annotator.storage.blobs import BlobStore
 from annotator.storage.bundle_values import iso, parse_time
-from annotator.storage.collection import action_name, ensure_app, ensure_blob_row, ensure_person
+from annotator.storage.collection import action_name, blob_row, ensure_app, ensure_blob_rows, ensure_person
 from annotator.storage.database import Database
 from annotator.storage.writing import insert_skipping, writing
 
@@ -192,10 +192,9 @@ def write_bundle(
         stored = set(session.scalars(select(models.Trajectory.uid).where(models.Trajectory.uid.in_(uids))))
         wanted = [t for t in manifest["trajectories"] if t["uid"] not in stored]
         refs = _reference_rows(session, manifest)
-        for sha256 in sorted(needed_blobs(wanted)):
-            entry = entries[sha256]
-            dims = (entry["width"], entry["height"]) if entry.get("width") and entry.get("height") else None
-            ensure_blob_row(session, sha256, entry["size"], entry["media_type"], dims)
+        needed = sorted(needed_blobs(wanted))
+        ensure_blob_rows(session, [_blob_row(entries[sha256]) for sha256 in needed])
+        for sha256 in needed:
             if not blobs.exists(sha256):
                 refetch(sha256)
         written = Written(trajectories=len(wanted))
@@ -204,6 +203,11 @@ def write_bundle(
         session.flush()
         written.judge_scores, written.studies = bundle_judging.insert_judging(session, manifest)
     return written, [uid for uid in uids if uid in stored]
+
+
+def _blob_row(entry: dict[str, Any]) -> dict[str, Any]:
+    dims = (entry["width"], entry["height"]) if entry.get("width") and entry.get("height") else None
+    return blob_row(entry["sha256"], entry["size"], entry["media_type"], dims)
 
 
 @dataclass

@@ -49,9 +49,18 @@ def ensure_person(session: Session, name: str, role: str) -> models.Person:
 
 def ensure_blob_row(session: Session, sha256: str, size: int, media_type: str, dims: tuple[int, int] | None) -> None:
     """Record a blob; a row already there (written by anyone, at any time) is kept as it is."""
+    ensure_blob_rows(session, [blob_row(sha256, size, media_type, dims)])
+
+
+def blob_row(sha256: str, size: int, media_type: str, dims: tuple[int, int] | None) -> dict[str, Any]:
     width, height = dims if dims else (None, None)
-    values = {"sha256": sha256, "size": size, "media_type": media_type, "width": width, "height": height}
-    session.execute(insert_skipping(session, models.Blob).values(**values))
+    return {"sha256": sha256, "size": size, "media_type": media_type, "width": width, "height": height}
+
+
+def ensure_blob_rows(session: Session, rows: list[dict[str, Any]]) -> None:
+    """Record many blobs (rows made by blob_row) in one statement; rows already there are kept as they are."""
+    if rows:
+        session.execute(insert_skipping(session, models.Blob), rows)
 
 
 def store_blob(session: Session, blobs: BlobStore, data: bytes, media_type: str) -> str:
