@@ -120,7 +120,8 @@ class TrajectoryFacts:
 
 def read_facts(session: Session) -> TrajectoryFacts:
     """Every trajectory's facts, in two aggregate queries (run them in one transaction for a snapshot)."""
-    rows = session.execute(
+    connection = session.connection()  # Core rows: the ORM's result processing doubled the time of 100,000 rows
+    rows = connection.execute(
         select(T.id, T.instruction_id, A.name, func.count(S.id))
         .join(Ins, Ins.id == T.instruction_id)
         .join(A, A.id == Ins.app_id)
@@ -129,7 +130,7 @@ def read_facts(session: Session) -> TrajectoryFacts:
         .order_by(T.id)
     ).all()
     action = func.coalesce(S.label_action, S.raw_action)
-    per_action = session.execute(
+    per_action = connection.execute(
         select(S.trajectory_id, action, func.count(), func.count(S.label_action)).group_by(S.trajectory_id, action)
     ).all()
     trajectories = pd.DataFrame([tuple(row) for row in rows], columns=TRAJECTORY_COLUMNS)
