@@ -15,8 +15,10 @@ from annotator.imaging.decode import decoded, png_header_size
 from annotator.imaging.encode import png_bytes
 
 # Shrinking by a whole factor of 2 or more, Pillow first box-reduces by that factor and then resamples by less
-# than 2x: half the cost (13 ms instead of 25 ms for a 1080x2400 screenshot to 461x1024) and it looks the same
-# at these sizes. Enlarging or shrinking by less than 2x is a plain bicubic pass.
+# than 2x: up to half the cost (a 1080x2400 screenshot halved: 19 ms instead of 71 ms). Against the plain bicubic
+# pass of qwen_vl_utils and the Qwen2-VL image processor the pixels differ by 0.4 of 255 on average (99th
+# percentile 11, at text edges), measured on the demo's screens. Enlarging or shrinking by less than 2x is a
+# plain bicubic pass.
 REDUCING_GAP = 1.0
 
 
