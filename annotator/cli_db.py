@@ -15,6 +15,7 @@ import click
 from annotator.cli_common import opened_workspace
 from annotator.services.stats import dataset_stats
 from annotator.storage import integrity
+from annotator.storage.trajectories import stored_counts
 from annotator.storage.workspace import resolve_db_url
 
 
@@ -39,8 +40,7 @@ def db_info(context: click.Context, as_json: bool) -> None:
             "upgrade_needed": schema.current != schema.head,
         }
         if not info["upgrade_needed"]:
-            stats = dataset_stats(workspace.database)
-            info.update({k: stats[k] for k in ("apps", "instructions", "trajectories", "steps")})
+            info.update(stored_counts(workspace.database))
     if as_json:
         click.echo(json.dumps(info, ensure_ascii=False))
         return

@@ -55,6 +55,14 @@ def test_stats_table_is_readable(populated: Workspace) -> None:
     assert "淘宝" in output and "click" in output
 
 
+def test_db_info_counts_what_stats_counts(populated: Workspace) -> None:
+    info = json.loads(run(populated.data_dir, "db", "info", "--json").output)
+    stats = json.loads(run(populated.data_dir, "stats", "--json").output)
+    totals = ("apps", "instructions", "trajectories", "steps")
+    assert {key: info[key] for key in totals} == {key: stats[key] for key in totals}
+    assert info["trajectories"] == 3 and info["steps"] > 0
+
+
 def test_db_info_before_and_after_upgrade(tmp_path: Path) -> None:
     info = json.loads(run(tmp_path, "db", "info", "--json").output)
     assert info["schema_version"] is None and info["upgrade_needed"] is True
