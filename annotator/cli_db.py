@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from annotator.cli_common import opened_workspace
+from annotator.domain.counting import Counting
 from annotator.services.stats import dataset_stats
 from annotator.storage import integrity
 from annotator.storage.trajectories import stored_counts
@@ -115,14 +116,25 @@ def _print(report: integrity.IntegrityReport, fix: bool) -> None:
 
 @click.command("stats")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--every-row",
+    is_flag=True,
+    help="Count every trajectory and every step row. By default the figures are Mobile-R1 Table 2's: the "
+    "accepted trajectories and their annotated steps.",
+)
 @click.pass_context
-def stats_command(context: click.Context, as_json: bool) -> None:
+def stats_command(context: click.Context, as_json: bool, every_row: bool) -> None:
     """Counts of apps, instructions, trajectories and steps, per action and per app."""
+    counting = Counting.ROWS if every_row else Counting.PAPER
     with opened_workspace(context, writes=False) as workspace:
-        stats = dataset_stats(workspace.database)
+        stats = dataset_stats(workspace.database, counting)
     if as_json:
         click.echo(json.dumps(stats, ensure_ascii=False))
         return
+    click.echo(f"Counted {stats['counted']}.")
+    if counting is Counting.PAPER:
+        click.echo("(`annotator stats --every-row` counts every trajectory and step row.)")
+    click.echo()
     for key in ("apps", "instructions", "trajectories", "steps"):
         click.echo(f"{key:>13}: {stats[key]}")
     click.echo("\nSteps per action:")
@@ -131,3 +143,6 @@ def stats_command(context: click.Context, as_json: bool) -> None:
     click.echo("\nPer app:            instructions  trajectories     steps")
     for name, row in stats["per_app"].items():
         click.echo(f"  {name:<18} {row['instructions']:>12} {row['trajectories']:>13} {row['steps']:>9}")
+    click.echo("\nTrajectories per review state (all of them):")
+    for status, count in stats["trajectories_per_review_status"].items():
+        click.echo(f"  {status:<15} {count:>8}")

@@ -27,6 +27,7 @@ from typing import Any
 import common
 from common import HEIGHT, WIDTH, WORDS, render_screen, run_in_workdir, with_text_chunk
 
+from annotator.domain.counting import Counting
 from annotator.services import bundle_manifest as fmt
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.stats import dataset_stats
@@ -241,8 +242,8 @@ def one_round(work: Path, bundle: Path, expect: dict[str, int], times: dict[str,
     times["export"].append(seconds)
     check({"steps": exported.steps, "blobs": exported.blobs} == expect, f"export wrote {exported}")
     shutil.rmtree(work / "export")
-    times["stats"] += [timed(lambda: dataset_stats(workspace.database))[0] for _ in range(3)]
-    stats = dataset_stats(workspace.database)
+    times["stats"] += [timed(lambda: dataset_stats(workspace.database, Counting.ROWS))[0] for _ in range(3)]
+    stats = dataset_stats(workspace.database, Counting.ROWS)
     check(stats["steps"] == expect["steps"], f"stats counts {stats['steps']} steps")
     workspace.close()
     return work / "ws"

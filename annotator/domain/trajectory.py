@@ -195,6 +195,11 @@ class LabelledStep:
     def stages(self) -> tuple[bool, bool, bool]:
         return self.label.stages
 
+    @property
+    def usable(self) -> bool:
+        """Labelled completely, kept, and neither wrong nor redundant: a step that teaches what to do."""
+        return self.label.complete and not self.removed and self.verdict not in (Verdict.WRONG, Verdict.REDUNDANT)
+
     @functools.cached_property
     def original(self) -> Label:
         """What was collected: the agent's think and action from its reply (read leniently) and the executed
@@ -290,6 +295,21 @@ class LabelledTrajectory:
             if step.corrects_index is not None:
                 first.setdefault(step.corrects_index, step)
         return first
+
+    @functools.cached_property
+    def annotated_steps(self) -> tuple[LabelledStep, ...]:
+        """The labelled trajectory as annotated data, Mobile-R1 Table 2's "Data": each executed step that is
+        usable, and in place of a wrong step its first correction when that is labelled completely.
+        (storage.statistics counts the same in SQL; a test holds the two equal.)"""
+        chosen = []
+        for step in self.executed:
+            if step.verdict == Verdict.WRONG:
+                correction = self.corrections.get(step.index)
+                if correction is not None and correction.label.complete:
+                    chosen.append(correction)
+            elif step.usable:
+                chosen.append(step)
+        return tuple(chosen)
 
     @functools.cached_property
     def regions_by_screen(self) -> dict[str, tuple[Box, ...]]:

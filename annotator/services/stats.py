@@ -1,14 +1,16 @@
-"""What ``annotator stats`` and ``annotator db info`` report: the workspace in the shape of Mobile-R1 Tables 2 and 6.
+"""What ``annotator stats`` reports: the workspace in the shape of Mobile-R1 Tables 2 and 6.
 
 Counted by the module the statistics view and ``trainer-bridge stats`` use (``annotator.storage.statistics``,
-where the definitions are), over every trajectory; the apps and instructions are the whole stored pool, run or
-not (``annotator.storage.workspace_statistics``).
+where the definitions are). By default as the paper counts its dataset: the accepted trajectories, their
+annotated steps, and the apps and instructions they come from. Counting every row instead, the apps and
+instructions are the whole stored pool, run or not (``annotator.storage.workspace_statistics``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from annotator.domain.counting import Counting
 from annotator.storage.database import Database
 
 if TYPE_CHECKING:
@@ -17,16 +19,23 @@ if TYPE_CHECKING:
 NO_ACTION = "(none)"
 
 
-def dataset_stats(db: Database) -> dict[str, Any]:
-    """Counts of everything, steps per action (labelled action when there is one) and per app."""
+def dataset_stats(db: Database, counting: Counting = Counting.PAPER) -> dict[str, Any]:
+    """Counts of apps, instructions, trajectories and steps, steps per action (the labelled action when there is
+    one) and per app, as `counting` says (its description is in the result)."""
     # Imported here: pandas loads when something is counted, not with every command of the CLI.
     from annotator.storage.workspace_statistics import load_counts
 
     counts = load_counts(db)
-    shape = counts.facts.shape()
-    per_app = _every_app(counts.pool, shape.per_app)
+    shape = counts.facts.counted(counting).shape()
+    if counting is Counting.ROWS:
+        per_app = _every_app(counts.pool, shape.per_app)
+    else:
+        per_app = {row.app: {"instructions": int(row.instructions), "trajectories": int(row.trajectories),
+                             "steps": int(row.steps)} for row in shape.per_app.itertuples(index=False)}  # fmt: skip
     actions = shape.actions
     return {
+        "counting": str(counting),
+        "counted": counting.description,
         "apps": len(per_app),
         "instructions": sum(row["instructions"] for row in per_app.values()),
         "trajectories": shape.totals.trajectories,

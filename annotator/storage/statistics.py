@@ -7,8 +7,12 @@ distribution of trajectory length; the steps per action type come with them.
 
 Definitions, so that the numbers read the same in the view, its CSV files and a script:
 
-- a trajectory's length is its number of steps, every step row (collected and inserted corrections), as
-  the trajectory browser counts them;
+- what is counted (`Counting`): by default Mobile-R1 Table 2's dataset, the accepted trajectories and their
+  annotated steps (`LabelledTrajectory.annotated_steps`: each executed step labelled completely, kept, neither
+  wrong nor redundant, and in place of a wrong step its first complete correction; `annotated_step` is that
+  rule in SQL). `Counting.ROWS` counts every trajectory and every step row (collected and inserted, removed
+  ones too), as the trajectory browser does;
+- a trajectory's length is its number of counted steps;
 - an app's instructions are those with at least one trajectory (the instructions *in the dataset*, as in
   Table 2); apps without trajectories are left out (``annotator stats`` adds the whole stored pool of apps and
   instructions beside them: ``annotator.storage.workspace_statistics``);
@@ -24,25 +28,28 @@ the parts of a split add up to their whole exactly.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, and_, case, exists, func, or_, select
+from sqlalchemy.orm import Session, aliased
 
+from annotator.domain.counting import Counting
+from annotator.domain.trajectory import ReviewStatus, StepOrigin, Verdict
 from annotator.storage import models
 from annotator.storage.database import Database
 
 A, Ins, T, S = models.App, models.Instruction, models.Trajectory, models.Step
+
 
 ACTION_SOURCE = "label_action where a step has one, else raw_action"
 TOTALS_COLUMNS = ["apps", "instructions", "trajectories", "steps", "mean_steps"]
 PER_APP_COLUMNS = ["app", "instructions", "trajectories", "steps", "mean_steps"]
 LENGTH_COLUMNS = ["steps", "trajectories"]
 ACTION_COLUMNS = ["action", "steps", "labelled", "collected"]
-TRAJECTORY_COLUMNS = ["trajectory_id", "instruction_id", "app", "steps"]
-TRAJECTORY_ACTION_COLUMNS = ["trajectory_id", "action", "steps", "labelled"]
+TRAJECTORY_COLUMNS = ["trajectory_id", "instruction_id", "app", "review_status", "steps", "annotated_steps"]
+TRAJECTORY_ACTION_COLUMNS = ["trajectory_id", "action", "steps", "labelled", "annotated"]
 # Name of each table of a shape in CSV file names and in `DatasetShape.tables()`.
 SHAPE_TABLES = ("per_app", "trajectory_lengths", "action_types")
 WHOLE = "all"  # the name of the whole selection beside its splits
@@ -105,6 +112,17 @@ class TrajectoryFacts:
             self.actions[self.actions["trajectory_id"].isin(wanted)],
         )
 
+    def counted(self, counting: Counting) -> TrajectoryFacts:
+        """These facts as `counting` counts them: under PAPER, the accepted trajectories with their annotated
+        steps as their steps (every annotated step has a labelled action)."""
+        if counting is Counting.ROWS:
+            return self
+        accepted = self.trajectories[self.trajectories["review_status"] == str(ReviewStatus.ACCEPTED)]
+        trajectories = accepted.assign(steps=accepted["annotated_steps"])
+        actions = self.actions[self.actions["trajectory_id"].isin(trajectories["trajectory_id"])]
+        actions = actions.assign(steps=actions["annotated"], labelled=actions["annotated"])
+        return replace(self, trajectories=trajectories, actions=actions[actions["steps"] > 0])
+
     def shape(self) -> DatasetShape:
         per_app = _per_app(self.trajectories)
         totals = Totals(
@@ -118,27 +136,58 @@ class TrajectoryFacts:
         return DatasetShape(totals=totals, per_app=per_app, lengths=lengths, actions=_actions(self.actions))
 
 
+def annotated_step() -> ColumnElement[bool]:
+    """`LabelledTrajectory.annotated_steps` in SQL, for a row of `S`: a collected step that is usable, or a
+    complete correction that is the first kept one after a step whose verdict is wrong. Complete: think and
+    action text not empty and a tool call with an action (a saved tool call always has one)."""
+    complete = and_(
+        func.coalesce(S.think, "") != "", func.coalesce(S.action_text, "") != "", S.label_action.is_not(None)
+    )
+    wrong, redundant, inserted_origin = str(Verdict.WRONG), str(Verdict.REDUNDANT), str(StepOrigin.INSERTED)
+    inserted = S.origin == inserted_origin
+    usable = and_(
+        or_(S.origin.is_(None), S.origin != inserted_origin),
+        or_(S.verdict.is_(None), S.verdict.not_in([wrong, redundant])),
+    )
+    corrected, earlier = aliased(S), aliased(S)
+    corrects_a_wrong_step = exists().where(
+        corrected.trajectory_id == S.trajectory_id, corrected.index == S.corrects_index,
+        or_(corrected.origin.is_(None), corrected.origin != inserted_origin), corrected.verdict == wrong,
+    )  # fmt: skip
+    an_earlier_correction = exists().where(
+        earlier.trajectory_id == S.trajectory_id, earlier.origin == inserted_origin,
+        earlier.removed.is_(False), earlier.corrects_index == S.corrects_index, earlier.index < S.index,
+    )  # fmt: skip
+    first_correction = and_(inserted, corrects_a_wrong_step, ~an_earlier_correction)
+    return and_(complete, S.removed.is_(False), or_(usable, first_correction))
+
+
 def read_facts(session: Session) -> TrajectoryFacts:
     """Every trajectory's facts, in two aggregate queries (run them in one transaction for a snapshot)."""
     connection = session.connection()  # Core rows: the ORM's result processing doubled the time of 100,000 rows
     rows = connection.execute(
-        select(T.id, T.instruction_id, A.name, func.count(S.id))
+        select(T.id, T.instruction_id, A.name, T.review_status, func.count(S.id))
         .join(Ins, Ins.id == T.instruction_id)
         .join(A, A.id == Ins.app_id)
         .outerjoin(S, S.trajectory_id == T.id)
-        .group_by(T.id, T.instruction_id, A.name)
+        .group_by(T.id, T.instruction_id, A.name, T.review_status)
         .order_by(T.id)
     ).all()
     action = func.coalesce(S.label_action, S.raw_action)
+    annotated = func.sum(case((annotated_step(), 1), else_=0))
     per_action = connection.execute(
-        select(S.trajectory_id, action, func.count(), func.count(S.label_action)).group_by(S.trajectory_id, action)
+        select(S.trajectory_id, action, func.count(), func.count(S.label_action), annotated).group_by(
+            S.trajectory_id, action
+        )
     ).all()
-    trajectories = pd.DataFrame([tuple(row) for row in rows], columns=TRAJECTORY_COLUMNS)
+    trajectories = pd.DataFrame([tuple(row) for row in rows], columns=TRAJECTORY_COLUMNS[:-1])
     actions = pd.DataFrame([tuple(row) for row in per_action], columns=TRAJECTORY_ACTION_COLUMNS)
+    annotated_steps = actions.groupby("trajectory_id")["annotated"].sum()
+    trajectories["annotated_steps"] = trajectories["trajectory_id"].map(annotated_steps).fillna(0)
     integers = {"trajectory_id": "int64", "steps": "int64"}
     return TrajectoryFacts(
-        trajectories.astype({**integers, "instruction_id": "int64"}),
-        actions.astype({**integers, "labelled": "int64"}),
+        trajectories.astype({**integers, "instruction_id": "int64", "annotated_steps": "int64"}),
+        actions.astype({**integers, "labelled": "int64", "annotated": "int64"}),
     )
 
 

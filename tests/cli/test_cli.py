@@ -39,25 +39,36 @@ def run(data_dir: Path, *args: str) -> click.testing.Result:
 
 @pytest.mark.slow
 def test_stats_json_has_the_documented_keys(populated: Workspace) -> None:
-    result = run(populated.data_dir, "stats", "--json")
+    result = run(populated.data_dir, "stats", "--every-row", "--json")
     assert result.exit_code == 0
     stats = json.loads(result.output)
     assert {"apps", "instructions", "trajectories", "steps", "steps_per_action", "steps_per_app"} <= set(stats)
     assert (stats["apps"], stats["instructions"], stats["trajectories"], stats["steps"]) == (2, 3, 3, 7)
     assert stats["steps_per_action"] == {"click": 4, "terminate": 3}
     assert stats["steps_per_app"] == {"抖音": 2, "淘宝": 5}
+    assert stats["counting"] == "rows"
+
+
+def test_stats_count_as_mobile_r1_table_2_by_default(populated: Workspace) -> None:
+    """The two accepted trajectories (淘宝 3 steps, 抖音 2) and their annotated steps; not the unlabelled one."""
+    stats = json.loads(run(populated.data_dir, "stats", "--json").output)
+    assert (stats["apps"], stats["instructions"], stats["trajectories"], stats["steps"]) == (2, 2, 2, 5)
+    assert stats["counting"] == "mobile-r1" and stats["counted"].startswith("as Mobile-R1 Table 2")
+    assert stats["steps_per_action"] == {"click": 3, "terminate": 2}
+    text = run(populated.data_dir, "stats").output
+    assert text.startswith("Counted as Mobile-R1 Table 2: accepted trajectories") and "--every-row" in text
 
 
 @pytest.mark.slow
 def test_stats_table_is_readable(populated: Workspace) -> None:
-    output = run(populated.data_dir, "stats").output
+    output = run(populated.data_dir, "stats", "--every-row").output
     assert "trajectories: 3" in output
     assert "淘宝" in output and "click" in output
 
 
 def test_db_info_counts_what_stats_counts(populated: Workspace) -> None:
     info = json.loads(run(populated.data_dir, "db", "info", "--json").output)
-    stats = json.loads(run(populated.data_dir, "stats", "--json").output)
+    stats = json.loads(run(populated.data_dir, "stats", "--every-row", "--json").output)
     totals = ("apps", "instructions", "trajectories", "steps")
     assert {key: info[key] for key in totals} == {key: stats[key] for key in totals}
     assert info["trajectories"] == 3 and info["steps"] > 0

@@ -48,7 +48,7 @@ def test_collect_with_the_scripted_agent_then_stats(tmp_path: Path, adb_port: in
     assert result.exit_code == 0, result.output
     assert "complete, success (terminate)" in result.output and "step  3  terminate success" in result.output
     assert phone.settings["global"]["zen_mode"] == "1"
-    stats = json.loads(annotator(tmp_path, adb_port, "stats", "--json").output)
+    stats = json.loads(annotator(tmp_path, adb_port, "stats", "--every-row", "--json").output)
     assert stats["trajectories"] == 1 and stats["steps"] == 4 and stats["steps_per_action"]["open"] == 1
 
 

@@ -27,13 +27,13 @@ def test_demo_no_gui_builds_the_workspace_and_prints_a_summary(tmp_path: Path) -
     assert f"Demo workspace: {folder}" in result.output
     assert "2 trajectories" in result.output and "teleoperated: 1" in result.output
     assert "[1/2] 优选商城" in result.output  # one progress line per trajectory
-    stats = json.loads(invoke("--data-dir", str(folder), "stats", "--json").output)
+    stats = json.loads(invoke("--data-dir", str(folder), "stats", "--every-row", "--json").output)
     assert stats["trajectories"] == 2 and stats["instructions"] >= 40
 
     again = invoke("demo", "--no-gui", "--data-dir", str(folder))
     assert again.exit_code == 1
     assert "already holds a workspace with 2 trajectories" in again.output and "--replace" in again.output
-    assert json.loads(invoke("--data-dir", str(folder), "stats", "--json").output)["steps"] == stats["steps"]
+    assert json.loads(invoke("--data-dir", str(folder), "stats", "--every-row", "--json").output)["steps"] == stats["steps"]
 
 
 def test_the_global_data_dir_option_and_replace(tmp_path: Path) -> None:
@@ -43,7 +43,7 @@ def test_the_global_data_dir_option_and_replace(tmp_path: Path) -> None:
         "--data-dir", str(tmp_path), "demo", "--no-gui", "--trajectories", "1", "--seed", "5", "--replace"
     )
     assert replaced.exit_code == 0, replaced.output
-    assert json.loads(invoke("--data-dir", str(tmp_path), "stats", "--json").output)["trajectories"] == 1
+    assert json.loads(invoke("--data-dir", str(tmp_path), "stats", "--every-row", "--json").output)["trajectories"] == 1
 
 
 def test_the_default_folder_is_a_demo_folder_beside_the_users_workspace(tmp_path: Path) -> None:

@@ -104,7 +104,7 @@ def test_labels_have_revisions_by_named_people_and_reviews_have_comments(built: 
 
 @pytest.mark.slow  # the demo workspace it reads takes seconds to build
 def test_stats_agree_with_the_report(built: DemoReport) -> None:
-    result = CliRunner().invoke(cli, ["--data-dir", str(built.data_dir), "stats", "--json"])
+    result = CliRunner().invoke(cli, ["--data-dir", str(built.data_dir), "stats", "--every-row", "--json"])
     stats = json.loads(result.output)
     assert (stats["trajectories"], stats["steps"]) == (built.trajectories, built.steps)
     per_app = {app: row["trajectories"] for app, row in stats["per_app"].items() if row["trajectories"]}

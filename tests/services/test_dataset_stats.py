@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from sqlalchemy import select
 
+from annotator.domain.counting import Counting
 from annotator.domain.trajectory import CollectorKind, Outcome, ReviewStatus, TrajectoryStatus
 from annotator.services import dataset_stats, stats
 from annotator.services.annotation import Editor
@@ -150,7 +151,7 @@ def test_a_submission_for_review_is_not_counted_as_a_review(known: Workspace) ->
 def test_annotator_stats_counts_as_the_view_does_and_adds_the_instructions_not_run_yet(known: Workspace) -> None:
     collection.add_instruction(known.database, "淘宝", "打开淘宝，查看订单")  # in the pool, never run
     collection.add_instruction(known.database, "美团", "打开美团，点一杯咖啡")  # an app with no trajectory at all
-    view, counts = dataset_stats.compute(known.database), stats.dataset_stats(known.database)
+    view, counts = dataset_stats.compute(known.database), stats.dataset_stats(known.database, Counting.ROWS)
     assert (counts["trajectories"], counts["steps"]) == (view.totals.trajectories, view.totals.steps) == (4, 11)
     assert counts["steps_per_action"] == {"click": 5, "terminate": 4, "swipe": 1, stats.NO_ACTION: 1}
     assert counts["steps_per_action"] == {

@@ -57,11 +57,6 @@ class TrainingRecord:
     regions: tuple[tuple[Box, ...], ...] = ()  # privacy regions of each of `screenshots`
 
 
-def _usable(step: LabelledStep) -> bool:
-    """Labelled completely, kept, and neither wrong nor redundant: a step that teaches what to do."""
-    return step.label.complete and not step.removed and step.verdict not in (Verdict.WRONG, Verdict.REDUNDANT)
-
-
 def training_records(trajectory: LabelledTrajectory, *, after_errors: bool = False) -> Iterator[TrainingRecord]:
     """The records of one trajectory, in step order (module docstring)."""
     executed = trajectory.executed
@@ -77,7 +72,7 @@ def training_records(trajectory: LabelledTrajectory, *, after_errors: bool = Fal
             continue
         if mistaken and not after_errors:
             return
-        if _usable(step):
+        if step.usable:
             yield _record(trajectory, step, position, "after_error" if mistaken else "step", history, screens)
 
 
@@ -86,7 +81,7 @@ def recovery_records(trajectory: LabelledTrajectory) -> Iterator[TrainingRecord]
     executed = trajectory.executed
     for position, wrong in enumerate(executed[:-1]):
         escape = executed[position + 1]
-        if wrong.verdict != Verdict.WRONG or not _usable(escape):
+        if wrong.verdict != Verdict.WRONG or not escape.usable:
             continue
         before = tuple(done.as_history() for done in executed[:position])
         screens = tuple(done.screenshot_sha256 for done in executed[: position + 2])
