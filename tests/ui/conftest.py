@@ -42,10 +42,20 @@ def widgets_go_with_their_test(qapp: AnnotatorApp) -> Iterator[None]:
     Python collects them, and a matplotlib figure holds its canvas in a reference cycle. Collected during a later
     test (inside a chart's draw, say), a view and its charts vanished under code still using them: Qt raised
     "Internal C++ object already deleted" and once crashed the run. Collecting here deletes them at a safe point.
+    Automatic collection is off while a test runs, for the same reason: a collection triggered by a test's own
+    allocations, in the middle of a chart's paint, crashed tests/ui/test_stats_view.py 3 runs of 3 once the
+    statistics allocated a little more (a call through a null pointer inside FigureCanvasQTAgg.paintEvent; the
+    same file passes with automatic collection off, and the app keeps its views for the window's lifetime).
     """
-    yield
-    gc.collect()
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+        gc.collect()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def open_window(qtbot: QtBot, qapp: AnnotatorApp, data_dir: Path) -> MainWindow:
