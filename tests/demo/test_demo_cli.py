@@ -33,7 +33,8 @@ def test_demo_no_gui_builds_the_workspace_and_prints_a_summary(tmp_path: Path) -
     again = invoke("demo", "--no-gui", "--data-dir", str(folder))
     assert again.exit_code == 1
     assert "already holds a workspace with 2 trajectories" in again.output and "--replace" in again.output
-    assert json.loads(invoke("--data-dir", str(folder), "stats", "--every-row", "--json").output)["steps"] == stats["steps"]
+    again_stats = json.loads(invoke("--data-dir", str(folder), "stats", "--every-row", "--json").output)
+    assert again_stats["steps"] == stats["steps"]
 
 
 def test_the_global_data_dir_option_and_replace(tmp_path: Path) -> None:
