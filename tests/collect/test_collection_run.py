@@ -17,6 +17,7 @@ from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.device.adb import adb_client
 from annotator.device.android import AndroidDevice
+from annotator.domain.counting import Counting
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.judge.screens import workspace_screens
@@ -84,7 +85,7 @@ def test_an_agent_run_records_a_complete_trajectory(
     assert typed.raw_tool_call["arguments"]["text"] == "小王的手机"
     saved = trajectory(workspace, result.trajectory_id)
     assert saved.settings["max_steps"] == 25 and saved.settings["decider"] == "agent"
-    assert dataset_stats(workspace.database)["steps"] == 8
+    assert dataset_stats(workspace.database, Counting.ROWS)["steps"] == 8
 
 
 def test_a_phone_gone_mid_run_leaves_an_interrupted_trajectory_that_resumes(

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from annotator.domain.counting import Counting
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.bundle_manifest import BundleError
 from annotator.services.stats import dataset_stats
@@ -55,7 +56,7 @@ def test_round_trip_is_bit_for_bit(populated: Workspace, target: Workspace, tmp_
     assert blob_hashes == {k: v for k, v in tree_hashes(second.path).items() if k.startswith("blobs/")}
     assert all(name == f"blobs/{digest}" for name, digest in blob_hashes.items())
     assert manifest_without_date(first_folder) == manifest_without_date(second.path)
-    assert dataset_stats(target.database) == dataset_stats(populated.database)
+    assert dataset_stats(target.database, Counting.ROWS) == dataset_stats(populated.database, Counting.ROWS)
     carried = manifest_without_date(second.path)
     first_step = carried["trajectories"][0]["steps"][0]
     assert first_step["usage"]["total_tokens"] == 960 and first_step["attempts"][0]["reply"] == "胡言乱语"

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 
+from annotator.domain.counting import Counting
 from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.services import blind_rating, studies
 from annotator.services.bundle import export_bundle, import_bundle
@@ -47,7 +48,7 @@ def test_bundle_labels_and_stats_on_postgres(populated: Workspace, postgres_url:
         result = import_bundle(team, bundle)
         assert (result.trajectories_added, result.steps_added) == (3, 7)
         assert import_bundle(team, bundle).trajectories_added == 0
-        assert dataset_stats(team.database) == dataset_stats(populated.database)
+        assert dataset_stats(team.database, Counting.ROWS) == dataset_stats(populated.database, Counting.ROWS)
         first_step = step_ids(team)[0]
         assert labels.update_label(team.database, first_step, {"verdict": "wrong", "think": "改"}, person="小王") == 2
         again = export_bundle(team, tmp_path / "again")
