@@ -7,11 +7,12 @@ distribution of trajectory length; the steps per action type come with them.
 
 Definitions, so that the numbers read the same in the view, its CSV files and a script:
 
-- what is counted (`Counting`): by default Mobile-R1 Table 2's dataset, the accepted trajectories and their
-  annotated steps (`LabelledTrajectory.annotated_steps`: each executed step labelled completely, kept, neither
-  wrong nor redundant, and in place of a wrong step its first complete correction; `annotated_step` is that
-  rule in SQL). `Counting.ROWS` counts every trajectory and every step row (collected and inserted, removed
-  ones too), as the trajectory browser does;
+- what is counted: the facts as read count every trajectory and every step row (collected and inserted,
+  removed ones too), as the trajectory browser does, and so do the statistics view and ``trainer-bridge
+  stats``. ``TrajectoryFacts.counted(Counting.PAPER)``, what ``annotator stats`` shows by default, counts
+  Mobile-R1 Table 2's dataset instead: the accepted trajectories and their annotated steps
+  (`LabelledTrajectory.annotated_steps`: each executed step labelled completely, kept, neither wrong nor
+  redundant, and in place of a wrong step its first complete correction; `annotated_step` is that rule in SQL);
 - a trajectory's length is its number of counted steps;
 - an app's instructions are those with at least one trajectory (the instructions *in the dataset*, as in
   Table 2); apps without trajectories are left out (``annotator stats`` adds the whole stored pool of apps and
@@ -41,7 +42,6 @@ from annotator.storage import models
 from annotator.storage.database import Database
 
 A, Ins, T, S = models.App, models.Instruction, models.Trajectory, models.Step
-
 
 ACTION_SOURCE = "label_action where a step has one, else raw_action"
 TOTALS_COLUMNS = ["apps", "instructions", "trajectories", "steps", "mean_steps"]
@@ -180,7 +180,8 @@ def read_facts(session: Session) -> TrajectoryFacts:
             S.trajectory_id, action
         )
     ).all()
-    trajectories = pd.DataFrame([tuple(row) for row in rows], columns=TRAJECTORY_COLUMNS[:-1])
+    read = [column for column in TRAJECTORY_COLUMNS if column != "annotated_steps"]  # summed from `per_action`
+    trajectories = pd.DataFrame([tuple(row) for row in rows], columns=read)
     actions = pd.DataFrame([tuple(row) for row in per_action], columns=TRAJECTORY_ACTION_COLUMNS)
     annotated_steps = actions.groupby("trajectory_id")["annotated"].sum()
     trajectories["annotated_steps"] = trajectories["trajectory_id"].map(annotated_steps).fillna(0)

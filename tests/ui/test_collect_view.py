@@ -106,7 +106,7 @@ def test_teleoperating_the_live_screen_records_each_gesture_as_a_step(
 ) -> None:
     identity.remember("小王", "annotator")
     recorded: list[int] = []
-    view.trajectory_recorded.connect(recorded.append)
+    view.hub.changed.connect(lambda changes: recorded.extend(sorted(changes.trajectories)))
     choose_phone_on(qtbot, view, server.port)
     assert view.devices.count() == 1 and view.devices.item(0).text() == (
         f"virtual-1\nVirtual Phone · Android 14\n1080×2400 · adb port {server.port}"
@@ -147,7 +147,7 @@ def test_an_agent_run_on_the_built_in_phone_lists_steps_as_they_are_recorded(
     qtbot: QtBot, view: CollectView, workspace: Workspace
 ) -> None:
     recorded: list[int] = []
-    view.trajectory_recorded.connect(recorded.append)
+    view.hub.changed.connect(lambda changes: recorded.extend(sorted(changes.trajectories)))
     qtbot.mouseClick(view.panel.virtual, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.phone is not None and view.phone.built_in and view.screen.image is not None)
     qtbot.waitUntil(lambda: "设置" in view.task.instructions)  # the virtual phone's instructions were added
@@ -179,7 +179,7 @@ def test_stop_ends_an_agent_run_after_the_current_step_and_closes_it(
     qtbot: QtBot, view: CollectView, workspace: Workspace
 ) -> None:
     recorded: list[int] = []
-    view.trajectory_recorded.connect(recorded.append)
+    view.hub.changed.connect(lambda changes: recorded.extend(sorted(changes.trajectories)))
     qtbot.mouseClick(view.panel.virtual, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(view.agent.demo, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.phone is not None and bool(view.task.instructions) and bool(view.agent.url.text()))
@@ -200,7 +200,7 @@ def test_stop_ends_an_agent_run_after_the_current_step_and_closes_it(
 def record_two_steps_then_disconnect(qtbot: QtBot, view: CollectView, server: VirtualAdbServer) -> int:
     """A recording with two steps whose phone goes away while the person looks at it; the trajectory's id."""
     recorded: list[int] = []
-    view.trajectory_recorded.connect(recorded.append)
+    view.hub.changed.connect(lambda changes: recorded.extend(sorted(changes.trajectories)))
     choose_phone_on(qtbot, view, server.port)
     write_instruction(view, "设置", "打开设置，查看关于手机")
     view.start_recording()

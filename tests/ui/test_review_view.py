@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 from sqlalchemy import select
 
 from annotator.domain.trajectory import ReviewStatus
+from annotator.services.changes import Changes
 from annotator.services.review import FIXED_NOTE
 from annotator.storage import labels, models
 from annotator.storage.workspace import Workspace
@@ -110,10 +111,10 @@ def test_accept_writes_a_review_under_the_reviewer_and_selects_the_next(
     identity.remember("李审核", "reviewer")
     said = messages(view)
     choose(view, 1)
-    with qtbot.waitSignal(view.decided) as decided:
+    with qtbot.waitSignal(view.hub.changed) as decided:
         view.accept()
     settle(qtbot, jobs)
-    assert decided.args == [1, "accepted"]
+    assert decided.args == [Changes.of([1], review=True)]
     assert newest_review(submitted, 1) == ("accepted", None, "李审核", "accepted")
     assert ids(view.waiting_model) == [2]
     assert view.waiting_table.selected_row() == 0 and view.preview.instruction.text() == DOUYIN

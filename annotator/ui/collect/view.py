@@ -39,7 +39,6 @@ SHUTDOWN_WAIT_MS = 30_000  # a model call in flight finishes its step before the
 
 class CollectView(Retranslating, QWidget):
     status_message = Signal(str)
-    trajectory_recorded = Signal(int)  # a recording or agent trajectory ended (the window may offer to open it)
 
     def __init__(self, jobs: Jobs, parent: QWidget | None = None, *, hub: Hub | None = None) -> None:
         super().__init__(parent)
@@ -261,7 +260,6 @@ class CollectView(Retranslating, QWidget):
         self._show_progress()
 
     def _run_ended(self, result: RunResult) -> None:
-        self.trajectory_recorded.emit(result.trajectory_id)
         self.hub.announce(Changes.of([result.trajectory_id], collected=True))
         lost = result.stop.phone_lost
         self.last_outcome = self.progress.summary(result, with_reason=not lost)

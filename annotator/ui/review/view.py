@@ -54,7 +54,6 @@ def short(instruction: str) -> str:
 class ReviewView(Retranslating, QWidget):
     status_message = Signal(str)
     edit_requested = Signal(int)  # a trajectory id: the window opens it in the annotation view
-    decided = Signal(int, str)  # trajectory id, its new review status: a view showing it can reload it
 
     def __init__(self, jobs: Jobs, parent: QWidget | None = None, *, hub: Hub | None = None) -> None:
         super().__init__(parent)
@@ -181,7 +180,7 @@ class ReviewView(Retranslating, QWidget):
             self.tr("Accepting a trajectory"),
             target,
             lambda workspace: review.accept(workspace, target, reviewer=name, fixed=fixed),
-            (ReviewStatus.ACCEPTED, done),
+            done,
         )
 
     def reject(self) -> None:
@@ -216,14 +215,12 @@ class ReviewView(Retranslating, QWidget):
             self.tr("Rejecting a trajectory"),
             target,
             lambda workspace: review.reject(workspace, target, reviewer=name, comment=comment),
-            (ReviewStatus.REJECTED, self.tr("Rejected: %1 (back in the annotator's queue with your comment)")),
+            self.tr("Rejected: %1 (back in the annotator's queue with your comment)"),
         )
 
-    def _decide(
-        self, title: str, target: int, decision: Callable[[Workspace], Changes], outcome: tuple[ReviewStatus, str]
-    ) -> None:
-        """Run `decision` on a worker and announce what it changed; `outcome` is the status it sets and the message
-        that says so (%1: the instruction)."""
+    def _decide(self, title: str, target: int, decision: Callable[[Workspace], Changes], done: str) -> None:
+        """Run `decision` on a worker and announce what it changed; `done` is the message that says it is
+        done (%1: the instruction)."""
         workspace = self.workspace
         if workspace is None:
             self.status_message.emit(self.tr("Open a workspace first."))
@@ -237,19 +234,15 @@ class ReviewView(Retranslating, QWidget):
             return changes, known if known is not None else load_trajectory(workspace.database, target).instruction
 
         self.jobs.submit(
-            title, run, on_result=lambda result: self._decided(target, outcome, *result, next_row), queue=DECISION_QUEUE
+            title, run, on_result=lambda result: self._decided(target, done, *result, next_row), queue=DECISION_QUEUE
         )
 
-    def _decided(
-        self, target: int, outcome: tuple[ReviewStatus, str], changes: Changes, instruction: str, next_row: int | None
-    ) -> None:
+    def _decided(self, target: int, done: str, changes: Changes, instruction: str, next_row: int | None) -> None:
         self.hub.announce(changes)
-        status, done = outcome
         if target == self.fixing:
             self.fixing = None
             self._show_fixing()
         self.status_message.emit(fill(done, short(instruction)))
-        self.decided.emit(target, str(status))
         self.reload(next_row)
 
     def _target(self) -> int | None:
