@@ -19,6 +19,7 @@ from annotator.collect.session import RunResult, Settings, StepEvent, Task
 from annotator.collect.teleop import HELP, TeleopDecider, parse_command
 from annotator.device.adb import adb_client, connect_network, list_devices
 from annotator.device.errors import DeviceError
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS
 from annotator.services import collecting
 from annotator.storage import collection
 
@@ -141,7 +142,18 @@ def read_commands(decider: TeleopDecider) -> None:
 @click.option("--runs", type=click.IntRange(1, 100), default=1, show_default=True, help="Runs per instruction.")
 @click.option("--max-steps", type=click.IntRange(1, 200), default=25, show_default=True)
 @click.option(
-    "--history-images", type=click.IntRange(1, 25), default=2, show_default=True, help="Screenshots sent (W)."
+    "--history-images",
+    type=click.IntRange(1, 25),
+    default=2,
+    show_default=True,
+    help="Screenshots sent, the current one included (Mobile-R1 Eq. 4's W counts the earlier ones: W + 1).",
+)
+@click.option(
+    "--prompt-variant",
+    type=click.Choice(PROMPT_VARIANTS),
+    default=str(DEFAULT_PROMPT_VARIANT),
+    show_default=True,
+    help="The agent's system prompt: qwen2.5-vl declares mobile_use's parameters; mobile-r1-paper is B.4 as printed.",
 )
 @click.option("--person", help="Who teleoperates (recorded with the trajectory).")
 @click.option("--resume", "resume_id", type=int, help="Go on with an interrupted trajectory.")
@@ -165,13 +177,17 @@ def _collect(workspace: Workspace, options: dict[str, Any]) -> None:
     if options["agent_url"] and not options["agent_model"]:
         raise collecting.CollectError("--agent-url needs --agent-model")
     device = collecting.choose_device(options["serial"], options["port"])
-    settings = Settings(max_steps=options["max_steps"], history_images=options["history_images"])
+    settings = Settings(
+        max_steps=options["max_steps"],
+        history_images=options["history_images"],
+        prompt_variant=options["prompt_variant"],
+    )
     stop = threading.Event()
     endpoint = None
     decider: Decider
     if options["agent_url"]:
         endpoint = collecting.AgentEndpoint(options["agent_url"], options["agent_model"], options["api_key_env"])
-        decider = collecting.agent_decider(endpoint, options["history_images"])
+        decider = collecting.agent_decider(endpoint, settings)
     else:
         decider = TeleopDecider(on_refused=lambda message: click.echo(f"  ? {message}", err=True))
         threading.Thread(target=read_commands, args=(decider,), daemon=True).start()

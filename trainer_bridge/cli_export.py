@@ -10,6 +10,7 @@ import click
 
 from annotator.domain.coords import MAX_PIXELS, MIN_PIXELS
 from annotator.domain.model_space import MODEL_SPACE_NAMES, model_space
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS, prompt_variant
 from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.workspace import Workspace
 from trainer_bridge.cli_options import (
@@ -21,6 +22,7 @@ from trainer_bridge.cli_options import (
     workspace_options,
 )
 from trainer_bridge.export.formats import FORMATS
+from trainer_bridge.export.presets import PRESETS, describe
 from trainer_bridge.export.run import PRIVACY_MODES, STAGES, ExportError, ExportOptions, export
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS
 
@@ -32,12 +34,21 @@ from trainer_bridge.export.sft import INSTRUCTION_LEVELS
 @click.option("--coords", type=click.Choice(MODEL_SPACE_NAMES), default="qwen2.5-vl", show_default=True)
 @click.option("--min-pixels", type=int, default=MIN_PIXELS, show_default=True, help="The processor's min_pixels.")
 @click.option("--max-pixels", type=int, default=MAX_PIXELS, show_default=True, help="The processor's max_pixels.")
+@click.option("--preset", type=click.Choice(tuple(PRESETS)),
+              help="A paper's settings; options given beside it win. mobile-r1: " + describe("mobile-r1"))  # fmt: skip
 @click.option("--image-scale", type=float, default=1.0, show_default=True, help="Scale first (0.5: halved).")
-@click.option("--history-images", type=int, default=2, show_default=True, help="W: screenshots shown, the current too.")
+@click.option("--history-images", type=click.IntRange(1), default=2, show_default=True,
+              help="Screenshots per sample, the current one included (Mobile-R1 Eq. 4's W counts only the "
+                   "earlier ones: W + 1).")  # fmt: skip
 @click.option("--instruction-level", type=click.Choice(INSTRUCTION_LEVELS), default="task", show_default=True)
 @click.option("--self-correction", is_flag=True, help="Also the steps after a wrong step (history shows the mistake).")
 @click.option("--keep-duplicates", is_flag=True, help="Keep samples identical to one already written.")
-@click.option("--no-error-recovery", is_flag=True, help="grpo-action: no error-escape / back-on-track samples.")
+@click.option("--error-recovery", is_flag=True,
+              help="grpo-action: add InfiGUI-R1's error-escape and back-on-track rows (not in Mobile-R1).")  # fmt: skip
+@click.option("--prompt-variant", type=click.Choice(PROMPT_VARIANTS), default=str(DEFAULT_PROMPT_VARIANT),
+              show_default=True,
+              help="The system prompt: qwen2.5-vl declares mobile_use's parameters; mobile-r1-paper is B.4 as "
+                   "printed. Evaluate with the one you train on (manifest.json: prompt_variant).")  # fmt: skip
 @click.option("--privacy", type=click.Choice(PRIVACY_MODES), default="blur", show_default=True,
               help="How the privacy regions annotators marked are hidden.")  # fmt: skip
 @click.option("--keep-pii", is_flag=True, help="Do not scrub phone, ID-card, bank-card numbers and e-mails.")
@@ -46,9 +57,10 @@ from trainer_bridge.export.sft import INSTRUCTION_LEVELS
 @split_options(default=WHOLE_DATASET_SPLIT)
 @selection_options(reviews=("accepted",), review_help="Review states (repeat).")
 @workspace_options
-def export_command(**given: Any) -> None:
+@click.pass_context
+def export_command(context: click.Context, **given: Any) -> None:
     """Write a training dataset of labelled steps (manifest.json says what is in it)."""
-    options = export_options(given)
+    options = export_options(with_preset(context, given))
     bar = click.progressbar(length=1, label="trajectories", file=sys.stderr)
     with Workspace.open(given["data_dir"], given["db_url"]) as workspace, bar:
 
@@ -89,6 +101,18 @@ def export_options(given: dict[str, Any]) -> ExportOptions:
         stage=given["stage"], format=given["format_"], out=given["out"], space=space,
         history_images=given["history_images"], after_errors=given["self_correction"],
         instruction_level=given["instruction_level"], keep_duplicates=given["keep_duplicates"],
-        keep_pii=given["keep_pii"], privacy=given["privacy"], error_recovery=not given["no_error_recovery"],
-        image_cache=not given["no_image_cache"], selection=selected, splits=splits,
+        keep_pii=given["keep_pii"], privacy=given["privacy"], error_recovery=given["error_recovery"],
+        prompt_variant=prompt_variant(given["prompt_variant"]), image_cache=not given["no_image_cache"],
+        selection=selected, splits=splits,
     )  # fmt: skip
+
+
+def with_preset(context: click.Context, given: dict[str, Any]) -> dict[str, Any]:
+    """The options with the preset's values wherever the user left an option at its default."""
+    if not given.get("preset"):
+        return given
+    chosen = dict(given)
+    for name, value in PRESETS[given["preset"]].items():
+        if context.get_parameter_source(name) in (None, click.core.ParameterSource.DEFAULT):
+            chosen[name] = value
+    return chosen

@@ -12,6 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from annotator.collect.decide import Decision, DecisionUnavailable, StepContext
 from annotator.domain.coords import DEFAULT_RESIZE, ResizeConfig
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.llm.agent import HistoryStep, build_agent_messages, parse_agent_reply, prepare_screenshot
 from annotator.llm.client import LLMClient, LLMError
 
@@ -26,8 +27,10 @@ class AgentDecider:
         history_images: int = 2,
         resize: ResizeConfig = DEFAULT_RESIZE,
         reply_retries: int = 2,
+        prompt_variant: PromptVariant = DEFAULT_PROMPT_VARIANT,
     ) -> None:
         self.client, self.history_images, self.resize = client, history_images, resize
+        self.prompt_variant = prompt_variant
         self.reply_retries = reply_retries
         self._preparing: list[Future[None]] = []
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="screenshot-prep")
@@ -56,6 +59,7 @@ class AgentDecider:
                 context.screen,
                 history_images=self.history_images,
                 resize=self.resize,
+                variant=self.prompt_variant,
             )
         except ValueError as error:  # e.g. the screen rotated mid-run: the model cannot be asked sensibly
             raise DecisionUnavailable(f"cannot build the model's request: {error}") from error

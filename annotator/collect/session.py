@@ -21,6 +21,7 @@ from annotator.device.errors import ActionFailed, DeviceError, DeviceGone
 from annotator.device.observe import DeviceObservation
 from annotator.domain import actions as act
 from annotator.domain.geometry import ScreenSize
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.storage import collection
 from annotator.storage.trajectories import load_trajectory
@@ -36,7 +37,8 @@ class UnreadableScreenshot(RuntimeError):
 @dataclass(frozen=True)
 class Settings:
     max_steps: int = 25
-    history_images: int = 2
+    history_images: int = 2  # screenshots sent to the agent, the current one included (Eq. 4's W + 1)
+    prompt_variant: str = str(DEFAULT_PROMPT_VARIANT)  # the agent's system prompt (annotator.domain.prompts)
     settle_timeout_s: float = 3.0
     restart_app: bool = True  # each run starts from the app's start page
 
@@ -131,6 +133,8 @@ class CollectionRun:
     def start(self, task: Task, collector: collection.Collector) -> RunResult:
         db = self.workspace.database
         settings = self.settings.as_json() | {"decider": self.decider.kind}
+        if self.decider.kind != "agent":
+            del settings["prompt_variant"]  # a person is shown no prompt
         trajectory_id = collection.start_trajectory(
             db, task.instruction_id, collector, device_serial=self.device.serial, settings=settings
         )

@@ -1,17 +1,18 @@
 """The agent's conversation for one step: the same layout when collecting, exporting and evaluating.
 
-Mobile-R1 Appendix B.4 prompt, Qwen2.5-VL chat layout (alternating user / assistant turns after the system
-prompt)::
+Mobile-R1 Appendix B.4 prompt (in one of `annotator.domain.prompts`' variants), Qwen2.5-VL chat layout
+(alternating user / assistant turns after the system prompt)::
 
-    system     B.4 prompt with "User Task: ..." + how coordinates are written (the model space's note)
+    system     B.4 prompt with "User Task: ..." (the qwen2.5-vl variant says how coordinates are written)
     user       [text: earlier steps, whose screenshots are no longer sent: think/action/tool_call each]
                text "Step k:" + screenshot k                     } one pair per earlier step whose
     assistant  step k's reply: <think>..<action>..<tool_call>..  } screenshot is inside the window
     ...
     user       [text: earlier steps, when no pair above carries them] + "Step n (current screen):" + screenshot
 
-Only the last W screenshots (the current one included) are shown, as Eq. 4's sliding window caps images for
-memory; the full text history is always given, so the model can still see an earlier mis-click. Each tool
+``shown`` screenshots are sent: the current one and the ``shown - 1`` before it (Eq. 4's W historical
+screenshots, W = shown - 1), as the sliding window caps images for memory; the full text history is always
+given, so the model can still see an earlier mis-click. Each tool
 call appears exactly once, in step order, in the model's space. How a screenshot becomes a message part
 (an inline data URL for an endpoint, a placeholder for a training file) is the caller's `image_part`.
 """
@@ -24,7 +25,7 @@ from typing import Any
 
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.model_space import ModelSpace
-from annotator.domain.prompts import agent_system_prompt
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant, agent_system_prompt
 from annotator.domain.response import tool_call_json
 
 
@@ -66,12 +67,13 @@ def agent_conversation(
     *,
     shown: int,
     image_part: Callable[[int], dict[str, Any]],
+    variant: PromptVariant = DEFAULT_PROMPT_VARIANT,
 ) -> list[dict[str, Any]]:
     """The messages that ask for step ``len(history)``. ``shown`` screenshots are sent (at least 1, at most
     one per step); ``image_part(index)`` gives the part for step ``index``'s screenshot."""
     if not 1 <= shown <= len(history) + 1:
         raise ValueError(f"expected 1 to {len(history) + 1} screenshots (one per step plus the current), got {shown}")
-    system = f"{agent_system_prompt(instruction)}\n{space.screen_note(screen)}"
+    system = agent_system_prompt(instruction, variant, screen_note=space.screen_note(screen))
     messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
     first_shown = len(history) + 1 - shown  # the step index of the oldest screenshot sent
     summary = _summary(history[:first_shown], screen, space)

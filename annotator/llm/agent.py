@@ -21,6 +21,7 @@ from annotator.domain.agent_conversation import HistoryStep, agent_conversation
 from annotator.domain.coords import DEFAULT_RESIZE, CoordinateSpace, ResizeConfig, scale_point
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.model_space import POINT_KEYS, ModelSpace
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.domain.response import ParsedResponse, parse_response
 from annotator.imaging.decode import UnreadableImage, image_size, png_header_size
 from annotator.imaging.encode import data_url
@@ -57,6 +58,7 @@ def build_agent_messages(
     *,
     history_images: int = 2,
     resize: ResizeConfig = DEFAULT_RESIZE,
+    variant: PromptVariant = DEFAULT_PROMPT_VARIANT,
 ) -> AgentRequest:
     """The request for the next step.
 
@@ -79,7 +81,9 @@ def build_agent_messages(
         return _image_part(screenshots[index - len(history) - 1], resized, current=current)
 
     shown = min(history_images, len(screenshots))
-    messages = agent_conversation(instruction, history, screen, space, shown=shown, image_part=image_part)
+    messages = agent_conversation(
+        instruction, history, screen, space, shown=shown, image_part=image_part, variant=variant
+    )
     return AgentRequest(messages=messages, resized=resized)
 
 

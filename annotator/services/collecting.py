@@ -13,6 +13,7 @@ from annotator.collect.session import CollectionRun, RunResult, Settings, StepEv
 from annotator.device.adb import DeviceInfo, adb_client, list_devices
 from annotator.device.android import AndroidDevice
 from annotator.device.errors import DeviceError
+from annotator.domain.prompts import prompt_variant
 from annotator.domain.trajectory import TrajectoryStatus
 from annotator.judge.screens import workspace_screens
 from annotator.llm.client import LLMClient, LLMConfig
@@ -89,9 +90,10 @@ def tasks_for(
     return tasks
 
 
-def agent_decider(endpoint: AgentEndpoint, history_images: int) -> AgentDecider:
+def agent_decider(endpoint: AgentEndpoint, settings: Settings) -> AgentDecider:
     client = LLMClient(LLMConfig(base_url=endpoint.base_url, model=endpoint.model, api_key_env=endpoint.api_key_env))
-    return AgentDecider(client, history_images=history_images)
+    variant = prompt_variant(settings.prompt_variant)
+    return AgentDecider(client, history_images=settings.history_images, prompt_variant=variant)
 
 
 def run_tasks(

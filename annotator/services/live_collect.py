@@ -264,7 +264,7 @@ def agent_runs(
 ) -> list[RunResult]:
     """`runs` agent trajectories of one instruction, one after another; ends early when stopped or the phone is gone."""
     task = resolve_task(workspace, choice)
-    watched = ScreenWatch(collecting.agent_decider(endpoint, settings.history_images), on_screen, on_step)
+    watched = ScreenWatch(collecting.agent_decider(endpoint, settings), on_screen, on_step)
     try:
         results = collecting.run_tasks(
             workspace, open_device(phone), watched, [task], runs=runs, settings=settings, endpoint=endpoint,
@@ -302,7 +302,7 @@ def resume(
 
 
 def agent_decider(endpoint: collecting.AgentEndpoint, settings: Settings) -> Decider:
-    return collecting.agent_decider(endpoint, settings.history_images)
+    return collecting.agent_decider(endpoint, settings)
 
 
 def close_run(workspace: Workspace, trajectory_id: int) -> None:

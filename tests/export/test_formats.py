@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from datasets import load_dataset, load_from_disk
@@ -38,14 +39,17 @@ def corrected(workspace: Workspace) -> Workspace:
     return workspace
 
 
-def options(out: Path, stage: str, fmt: str) -> ExportOptions:
-    return ExportOptions(stage, fmt, out, model_space("qwen2.5-vl"))
+def options(out: Path, stage: str, fmt: str, **changes: Any) -> ExportOptions:
+    return ExportOptions(stage, fmt, out, model_space("qwen2.5-vl"), **changes)
 
 
 def test_grpo_action_rows_carry_the_ground_truth_and_the_recovery_scenarios(
     corrected: Workspace, tmp_path: Path
 ) -> None:
-    export(corrected, options(tmp_path / "trl", "grpo-action", "trl"))
+    export(corrected, options(tmp_path / "plain", "grpo-action", "trl"))
+    plain = {row["kind"] for row in load_from_disk(str(tmp_path / "plain"))["train"]}
+    assert plain == {"step", "correction"}  # InfiGUI-R1's rows only when asked
+    export(corrected, options(tmp_path / "trl", "grpo-action", "trl", error_recovery=True))
     rows = {row["kind"]: row for row in load_from_disk(str(tmp_path / "trl"))["train"]}
     assert set(rows) == {"step", "correction", "error_escape", "back_on_track"}
     on_track = rows["back_on_track"]

@@ -78,7 +78,7 @@ def test_layout_full_text_history_and_the_last_w_screenshots() -> None:
     assert request.resized == RESIZED
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
     assert f"User Task: {TASK}" in messages[0]["content"]
-    assert messages[0]["content"].endswith("The screen's resolution is 1092x2408.")
+    assert "* The screen's resolution is 1092x2408.\\n" in messages[0]["content"]  # in mobile_use's description
     earlier = texts(messages[1])
     assert "Earlier steps" in earlier and "当前在桌面" in earlier and "Step 4:" in earlier
     assert '"coordinate": [546, 1204]' in earlier  # device (540, 1200) in the model's pixels

@@ -29,7 +29,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_wheel_carries_resources_and_migrations(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert "annotator/resources/prompts/mobile_agent.txt" in names
+    assert "annotator/resources/prompts/mobile_agent_paper.txt" in names
     assert "annotator/storage/migrations/env.py" in names
     assert any(n.startswith("annotator/storage/migrations/versions/0001") for n in names)
     assert "trainer_bridge/cli.py" in names

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from annotator.domain.model_space import ModelSpace
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from trainer_bridge.export.record import TrainingRecord
 from trainer_bridge.export.sft import Sample, sft_sample
 
@@ -37,5 +38,8 @@ def ground_truth(record: TrainingRecord, space: ModelSpace) -> dict[str, Any]:
     }
 
 
-def grpo_action_sample(record: TrainingRecord, space: ModelSpace, history_images: int) -> Sample:
-    return replace(sft_sample(record, space, history_images), ground_truth=ground_truth(record, space))
+def grpo_action_sample(
+    record: TrainingRecord, space: ModelSpace, history_images: int, variant: PromptVariant = DEFAULT_PROMPT_VARIANT
+) -> Sample:
+    sample = sft_sample(record, space, history_images, variant)
+    return replace(sample, ground_truth=ground_truth(record, space))

@@ -84,6 +84,7 @@ def write_manifest(
         "code_version": __version__,
         "source_database": workspace.database.safe_url,
         "options": options,
+        "prompt_variant": options["prompt_variant"],  # the system prompt's text: evaluate with the same
         "counts": tally.as_json(),
         "duplicates_left_out": tally.duplicates,
         "pii_scrubbed": tally.pii.as_dict(),

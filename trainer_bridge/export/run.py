@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from annotator.domain.model_space import ModelSpace
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus
 from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.selection import TrajectorySelection, selected_keys
@@ -46,7 +47,8 @@ class ExportOptions:
     keep_duplicates: bool = False
     keep_pii: bool = False
     privacy: str = "blur"  # how privacy regions are masked: blur, black, or none
-    error_recovery: bool = True  # grpo-action: error-escape and back-on-track scenarios
+    error_recovery: bool = False  # grpo-action: InfiGUI-R1's error-escape and back-on-track rows, when asked
+    prompt_variant: PromptVariant = DEFAULT_PROMPT_VARIANT  # the system prompt's text (annotator.domain.prompts)
     image_cache: bool = True  # keep the copies made in the data folder for the next export (output unchanged)
     selection: TrajectorySelection = field(default_factory=lambda: EXPORT_DEFAULT)
     splits: SplitPlan = field(default_factory=SplitPlan)
@@ -58,7 +60,8 @@ class ExportOptions:
             "image_scale": self.space.image_scale, "history_images": self.history_images,
             "after_errors": self.after_errors, "instruction_level": self.instruction_level,
             "keep_duplicates": self.keep_duplicates, "keep_pii": self.keep_pii, "privacy": self.privacy,
-            "error_recovery": self.error_recovery, "selection": self.selection.as_json(),
+            "error_recovery": self.error_recovery, "prompt_variant": str(self.prompt_variant),
+            "selection": self.selection.as_json(),
             "splits": self.splits.as_json(),
         }  # fmt: skip
 
@@ -108,7 +111,7 @@ class _SampleStream:
             self.progress(self.done, total)
 
     def _tasks(self, name: str, trajectories: list[LabelledTrajectory], total: int) -> Iterator[Sample]:
-        for sample in task_samples(trajectories, self.options.space):
+        for sample in task_samples(trajectories, self.options.space, self.options.prompt_variant):
             self.tally.add(name, sample)
             yield sample
         self.done += len(trajectories)
@@ -124,8 +127,8 @@ class _SampleStream:
         if options.instruction_level == "action":
             record = action_level(record)
         if options.stage == "grpo-action":
-            return grpo_action_sample(record, options.space, options.history_images)
-        return sft_sample(record, options.space, options.history_images)
+            return grpo_action_sample(record, options.space, options.history_images, options.prompt_variant)
+        return sft_sample(record, options.space, options.history_images, options.prompt_variant)
 
 
 def _samples_by_split(

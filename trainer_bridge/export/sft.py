@@ -17,6 +17,7 @@ from typing import Any
 from annotator.domain.agent_conversation import HistoryStep, agent_conversation, reply_text
 from annotator.domain.geometry import Box, ScreenSize
 from annotator.domain.model_space import ModelSpace
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from trainer_bridge.export.record import TrainingRecord
 
 
@@ -66,8 +67,14 @@ def action_level(record: TrainingRecord) -> TrainingRecord:
     )  # fmt: skip
 
 
-def sft_sample(record: TrainingRecord, space: ModelSpace, history_images: int) -> Sample:
-    """The sample of one record; `history_images` is W, the screenshots shown with the current one included."""
+def sft_sample(
+    record: TrainingRecord,
+    space: ModelSpace,
+    history_images: int,
+    variant: PromptVariant = DEFAULT_PROMPT_VARIANT,
+) -> Sample:
+    """The sample of one record; `history_images` screenshots are shown, the current one included (Eq. 4's W
+    historical screenshots + 1); the system prompt is `variant`'s."""
     if history_images < 1:
         raise ValueError(f"history images: at least 1 (the current screen), got {history_images}")
     size = space.image_size(record.screen)
@@ -80,8 +87,9 @@ def sft_sample(record: TrainingRecord, space: ModelSpace, history_images: int) -
 
     shown = min(history_images, len(record.history) + 1)
     prompt = agent_conversation(
-        record.instruction, record.history, record.screen, space, shown=shown, image_part=image_part
-    )
+        record.instruction, record.history, record.screen, space, shown=shown, image_part=image_part,
+        variant=variant,
+    )  # fmt: skip
     target = HistoryStep(record.think, record.action_text, record.tool_call)
     completion = reply_text(target, record.screen, space)
     return Sample(sample_id(record), prompt, completion, tuple(images), record)

@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterable, Iterator
 
 from annotator.domain.model_space import ModelSpace
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.domain.trajectory import LabelledTrajectory, Outcome
 from trainer_bridge.export.record import start_record
 from trainer_bridge.export.sft import Sample, sft_sample
@@ -26,7 +27,9 @@ def _reference(runs: list[LabelledTrajectory]) -> LabelledTrajectory | None:
     return min(successful, key=lambda run: (len(run.labelled_actions()), run.id or 0), default=None)
 
 
-def task_sample(runs: list[LabelledTrajectory], space: ModelSpace) -> Sample | None:
+def task_sample(
+    runs: list[LabelledTrajectory], space: ModelSpace, variant: PromptVariant = DEFAULT_PROMPT_VARIANT
+) -> Sample | None:
     """The row of one instruction from its selected runs (None when no run has a step)."""
     reference = _reference(runs)
     start_run = reference or next((run for run in runs if run.executed), None)
@@ -35,7 +38,7 @@ def task_sample(runs: list[LabelledTrajectory], space: ModelSpace) -> Sample | N
     record = start_record(start_run)
     assert record is not None  # the run has an executed step
     first = start_run.executed[0]
-    sample = sft_sample(record, space, history_images=1)
+    sample = sft_sample(record, space, 1, variant)
     actions = reference.labelled_actions() if reference else []
     successes = sum(run.outcome == Outcome.SUCCESS for run in runs)
     truth = {
@@ -59,12 +62,14 @@ def task_sample(runs: list[LabelledTrajectory], space: ModelSpace) -> Sample | N
     return Sample(task_id, sample.prompt, completion, sample.images, sample.record, truth)
 
 
-def task_samples(trajectories: Iterable[LabelledTrajectory], space: ModelSpace) -> Iterator[Sample]:
+def task_samples(
+    trajectories: Iterable[LabelledTrajectory], space: ModelSpace, variant: PromptVariant = DEFAULT_PROMPT_VARIANT
+) -> Iterator[Sample]:
     """One sample per instruction, in the order of each instruction's first trajectory."""
     by_instruction: dict[str | None, list[LabelledTrajectory]] = {}
     for trajectory in trajectories:
         by_instruction.setdefault(trajectory.instruction_uid, []).append(trajectory)
     for runs in by_instruction.values():
-        sample = task_sample(runs, space)
+        sample = task_sample(runs, space, variant)
         if sample is not None:
             yield sample
