@@ -18,6 +18,7 @@ from typing import Any
 from annotator.collect.decide import Decider, Decision, DecisionUnavailable, PastStep, StepContext, preparer
 from annotator.device.android import AndroidDevice
 from annotator.device.errors import ActionFailed, DeviceError, DeviceGone
+from annotator.device.hierarchy import hierarchy_box
 from annotator.device.observe import DeviceObservation
 from annotator.domain import actions as act
 from annotator.domain.geometry import ScreenSize
@@ -250,9 +251,10 @@ class CollectionRun:
         flags: dict[str, Any] = {"black_frame": observation.black, "settled": observation.settled}
         if action_error:
             flags["action_error"] = action_error
+        tool_call = _tool_call(decision.action)
         step = collection.Observation(
             screenshot_png=observation.png,
-            tool_call=_tool_call(decision.action),
+            tool_call=tool_call,
             hierarchy_xml=observation.hierarchy_xml.encode() if observation.hierarchy_xml else None,
             hierarchy_error=observation.hierarchy_error,
             package=observation.package,
@@ -263,6 +265,7 @@ class CollectionRun:
             usage=decision.usage,
             attempts=decision.attempts or None,
             flags=flags,
+            suggested_box=hierarchy_box(observation.hierarchy_xml, tool_call),
         )
         try:
             collection.record_step(self.workspace.database, self.workspace.blobs, trajectory_id, step)

@@ -11,6 +11,9 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from annotator.domain.target_box import SuggestedBox, suggest_box
 
 Bounds = tuple[int, int, int, int]
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
@@ -53,6 +56,7 @@ class UiNode:
     scrollable: bool = False
     selected: bool = False
     password: bool = False
+    visible: bool = True  # `visible-to-user`, where the dump has it (Android 7+)
     window: int = 0
     depth: int = 0
     order: int = 0
@@ -140,6 +144,7 @@ def _node(element: ET.Element, window: int, depth: int, order: int) -> UiNode:
         scrollable=flag["scrollable"],
         selected=flag["selected"],
         password=flag["password"],
+        visible=element.get("visible-to-user", "true") == "true",
         window=window,
         depth=depth,
         order=order,
@@ -184,3 +189,18 @@ def focused_text(nodes: Sequence[UiNode]) -> str | None:
     if node is None:
         return None
     return "" if node.hint and node.text == node.hint else node.text
+
+
+HIERARCHY_SOURCE = "uiautomator"
+
+
+def hierarchy_box(xml: str | bytes | None, tool_call: dict[str, Any] | None) -> SuggestedBox | None:
+    """The target box suggested by a stored dump for a step's action (`domain.target_box`), or None: no dump,
+    a dump that cannot be read (the step keeps it as recorded), or no clickable element under the point."""
+    if not xml:
+        return None
+    try:
+        nodes = parse_hierarchy(xml.decode("utf-8", "replace") if isinstance(xml, bytes) else xml)
+    except ValueError:
+        return None
+    return suggest_box(nodes, tool_call, HIERARCHY_SOURCE)

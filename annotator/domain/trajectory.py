@@ -22,6 +22,7 @@ from typing import Any
 from annotator.domain.agent_conversation import HistoryStep
 from annotator.domain.geometry import Box, ScreenSize
 from annotator.domain.response import parse_response
+from annotator.domain.target_box import BoxProvenance, SuggestedBox, action_point
 
 
 class Verdict(StrEnum):
@@ -111,6 +112,7 @@ class RawStep:
     model_reply: str | None = None
     observed_at: datetime | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
+    suggested_box: SuggestedBox | None = None  # the target element's box from the screen's elements
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +126,7 @@ class Label:
     target_box: Box | None = None
     verdict: Verdict | None = None
     privacy_regions: tuple[Box, ...] = ()
+    target_box_cleared: bool = False  # a person said the step has no target box (stored as an empty list)
 
     @classmethod
     def of(cls, **values: Any) -> Label:
@@ -136,7 +139,7 @@ class Label:
         typed: dict[str, Any] = {}
         for name, value in values.items():
             if name == "target_box":
-                typed[name] = None if value is None else value if isinstance(value, Box) else Box.from_list(value)
+                typed[name], typed["target_box_cleared"] = _target_box(value)
             elif name == "verdict":
                 typed[name] = Verdict(value) if value else None
             elif name == "privacy_regions":
@@ -157,6 +160,13 @@ class Label:
     def complete(self) -> bool:
         """All three stages hold something: the step can be a training target."""
         return bool(self.think and self.action_text and self.tool_call)
+
+
+def _target_box(value: Any) -> tuple[Box | None, bool]:
+    """A stored or edited target box: (box, cleared); an empty list is a person's "no box"."""
+    if value is None or isinstance(value, Box):
+        return value, False
+    return (None, True) if len(value) == 0 else (Box.from_list(value), False)
 
 
 @dataclass(frozen=True)
@@ -194,6 +204,17 @@ class LabelledStep:
     @property
     def stages(self) -> tuple[bool, bool, bool]:
         return self.label.stages
+
+    def target(self) -> tuple[Box | None, BoxProvenance]:
+        """The target box of the labelled action and where it came from: the box a person drew or accepted; else
+        the suggestion, while the labelled point (a swipe's start) lies inside it; else none."""
+        label = self.label
+        if label.target_box is not None:
+            return label.target_box, BoxProvenance.ANNOTATOR
+        suggestion, point = self.raw.suggested_box, action_point(label.tool_call)
+        if label.target_box_cleared or suggestion is None or point is None or not suggestion.box.contains(*point):
+            return None, BoxProvenance.NONE
+        return suggestion.box, BoxProvenance.HIERARCHY
 
     @property
     def usable(self) -> bool:

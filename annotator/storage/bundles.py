@@ -27,7 +27,7 @@ LABEL_COLUMNS = ("think", "action_text", "tool_call", "target_box", "verdict", "
 RAW_COLUMNS = (
     "index", "screenshot_sha256", "hierarchy_sha256", "hierarchy_error", "package", "activity",
     "screen_width", "screen_height", "rotation", "raw_tool_call", "model_reply", "timings_ms",
-    "usage", "attempts", "flags", "origin", "corrects_index",
+    "usage", "attempts", "flags", "origin", "corrects_index", "suggested_box", "suggested_box_source",
 )  # fmt: skip
 # optional: bundles written before they existed lack them
 TRAJECTORY_EXTRA_COLUMNS = ("stop_reason", "settings", "label_outcome")

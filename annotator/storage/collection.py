@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from annotator.domain.target_box import SuggestedBox
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.imaging.decode import image_size, verified_image_size
 from annotator.storage import models
@@ -143,6 +144,14 @@ class Observation:
     usage: dict[str, Any] | None = None
     attempts: list[dict[str, Any]] | None = None
     flags: dict[str, Any] | None = None
+    suggested_box: SuggestedBox | None = None  # the target element's box, from the hierarchy
+
+
+def suggestion_columns(suggestion: SuggestedBox | None) -> dict[str, Any]:
+    """A suggested target box as the step's columns."""
+    if suggestion is None:
+        return {"suggested_box": None, "suggested_box_source": None}
+    return {"suggested_box": suggestion.box.as_list(), "suggested_box_source": suggestion.source}
 
 
 def action_name(tool_call: dict[str, Any] | None) -> str | None:
@@ -179,6 +188,7 @@ def record_step(db: Database, blobs: BlobStore, trajectory_id: int, observation:
             usage=observation.usage,
             attempts=observation.attempts or None,
             flags=observation.flags or None,
+            **suggestion_columns(observation.suggested_box),
         )
         session.add(step)
         session.flush()

@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from annotator.domain.target_box import SuggestedBox
 from annotator.domain.trajectory import (
     CollectorKind,
     InstructionSource,
@@ -25,7 +26,7 @@ from annotator.domain.trajectory import (
 )
 from annotator.storage import models
 from annotator.storage.blobs import BlobStore
-from annotator.storage.collection import action_name, ensure_app, ensure_blob_row, ensure_person
+from annotator.storage.collection import action_name, ensure_app, ensure_blob_row, ensure_person, suggestion_columns
 from annotator.storage.database import Database
 from annotator.storage.labels import apply_label_changes
 from annotator.storage.models import utcnow
@@ -40,6 +41,7 @@ class ImportedStep:
     raw_tool_call: dict[str, Any] | None
     flags: dict[str, Any]
     labels: dict[str, Any]  # the label fields the dataset gives, written as revisions
+    suggested_box: SuggestedBox | None = None  # from the dataset's element boxes or tree
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ def _step_row(episode: ImportedEpisode, index: int, step: ImportedStep, sha256: 
         raw_tool_call=step.raw_tool_call,
         raw_action=action_name(step.raw_tool_call),
         flags=step.flags,
+        **suggestion_columns(step.suggested_box),
     )
 
 

@@ -43,6 +43,8 @@ def _check_value(field: str, value: Any, step: models.Step) -> Any:
             raise LabelError(f"tool_call: expected a JSON object, got {type(value).__name__}")
         return value
     if field == "target_box":
+        if isinstance(value, (list, tuple)) and len(value) == 0:
+            return []  # a person's "this step has no target box": the suggestion no longer applies
         try:
             return Box.from_list([float(v) for v in value]).as_list()
         except (TypeError, ValueError) as error:

@@ -188,6 +188,10 @@ class Step(Base):
     observed_at: Mapped[datetime] = mapped_column(default=utcnow)
     origin: Mapped[str | None] = mapped_column(String(20))  # None: collected; "inserted": added by a person
     corrects_index: Mapped[int | None]  # an inserted step: the index of the wrong step it corrects (same screenshot)
+    # The target element's box suggested from the screen's elements (device pixels) and what it came from
+    # ("uiautomator", "aitz ui_positions", ...); domain.target_box says when it applies.
+    suggested_box: Mapped[list[float] | None]
+    suggested_box_source: Mapped[str | None] = mapped_column(String(40))
     # labelled part (editable; every change writes a LabelRevision)
     think: Mapped[str | None] = mapped_column(Text)
     action_text: Mapped[str | None] = mapped_column(Text)
@@ -211,6 +215,7 @@ RAW_STEP_COLUMNS: tuple[str, ...] = (
     "trajectory_id", "index", "screenshot_sha256", "hierarchy_sha256", "hierarchy_error", "package",
     "activity", "screen_width", "screen_height", "rotation", "raw_tool_call", "raw_action",
     "model_reply", "timings_ms", "observed_at", "usage", "attempts", "flags", "origin", "corrects_index",
+    "suggested_box", "suggested_box_source",
 )  # fmt: skip
 
 

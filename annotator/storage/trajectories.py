@@ -13,7 +13,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
-from annotator.domain.geometry import ScreenSize
+from annotator.domain.geometry import Box, ScreenSize
+from annotator.domain.target_box import SuggestedBox
 from annotator.domain.trajectory import (
     LABEL_FIELDS,
     CollectorKind,
@@ -37,6 +38,12 @@ def step_label(row: models.Step) -> Label:
     return Label.of(**{name: getattr(row, name) for name in LABEL_FIELDS})
 
 
+def suggested_box(row: models.Step) -> SuggestedBox | None:
+    if not row.suggested_box:
+        return None
+    return SuggestedBox(Box.from_list(row.suggested_box), row.suggested_box_source or "unknown")
+
+
 def labelled_step(row: models.Step) -> LabelledStep:
     raw = RawStep(
         index=row.index,
@@ -50,6 +57,7 @@ def labelled_step(row: models.Step) -> LabelledStep:
         model_reply=row.model_reply,
         observed_at=row.observed_at,
         timings_ms=dict(row.timings_ms or {}),
+        suggested_box=suggested_box(row),
     )
     return LabelledStep(
         raw=raw,

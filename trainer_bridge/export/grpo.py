@@ -3,8 +3,9 @@
 Mobile-R1's action reward is 1 when a predicted click lands in the target element's box, or when a
 non-coordinate action and its argument (the text typed, the button pressed) match exactly. So each row carries
 the labelled tool call (`gt_action`, device pixels, and `gt_action_model`, in the model's space), its action
-type, the target box (`gt_bbox`, `gt_bbox_model`; None when the annotator drew none), the argument to match
-(`gt_text`) and the labelled reply as `answer`.
+type, the target box (`gt_bbox`, `gt_bbox_model`: the one a person drew or accepted, else the one suggested from
+the screen's elements, `domain.target_box`; None without either) and where it came from (`gt_bbox_provenance`),
+the argument to match (`gt_text`) and the labelled reply as `answer`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def ground_truth(record: TrainingRecord, space: ModelSpace) -> dict[str, Any]:
         "gt_action_type": str(arguments.get("action", "")),
         "gt_bbox": [box.x1, box.y1, box.x2, box.y2] if box else None,
         "gt_bbox_model": space.box(box, record.screen) if box else None,
+        "gt_bbox_provenance": str(record.box_provenance),  # annotator, hierarchy (suggested) or none
         "gt_text": next((str(arguments[key]) for key in TEXT_ARGUMENTS if key in arguments), None),
     }
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator import __version__
+from annotator.domain.target_box import BoxProvenance, action_point
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.privacy import PiiTally
 from trainer_bridge.export.sft import Sample
@@ -26,6 +27,7 @@ class Tally:
         self.apps: dict[str, Counter[str]] = {}
         self.actions: dict[str, Counter[str]] = {}
         self.kinds: dict[str, Counter[str]] = {}
+        self.boxes: dict[str, Counter[str]] = {}  # rows of coordinate actions by their target box's provenance
         self.splits: list[str] = []  # every split of the plan, also those left empty
         self.duplicates = 0
         self.pii = PiiTally()
@@ -43,6 +45,8 @@ class Tally:
         action = str(record.tool_call.get("arguments", {}).get("action", "?"))
         self.actions.setdefault(split, Counter())[action] += 1
         self.kinds.setdefault(split, Counter())[record.kind] += 1
+        if action_point(record.tool_call) is not None:
+            self.boxes.setdefault(split, Counter())[str(record.box_provenance)] += 1
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -52,6 +56,9 @@ class Tally:
                 "apps": dict(sorted(self.apps.get(split, Counter()).items())),
                 "action_types": dict(sorted(self.actions.get(split, Counter()).items())),
                 "kinds": dict(sorted(self.kinds.get(split, Counter()).items())),
+                "target_box_provenance": {
+                    str(name): self.boxes.get(split, Counter())[str(name)] for name in BoxProvenance
+                },
             }
             for split in self.splits
         }

@@ -30,6 +30,7 @@ from typing import Any
 
 from annotator.domain.agent_conversation import HistoryStep
 from annotator.domain.geometry import Box, ScreenSize
+from annotator.domain.target_box import BoxProvenance
 from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, Verdict
 
 
@@ -55,6 +56,7 @@ class TrainingRecord:
     review_status: str
     judge_score: int | None
     regions: tuple[tuple[Box, ...], ...] = ()  # privacy regions of each of `screenshots`
+    box_provenance: BoxProvenance = BoxProvenance.NONE  # where `target_box` came from (domain.target_box)
 
 
 def training_records(trajectory: LabelledTrajectory, *, after_errors: bool = False) -> Iterator[TrainingRecord]:
@@ -98,7 +100,8 @@ def start_record(trajectory: LabelledTrajectory) -> TrainingRecord | None:
     if not trajectory.executed:
         return None
     first = trajectory.executed[0]
-    return replace(_record(trajectory, first, 0, "task", (), (first.screenshot_sha256,)), target_box=None)
+    record = _record(trajectory, first, 0, "task", (), (first.screenshot_sha256,))
+    return replace(record, target_box=None, box_provenance=BoxProvenance.NONE)
 
 
 def _record(
@@ -112,6 +115,7 @@ def _record(
     label = step.label  # complete, as the callers check, except the start of a task (whose label may be empty)
     assert trajectory.id is not None and trajectory.uid is not None and step.id is not None  # stored
     by_screen = trajectory.regions_by_screen  # worked out once per trajectory
+    target_box, provenance = step.target()
     return TrainingRecord(
         trajectory_id=trajectory.id,
         trajectory_uid=trajectory.uid,
@@ -126,7 +130,8 @@ def _record(
         think=label.think or "",
         action_text=label.action_text or "",
         tool_call=label.tool_call or {},
-        target_box=label.target_box,
+        target_box=target_box,
+        box_provenance=provenance,
         verdict=label.verdict,
         review_status=trajectory.review_status,
         judge_score=trajectory.judge_score,

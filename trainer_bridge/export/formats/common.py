@@ -18,6 +18,7 @@ METADATA_TYPES = {
 }  # fmt: skip
 GROUND_TRUTH_TYPES = {
     "gt_action": "string", "gt_action_model": "string", "gt_action_type": "string", "gt_text": "string",
+    "gt_bbox_provenance": "string",
     "answer": "string",
 }  # fmt: skip
 BOX_COLUMNS = ("gt_bbox", "gt_bbox_model")  # lists of four float64, or null

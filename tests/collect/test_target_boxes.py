@@ -1,0 +1,79 @@
+"""Target boxes suggested at collection from the stored UI hierarchy, and exported as the rewards' ground truth."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from datasets import load_from_disk
+
+from annotator.collect.agent import AgentDecider
+from annotator.collect.session import CollectionRun
+from annotator.demo.phone.phone import VirtualPhone
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
+from annotator.device.android import AndroidDevice
+from annotator.device.hierarchy import parse_hierarchy
+from annotator.domain.model_space import model_space
+from annotator.domain.target_box import BoxProvenance, action_point
+from annotator.llm.client import LLMClient, LLMConfig
+from annotator.storage.labels import write_step_label
+from annotator.storage.selection import TrajectorySelection
+from annotator.storage.trajectories import load_trajectory
+from annotator.storage.workspace import Workspace
+from tests.collect.test_collection_run import AGENT, task_for
+from trainer_bridge.export.run import ExportOptions, export
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def collected(workspace: Workspace, device: AndroidDevice, phone: VirtualPhone) -> int:
+    packages = {app.label: package for package, app in phone.apps.items()}
+    with ScriptedEndpoint(seed=0, mistakes={}) as endpoint:
+        client = LLMClient(LLMConfig(base_url=endpoint.base_url, model="scripted"))
+        result = CollectionRun(workspace, device, AgentDecider(client), packages=packages).start(
+            task_for(workspace, "settings-device-name"), AGENT
+        )
+    return result.trajectory_id
+
+
+def test_each_tap_gets_the_smallest_clickable_element_under_it(workspace: Workspace, collected: int) -> None:
+    trajectory = load_trajectory(workspace.database, collected)
+    taps = [step for step in trajectory.steps if (step.raw.tool_call or {})["arguments"]["action"] == "click"]
+    assert len(taps) >= 3
+    for step in taps:
+        x, y = action_point(step.raw.tool_call) or (0, 0)
+        suggestion = step.raw.suggested_box
+        assert suggestion is not None and suggestion.source == "uiautomator" and suggestion.box.contains(x, y)
+        nodes = parse_hierarchy(workspace.blobs.read_bytes(step.raw.hierarchy_sha256 or "").decode())
+        under = [n for n in nodes if n.actionable and n.visible and n.contains(x, y)]
+        assert list(suggestion.box) == [float(v) for v in min(under, key=lambda n: n.area).bounds]
+        assert step.target() == (None, BoxProvenance.NONE)  # nothing labelled yet: no point to hold it against
+    (swipe,) = [step for step in trajectory.steps if (step.raw.tool_call or {})["arguments"]["action"] == "swipe"]
+    assert swipe.raw.suggested_box is None  # it starts on a list row's text, and nothing there is clickable
+
+
+def test_the_export_fills_gt_bbox_from_the_suggestion_and_counts_provenance(
+    workspace: Workspace, collected: int, tmp_path
+) -> None:
+    trajectory = load_trajectory(workspace.database, collected)
+    for step in trajectory.steps:
+        values = {"think": "想", "action_text": "做", "tool_call": step.raw.tool_call, "verdict": "correct"}
+        write_step_label(workspace.database, collected, step.id or 0, values, person="小王", role="annotator")
+    first_tap = next(step for step in trajectory.steps if (step.raw.tool_call or {})["arguments"]["action"] == "click")
+    drawn = [10.0, 20.0, 300.0, 400.0]  # a person's own box wins over the suggestion
+    write_step_label(workspace.database, collected, first_tap.id or 0, {"target_box": drawn}, person="小王",
+                     role="annotator")  # fmt: skip
+    space, everything = model_space("qwen2.5-vl"), TrajectorySelection()
+    export(workspace, ExportOptions("grpo-action", "trl", tmp_path / "out", space, selection=everything))
+    rows = list(load_from_disk(str(tmp_path / "out"))["train"])
+    by_step = {row["step_id"]: row for row in rows}
+    assert by_step[first_tap.id]["gt_bbox"] == drawn and by_step[first_tap.id]["gt_bbox_provenance"] == "annotator"
+    suggested = [row for row in rows if row["gt_bbox_provenance"] == "hierarchy"]
+    assert suggested and all(row["gt_bbox"] is not None for row in suggested)
+    for row in suggested:
+        x, y = json.loads(row["gt_action"])["arguments"]["coordinate"]
+        x1, y1, x2, y2 = row["gt_bbox"]
+        assert x1 <= x <= x2 and y1 <= y <= y2
+    counts = json.loads((tmp_path / "out" / "manifest.json").read_text())["counts"]["train"]["target_box_provenance"]
+    assert counts == {"annotator": 1, "hierarchy": len(suggested), "none": 1}  # the swipe
