@@ -15,6 +15,7 @@ import click
 from annotator.cli_common import opened_workspace
 from annotator.domain.counting import Counting
 from annotator.services.stats import dataset_stats
+from annotator.services.target_boxes import suggest_missing_boxes
 from annotator.storage import integrity
 from annotator.storage.trajectories import stored_counts
 from annotator.storage.workspace import resolve_db_url
@@ -65,6 +66,9 @@ def db_upgrade(context: click.Context) -> None:
             click.echo(f"Upgraded the schema from {before or 'empty'} to {schema.current}.")
             if schema.backup:
                 click.echo(f"Backup of the old database: {schema.backup}")
+        filled = suggest_missing_boxes(workspace)
+        if filled:
+            click.echo(f"Suggested target boxes from the stored UI hierarchies for {filled} steps.")
 
 
 FINDINGS = (  # report field, what it counts

@@ -12,6 +12,9 @@ Mapping: a dual-point gesture (4) whose touch and lift lie within AITW's tap dis
 a click at the touch point, any other is a swipe from touch to lift; 3 types ``result_action_text``; 5, 6, 7
 press Back, Home, Enter; 10 and 11 terminate with success and failure. ``coat_action_think`` is the think,
 ``coat_action_desc`` the action text; the screen description and the action result stay in the step's flags.
+``ui_positions`` (AITW's element boxes, JSON text of ``[[y, x, height, width], ...]`` normalised 0-1) give the
+suggested target box of a click or swipe: the smallest element box under its point (`domain.target_box`); a
+value that cannot be read suggests nothing and is noted in the step's flags.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 from annotator.domain.actions import Action, Click, Swipe, SystemButton, Terminate, Type, check_action
 from annotator.domain.coords import CoordinateSpace
 from annotator.domain.geometry import ScreenSize
+from annotator.domain.target_box import ElementBox, suggest_box
 from annotator.importers.episode import (
     EpisodeError,
     SourceEpisode,
@@ -42,6 +46,7 @@ from annotator.importers.episode import (
 )
 
 SOURCE = "aitz"
+ELEMENTS_SOURCE = "aitz ui_positions"
 TAP_DISTANCE = 0.04  # AITW's _SWIPE_DISTANCE_THRESHOLD: closer touch and lift points make a tap
 BUTTONS = {5: "Back", 6: "Home", 7: "Enter"}
 STATUSES = {10: "success", 11: "failure"}
@@ -140,11 +145,13 @@ def _step(file: Path, number: int, record: dict[str, Any], images: Path | None) 
     screen = image_header_size(image)
     action_type = required(record, "result_action_type", int, f"an AITW action type ({KNOWN_TYPES})")
     action = check_action(_action(record, action_type, screen), screen)
+    elements, elements_error = _elements(record.get("ui_positions"), screen)
     source_keys = ("result_action_type", "result_touch_yx", "result_lift_yx", "result_action_text")
     notes = {
         "screen_desc": optional_text(record, "coat_screen_desc"),
         "action_result": optional_text(record, "coat_action_result"),
         "image_path": image_name,
+        "ui_positions_error": elements_error,
     }
     return SourceStep(
         number=number,
@@ -155,6 +162,7 @@ def _step(file: Path, number: int, record: dict[str, Any], images: Path | None) 
         think=optional_text(record, "coat_action_think"),
         action_text=optional_text(record, "coat_action_desc"),
         notes={key: value for key, value in notes.items() if value is not None},
+        suggested_box=suggest_box(elements, action.to_tool_call(), ELEMENTS_SOURCE),
     )
 
 
@@ -189,3 +197,24 @@ def _yx(record: dict[str, Any], key: str) -> tuple[float, float]:
     if not numbers or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
         raise ValueError(f"{key}: {json.dumps(value)[:40]} is not a [y, x] pair of numbers")
     return float(value[0]), float(value[1])
+
+
+def _elements(value: Any, screen: ScreenSize) -> tuple[list[ElementBox], str | None]:
+    """The element boxes of `ui_positions` in device pixels, and why none could be read (None when fine)."""
+    if value in (None, "", "[]", []):
+        return [], None
+    try:
+        boxes = json.loads(value) if isinstance(value, str) else value
+        elements = [_element(box, screen, order) for order, box in enumerate(boxes)]
+    except (json.JSONDecodeError, TypeError, ValueError):
+        return [], f"ui_positions: {str(value)[:60]!r} is not a list of [y, x, height, width] in 0-1"
+    return elements, None
+
+
+def _element(box: Any, screen: ScreenSize, order: int) -> ElementBox:
+    y, x, height, width = (float(v) for v in box)  # ValueError or TypeError when it is not four numbers
+    if not all(0 <= v <= 1 for v in (y, x, height, width)):
+        raise ValueError("outside 0-1")
+    left, top = round(x * screen.width), round(y * screen.height)
+    right, bottom = round((x + width) * screen.width), round((y + height) * screen.height)
+    return ElementBox((left, top, right, bottom), order=order)

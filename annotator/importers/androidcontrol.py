@@ -2,9 +2,9 @@
 
 Each record is a ``tf.train.Example`` of one episode: ``episode_id`` (int), ``goal`` (the high-level
 instruction), ``screenshots`` (PNG bytes), ``screenshot_widths`` / ``screenshot_heights``,
-``accessibility_trees`` (android_env protos, not imported), ``actions`` (one JSON object per step, one fewer
-than the screenshots) and ``step_instructions`` (the low-level instruction of each action). Points are pixels
-of the recorded screen size.
+``accessibility_trees`` (one android_env ``AndroidAccessibilityForest`` per screenshot), ``actions`` (one JSON
+object per step, one fewer than the screenshots) and ``step_instructions`` (the low-level instruction of each
+action). Points are pixels of the recorded screen size.
 
 Mapping: click, long_press at (x, y); scroll in a direction is a swipe from the screen's centre to its edge,
 as android_world executes it (``down`` moves the finger up to show what is below); open_app opens
@@ -12,12 +12,16 @@ as android_world executes it (``down`` moves the finger up to show what is below
 1 s (android_world's wait). The step instruction is the action text. The last screenshot, on which nothing
 was done, becomes a last step whose labelled tool call is ``terminate`` with success (AndroidControl records
 the demonstrations of completed tasks and has no stop action of its own); its raw tool call stays empty.
+A click's or swipe's suggested target box is the smallest visible clickable node under its point in the
+screen's accessibility tree (`domain.target_box`); a tree that cannot be read suggests nothing, noted in the
+step's flags. The trees are not stored: the app's element tools read uiautomator dumps.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +39,8 @@ from annotator.domain.actions import (
 )
 from annotator.domain.coords import CoordinateSpace
 from annotator.domain.geometry import ScreenSize
+from annotator.domain.target_box import suggest_box
+from annotator.importers.a11y_forest import TREE_SOURCE, forest_elements
 from annotator.importers.episode import (
     EpisodeError,
     SourceEpisode,
@@ -49,7 +55,9 @@ FALLBACK_APP = "AndroidControl"
 BUTTONS = {"navigate_home": "Home", "navigate_back": "Back", "keyboard_enter": "Enter"}
 KNOWN = "click, long_press, scroll, open_app, input_text, type, navigate_home, navigate_back, wait"
 FINAL_STEP_NOTE = "the episode's last screen: AndroidControl has no stop action, terminate(success) is derived"
-HIERARCHY_NOTE = "AndroidControl's accessibility tree (an android_env AndroidAccessibilityForest) is not imported"
+HIERARCHY_NOTE = (
+    "AndroidControl's accessibility tree (an android_env AndroidAccessibilityForest) gave the target box only"
+)
 
 
 def episode_files(path: Path) -> list[Path]:
@@ -98,12 +106,14 @@ def _episode(file: Path, number: int, data: bytes, app: str | None) -> SourceEpi
         if instructions and len(instructions) != len(actions):
             raise ValueError(f"{len(instructions)} step_instructions for {len(actions)} actions; expected as many")
         recorded = _recorded_sizes(features, len(screenshots))
+        trees = _trees(features, len(screenshots))
     except ValueError as error:
         raise EpisodeError(file, str(error), episode=where) from None
     steps = []
     for index, png in enumerate(screenshots):
         try:
-            steps.append(_step(index, png, recorded[index], actions, instructions))
+            step = _step(index, png, recorded[index], actions, instructions)
+            steps.append(_with_suggestion(step, trees[index], recorded[index]))
         except ValueError as error:
             raise EpisodeError(file, str(error), episode=where, step=index) from None
     opened = next((a.get("app_name") for a in actions if a.get("action_type") == "open_app"), None)
@@ -216,3 +226,20 @@ def _string(source: dict[str, Any], key: str) -> str:
     if not isinstance(value, str):
         raise ValueError(f"{key}: {json.dumps(value)[:60]} is not text")
     return value
+
+
+def _trees(features: dict[str, list[Any]], count: int) -> list[bytes | None]:
+    """One serialised forest per screenshot, or None for each when the record has none (or not one each)."""
+    trees = features.get("accessibility_trees") or []
+    return list(trees) if len(trees) == count else [None] * count
+
+
+def _with_suggestion(step: SourceStep, tree: bytes | None, recorded: tuple[int, int] | None) -> SourceStep:
+    """The step with the target box its accessibility tree suggests (a tree that cannot be read is noted)."""
+    if tree is None or step.action is None:
+        return step
+    try:
+        elements = forest_elements(tree, recorded or (step.screen.width, step.screen.height), step.screen)
+    except ValueError as error:
+        return replace(step, notes={**step.notes, "accessibility_tree_error": str(error)})
+    return replace(step, suggested_box=suggest_box(elements, step.action.to_tool_call(), TREE_SOURCE))

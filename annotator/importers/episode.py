@@ -14,6 +14,7 @@ from PIL import Image
 from annotator.domain.actions import Action, Terminate
 from annotator.domain.coords import CoordinateSpace, to_device_point
 from annotator.domain.geometry import ScreenSize
+from annotator.domain.target_box import SuggestedBox
 from annotator.domain.trajectory import Outcome
 
 
@@ -42,8 +43,9 @@ class SourceStep:
     think: str | None = None
     action_text: str | None = None
     label_action: Action | None = None  # the labelled tool call when it is not `action` (a derived terminate)
-    target_box: list[float] | None = None  # device pixels
+    target_box: list[float] | None = None  # device pixels, as a person labelled it
     notes: dict[str, Any] = field(default_factory=dict)  # the dataset's other fields of this step
+    suggested_box: SuggestedBox | None = None  # the target element's box from the dataset's elements
 
     def labels(self) -> dict[str, Any]:
         """The label fields this step starts with (only those the dataset gives)."""

@@ -11,7 +11,7 @@ Mapping: CLICK and LONG_PRESS take ``info``'s first [x, y] (or press KEY_HOME / 
 SCROLL is a swipe from its first to its second point; TEXT (TYPE in the documentation) types ``info``;
 COMPLETE and INCOMPLETE (IMPOSSIBLE in the first version) terminate with success and failure; HOME / BACK and
 the KEY_ names press those buttons; the recent-apps key is ``key KEYCODE_APP_SWITCH``. ``intention`` is the
-think, ``low_level_instruction`` the action text, ``sam2_bbox`` the target box.
+think, ``low_level_instruction`` the action text, ``sam2_bbox`` the suggested target box (SAM2's, not a person's).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from typing import Any
 
 from annotator.domain.actions import Action, Click, Key, LongPress, Swipe, SystemButton, Terminate, Type, check_action
 from annotator.domain.coords import CoordinateSpace
-from annotator.domain.geometry import ScreenSize
+from annotator.domain.geometry import Box, ScreenSize
+from annotator.domain.target_box import SuggestedBox
 from annotator.importers.episode import (
     EpisodeError,
     SourceEpisode,
@@ -42,6 +43,7 @@ from annotator.importers.episode import (
 )
 
 SOURCE = "gui-odyssey"
+SAM2_SOURCE = "gui-odyssey sam2_bbox"
 SPACE = CoordinateSpace.QWEN2_RELATIVE  # 0-1000 on each axis, as GUI-Odyssey writes points
 KEYS: dict[str, Action] = {
     "KEY_HOME": SystemButton("Home"),
@@ -151,7 +153,7 @@ def _step(file: Path, number: Any, step: dict[str, Any], images: Path | None) ->
         source_action={"action": step["action"], "info": info},
         think=optional_text(step, "intention"),
         action_text=optional_text(step, "low_level_instruction"),
-        target_box=_box(step.get("sam2_bbox"), screen) if isinstance(action, (Click, LongPress)) else None,
+        suggested_box=_suggested(step.get("sam2_bbox"), screen) if isinstance(action, (Click, LongPress)) else None,
         notes=notes,
     )
 
@@ -188,8 +190,9 @@ def _points(info: Any, needed: int) -> list[list[float]]:
     return points
 
 
-def _box(value: Any, screen: ScreenSize) -> list[float] | None:
-    """sam2_bbox ([x1, y1, x2, y2], 0-1000) in device pixels; None when the step has none."""
+def _suggested(value: Any, screen: ScreenSize) -> SuggestedBox | None:
+    """sam2_bbox ([x1, y1, x2, y2], 0-1000) in device pixels, as a suggestion (SAM2 drew it, not a person); None
+    when the step has none."""
     if value in (None, "", []):
         return None
     if not isinstance(value, list) or len(value) != 4:
@@ -198,4 +201,4 @@ def _box(value: Any, screen: ScreenSize) -> list[float] | None:
     x2, y2 = device_point(value[2:], SPACE, screen, "sam2_bbox")
     if x1 > x2 or y1 > y2:
         raise ValueError(f"sam2_bbox: corners out of order: {value}")
-    return [float(x1), float(y1), float(x2), float(y2)]
+    return SuggestedBox(Box(float(x1), float(y1), float(x2), float(y2)), SAM2_SOURCE)

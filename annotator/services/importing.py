@@ -180,7 +180,7 @@ def _step(episode: SourceEpisode, step: SourceStep) -> imports.ImportedStep:
     raw = step.action.to_tool_call() if step.action else None
     screen = step.screen
     return imports.ImportedStep(_screenshot(episode, step), screen.width, screen.height, raw, {"imported": imported},
-                                step.labels())  # fmt: skip
+                                step.labels(), step.suggested_box)  # fmt: skip
 
 
 def _screenshot(episode: SourceEpisode, step: SourceStep) -> bytes:

@@ -10,7 +10,7 @@ so two imports of one bundle at once both succeed and store it once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -164,6 +164,7 @@ class Written:
     steps: int = 0
     judge_scores: int = 0
     studies: int = 0
+    trajectory_ids: list[int] = field(default_factory=list)  # of the trajectories added
 
 
 def stored_trajectory_uids(db: Database, uids: list[str]) -> set[str]:
@@ -201,6 +202,10 @@ def write_bundle(
         for trajectory in wanted:
             written.steps += _insert_trajectory(session, trajectory, refs)
         session.flush()
+        added = [t["uid"] for t in wanted]
+        written.trajectory_ids = list(
+            session.scalars(select(models.Trajectory.id).where(models.Trajectory.uid.in_(added)))
+        )
         written.judge_scores, written.studies = bundle_judging.insert_judging(session, manifest)
     return written, [uid for uid in uids if uid in stored]
 

@@ -1,15 +1,21 @@
 """Refuse any flush that would change a step's raw (collected) part.
 
 What was collected is never overwritten (DESIGN.md section 3): labels are
-separate columns, so a change to a raw column of a stored step is a bug.
+separate columns, so a change to a raw column of a stored step is a bug. The one
+exception is derived, not collected: a suggested target box may be filled in where
+a step has none yet (steps recorded before suggestions existed), never replaced.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
 
 from annotator.storage.models import RAW_STEP_COLUMNS, Step
+
+FILLABLE_COLUMNS = ("suggested_box", "suggested_box_source")
 
 
 class RawStepChangedError(RuntimeError):
@@ -22,7 +28,11 @@ def _refuse_raw_step_changes(session: Session, _context, _instances) -> None:
         if not isinstance(obj, Step):
             continue
         state = inspect(obj)
-        changed = [name for name in RAW_STEP_COLUMNS if state.attrs[name].history.has_changes()]
+        changed = [
+            name
+            for name in RAW_STEP_COLUMNS
+            if state.attrs[name].history.has_changes() and not _filled_in(name, state.attrs[name].history)
+        ]
         if changed:
             raise RawStepChangedError(
                 f"step {obj.id}: the collected part ({', '.join(changed)}) is immutable; edit the label instead"
@@ -30,3 +40,8 @@ def _refuse_raw_step_changes(session: Session, _context, _instances) -> None:
     for obj in session.deleted:
         if isinstance(obj, Step):
             raise RawStepChangedError(f"step {obj.id}: collected steps are never deleted")
+
+
+def _filled_in(name: str, history: Any) -> bool:
+    """A suggested box (or its source) set where the step had none."""
+    return name in FILLABLE_COLUMNS and all(old is None for old in history.deleted)

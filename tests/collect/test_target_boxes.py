@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from click.testing import CliRunner
+from sqlalchemy import text
 from datasets import load_from_disk
 
+from annotator.cli import cli
 from annotator.collect.agent import AgentDecider
 from annotator.collect.session import CollectionRun
 from annotator.demo.phone.phone import VirtualPhone
@@ -16,6 +19,8 @@ from annotator.device.hierarchy import parse_hierarchy
 from annotator.domain.model_space import model_space
 from annotator.domain.target_box import BoxProvenance, action_point
 from annotator.llm.client import LLMClient, LLMConfig
+from annotator.storage import models
+from annotator.storage.guards import RawStepChangedError
 from annotator.storage.labels import write_step_label
 from annotator.storage.selection import TrajectorySelection
 from annotator.storage.trajectories import load_trajectory
@@ -77,3 +82,20 @@ def test_the_export_fills_gt_bbox_from_the_suggestion_and_counts_provenance(
         assert x1 <= x <= x2 and y1 <= y <= y2
     counts = json.loads((tmp_path / "out" / "manifest.json").read_text())["counts"]["train"]["target_box_provenance"]
     assert counts == {"annotator": 1, "hierarchy": len(suggested), "none": 1}  # the swipe
+
+
+def test_steps_recorded_before_suggestions_get_them_on_upgrade_and_a_suggestion_is_never_replaced(
+    workspace: Workspace, collected: int
+) -> None:
+    before = {step.id: step.raw.suggested_box for step in load_trajectory(workspace.database, collected).steps}
+    with workspace.database.engine.begin() as connection:  # as a workspace of the previous version holds them
+        connection.execute(text("UPDATE steps SET suggested_box = NULL, suggested_box_source = NULL"))
+    result = CliRunner().invoke(cli, ["--data-dir", str(workspace.data_dir), "db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    filled = sum(box is not None for box in before.values())
+    assert f"Suggested target boxes from the stored UI hierarchies for {filled} steps." in result.output
+    after = {step.id: step.raw.suggested_box for step in load_trajectory(workspace.database, collected).steps}
+    assert after == before
+    with pytest.raises(RawStepChangedError), workspace.database.session() as session, session.begin():
+        step = session.get(models.Step, next(key for key, box in before.items() if box))
+        step.suggested_box = [0.0, 0.0, 1.0, 1.0]

@@ -69,7 +69,7 @@ def aitz_step(step_id: int, action_type: int, touch: Any = (-1.0, -1.0), lift: A
         "result_action_text": "",
         "result_touch_yx": json.dumps(list(touch)) if isinstance(touch, (list, tuple)) else touch,
         "result_lift_yx": json.dumps(list(lift)) if isinstance(lift, (list, tuple)) else lift,
-        "ui_positions": "[[54, 17, 8, 12]]",
+        "ui_positions": json.dumps([[0.2, 0.4, 0.1, 0.2], [0.0, 0.0, 1.0, 1.0]]),  # [y, x, h, w]: a button, the page
         "coat_screen_desc": f"screen {step_id}",
         "coat_action_think": f"think {step_id}",
         "coat_action_desc": f"action {step_id}",

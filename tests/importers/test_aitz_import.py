@@ -9,14 +9,17 @@ import pytest
 from sqlalchemy import func, select
 
 from annotator.domain.counting import Counting
+from annotator.domain.model_space import model_space
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.importing import import_dataset
 from annotator.services.review import review_queue
 from annotator.services.stats import dataset_stats
 from annotator.storage import imports, models
+from annotator.storage.selection import TrajectorySelection
 from annotator.storage.workspace import Workspace
 from tests.factories import database_snapshot
 from tests.importers.datasets import RED, aitz_good_steps, aitz_step, pixel, trajectory_of, write_aitz
+from trainer_bridge.export.run import ExportOptions, export
 
 
 def test_an_episode_becomes_an_annotated_trajectory_whose_click_lands_on_the_target(
@@ -169,3 +172,30 @@ def test_a_failure_while_writing_rolls_the_whole_episode_back(
     assert written == list(range(7))
     assert database_snapshot(workspace) == before
     assert list(workspace.blobs.all_hashes()) == []  # the screenshots it stored went with it
+
+
+def test_aitzs_element_boxes_suggest_each_tap_its_target_box(workspace: Workspace, tmp_path: Path) -> None:
+    # On 540x1200: a row at y 0.2-0.3 across the screen, a button inside it at x 0.4-0.6, the whole page.
+    positions = json.dumps([[0.2, 0.0, 0.1, 1.0], [0.22, 0.4, 0.06, 0.2], [0.0, 0.0, 1.0, 1.0]])
+    steps = [
+        aitz_step(0, 4, (0.25, 0.5), ui_positions=positions),  # on the button: the smallest box that holds it
+        aitz_step(1, 4, (0.9, 0.5), ui_positions=positions),  # only the page holds it
+        aitz_step(2, 4, (0.25, 0.1), ui_positions="[[0.2, 0.0]]"),  # unreadable: nothing suggested, noted
+        aitz_step(3, 10),
+    ]
+    write_aitz(tmp_path / "train", "7", steps)
+    assert import_dataset(workspace, "aitz", tmp_path / "train").imported == 1
+    button, page, unreadable, _ = trajectory_of(workspace, "aitz", "7").steps
+    assert (button.suggested_box, button.suggested_box_source) == ([216.0, 264.0, 324.0, 336.0], "aitz ui_positions")
+    assert page.suggested_box == [0.0, 0.0, 540.0, 1200.0]
+    assert unreadable.suggested_box is None and "ui_positions" in unreadable.flags["imported"]["ui_positions_error"]
+    out = tmp_path / "export"
+    annotated = TrajectorySelection(review_states=("annotated",))
+    export(workspace, ExportOptions("grpo-action", "jsonl", out, model_space("qwen2.5-vl"), selection=annotated))
+    rows = [json.loads(line) for line in (out / "data" / "train.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(row["gt_bbox"], row["gt_bbox_provenance"]) for row in rows[:2]] == [
+        ([216.0, 264.0, 324.0, 336.0], "hierarchy"),
+        ([0.0, 0.0, 540.0, 1200.0], "hierarchy"),
+    ]
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["counts"]["train"]["target_box_provenance"] == {"annotator": 0, "hierarchy": 2, "none": 1}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from annotator.importers.a11y_forest import forest_class
 from annotator.importers.tfrecord import frame, parse_example, read_records
 from annotator.services.importing import import_dataset
 from annotator.storage.workspace import Workspace
@@ -151,3 +152,30 @@ def test_records_round_trip_through_the_tfrecord_framing(tmp_path: Path) -> None
     assert records[0] == b"" and parse_example(records[1]) == features
     with pytest.raises(ValueError, match=r"not a tf\.train\.Example"):
         parse_example(b"\xff\xff\xff")
+
+
+def forest(*windows: tuple[int, list[tuple[tuple[int, int, int, int], bool]]]) -> bytes:
+    """A serialised AndroidAccessibilityForest: windows of (layer, [(bounds, clickable), ...])."""
+    message = forest_class()()
+    for layer, nodes in windows:
+        window = message.windows.add(layer=layer)
+        for (left, top, right, bottom), clickable in nodes:
+            node = window.tree.nodes.add(is_clickable=clickable, is_visible_to_user=True)
+            node.bounds_in_screen.left, node.bounds_in_screen.top = left, top
+            node.bounds_in_screen.right, node.bounds_in_screen.bottom = right, bottom
+    return message.SerializeToString()
+
+
+def test_the_accessibility_tree_suggests_the_tapped_elements_box(workspace: Workspace, tmp_path: Path) -> None:
+    """Bounds are pixels of the recorded 1080x2400 screen; the PNGs are 540x1200, so boxes are halved."""
+    actions = [{"action_type": "click", "x": 540, "y": 600}, {"action_type": "click", "x": 540, "y": 600}]
+    app = (0, [((0, 0, 1080, 2400), False), ((0, 500, 1080, 700), True), ((400, 550, 700, 650), True)])
+    keyboard = (5, [((0, 1600, 1080, 2400), True)])  # in front, but not under the point
+    episode = ac_episode(7, actions, recorded=(1080, 2400)) | {"accessibility_trees": [forest(app, keyboard), b"\xff\xff", forest()]}
+    write_tfrecord(tmp_path / "android_control-00000-of-00001", [episode])
+    assert import_dataset(workspace, "androidcontrol", tmp_path).imported == 1
+    button, unreadable, _ = trajectory_of(workspace, "androidcontrol", "7").steps
+    assert button.suggested_box == [200.0, 275.0, 350.0, 325.0]
+    assert button.suggested_box_source == "androidcontrol accessibility tree"
+    assert unreadable.suggested_box is None
+    assert "not an AndroidAccessibilityForest" in unreadable.flags["imported"]["accessibility_tree_error"]

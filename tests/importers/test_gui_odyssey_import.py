@@ -42,11 +42,12 @@ def test_an_episode_maps_onto_the_action_space_in_device_pixels(workspace: Works
     ]
     click = trajectory.steps[0]
     assert pixel(workspace, click.screenshot_sha256, calls[0]["coordinate"]) == RED
-    assert click.target_box == [float(v) for v in TARGET]  # sam2_bbox, in pixels
+    assert click.target_box is None  # SAM2 drew sam2_bbox, not a person: a suggestion, in pixels
+    assert (click.suggested_box, click.suggested_box_source) == ([float(v) for v in TARGET], "gui-odyssey sam2_bbox")
     assert (click.think, click.action_text) == ("intention 0", "low level 0")
     assert click.flags["imported"]["action"] == {"action": "CLICK", "info": [[500, 250], [500, 250]]}
     assert click.flags["imported"]["description"] == "description 0"
-    assert trajectory.steps[2].target_box is None
+    assert trajectory.steps[2].suggested_box is None
     assert trajectory.instruction.text == "Use Chrome to search the weather, then note it in Tasks."
     assert trajectory.instruction.app.name == "Chrome"
     assert trajectory.outcome == "success" and trajectory.review_status == "annotated"
