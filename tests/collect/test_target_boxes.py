@@ -6,8 +6,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import text
 from datasets import load_from_disk
+from sqlalchemy import text
 
 from annotator.cli import cli
 from annotator.collect.agent import AgentDecider

@@ -171,7 +171,8 @@ def test_the_accessibility_tree_suggests_the_tapped_elements_box(workspace: Work
     actions = [{"action_type": "click", "x": 540, "y": 600}, {"action_type": "click", "x": 540, "y": 600}]
     app = (0, [((0, 0, 1080, 2400), False), ((0, 500, 1080, 700), True), ((400, 550, 700, 650), True)])
     keyboard = (5, [((0, 1600, 1080, 2400), True)])  # in front, but not under the point
-    episode = ac_episode(7, actions, recorded=(1080, 2400)) | {"accessibility_trees": [forest(app, keyboard), b"\xff\xff", forest()]}
+    trees = [forest(app, keyboard), b"\xff\xff", forest()]
+    episode = ac_episode(7, actions, recorded=(1080, 2400)) | {"accessibility_trees": trees}
     write_tfrecord(tmp_path / "android_control-00000-of-00001", [episode])
     assert import_dataset(workspace, "androidcontrol", tmp_path).imported == 1
     button, unreadable, _ = trajectory_of(workspace, "androidcontrol", "7").steps
