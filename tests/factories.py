@@ -48,7 +48,8 @@ def click(x: int, y: int) -> dict:
 
 HIERARCHY = (
     '<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0"><node index="0" text="搜索" '
-    'resource-id="com.demo:id/search" class="android.widget.EditText" bounds="[40,120][1040,280]"/></hierarchy>'
+    'resource-id="com.demo:id/search" class="android.widget.EditText" clickable="true" '
+    'bounds="[40,120][1040,280]"/></hierarchy>'
 ).encode()
 
 

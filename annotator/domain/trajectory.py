@@ -13,7 +13,7 @@ memory is one too.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -22,7 +22,7 @@ from typing import Any
 from annotator.domain.agent_conversation import HistoryStep
 from annotator.domain.geometry import Box, ScreenSize
 from annotator.domain.response import parse_response
-from annotator.domain.target_box import BoxProvenance, SuggestedBox, action_point
+from annotator.domain.target_box import BoxProvenance, ScreenElement, SuggestedBox, action_point, target_element
 
 
 class Verdict(StrEnum):
@@ -215,6 +215,21 @@ class LabelledStep:
         if label.target_box_cleared or suggestion is None or point is None or not suggestion.box.contains(*point):
             return None, BoxProvenance.NONE
         return suggestion.box, BoxProvenance.HIERARCHY
+
+    def suggestion(self, elements: Sequence[ScreenElement] = ()) -> Box | None:
+        """The box to offer the annotator: none once they drew, accepted or cleared one; else the stored
+        suggestion while the point (labelled, or else collected) lies in it, else the element under the point."""
+        label = self.label
+        if label.target_box is not None or label.target_box_cleared:
+            return None
+        point = action_point(label.tool_call if label.tool_call is not None else self.raw.tool_call)
+        if point is None:
+            return None
+        stored = self.raw.suggested_box
+        if stored is not None and stored.box.contains(*point):
+            return stored.box
+        element = target_element(elements, *point)
+        return Box(*(float(v) for v in element.bounds)) if element else None
 
     @property
     def usable(self) -> bool:

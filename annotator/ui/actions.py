@@ -139,6 +139,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "remove_step", target="annotate", shortcut="Ctrl+Shift+Delete",
                tooltip=QT_TRANSLATE_NOOP("Actions", "Leave a redundant step out of the labelled trajectory; "
                                                     "the collected record stays")),
+    ActionSpec("annotate.take_box", QT_TRANSLATE_NOOP("Actions", "Take the Suggested &Box"), "annotate",
+               "accept_suggested_box", target="annotate.boxes", shortcut="B",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Use the dashed blue box (the element under the point) as the "
+                                                    "step's target box")),
+    ActionSpec("annotate.no_box", QT_TRANSLATE_NOOP("Actions", "No Target Bo&x"), "annotate",
+               "clear_target_box", target="annotate.boxes", shortcut="Shift+B",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "This step has no target box: clear it and the suggestion")),
     ActionSpec("annotate.privacy_tool", QT_TRANSLATE_NOOP("Actions", "Mark Privac&y Regions"), "annotate",
                "toggle", target="annotate.privacy", shortcut="P", toolbar=True, checked_by="tool_changed",
                tooltip=QT_TRANSLATE_NOOP("Actions", "Drag on the screenshot over personal data (names, numbers, "

@@ -264,6 +264,22 @@
         <translation>把冗余步骤移出标注轨迹；采集的原始记录仍然保留</translation>
     </message>
     <message>
+        <source>Take the Suggested &amp;Box</source>
+        <translation>采用建议框(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Use the dashed blue box (the element under the point) as the step&apos;s target box</source>
+        <translation>把蓝色虚线框（点下的元素）用作此步的目标框</translation>
+    </message>
+    <message>
+        <source>No Target Bo&amp;x</source>
+        <translation>无目标框(&amp;X)</translation>
+    </message>
+    <message>
+        <source>This step has no target box: clear it and the suggestion</source>
+        <translation>此步没有目标框：清除目标框和建议框</translation>
+    </message>
+    <message>
         <source>Mark Privac&amp;y Regions</source>
         <translation>标记隐私区域(&amp;Y)</translation>
     </message>
@@ -1305,6 +1321,21 @@ After:
     <message>
         <source>Created %1</source>
         <translation>创建于 %1</translation>
+    </message>
+</context>
+<context>
+    <name>LabelGestures</name>
+    <message>
+        <source>No box to take: draw one, or Ctrl+click an element.</source>
+        <translation>没有可采用的框：请拖动画框，或按住 Ctrl 点击元素。</translation>
+    </message>
+    <message>
+        <source>Step %1: took the suggested target box.</source>
+        <translation>第 %1 步：已采用建议的目标框。</translation>
+    </message>
+    <message>
+        <source>Step %1 has no target box: none is suggested or exported for it.</source>
+        <translation>第 %1 步没有目标框：不再建议，导出时也不带框。</translation>
     </message>
 </context>
 <context>
@@ -2432,8 +2463,12 @@ After:
         <translation>还没有轨迹。请在采集视图中录制，或导入数据包（文件 › 导入数据包…）；它们的统计会显示在这里。</translation>
     </message>
     <message>
-        <source>Per app (Mobile-R1 Tables 2 and 6)</source>
-        <translation>按应用统计（Mobile-R1 表 2 和表 6）</translation>
+        <source>Per app: every step recorded (laid out as Mobile-R1 Tables 2 and 6)</source>
+        <translation>按应用：所有记录的步骤（按 Mobile-R1 表 2 和表 6 排列）</translation>
+    </message>
+    <message>
+        <source>Counts every trajectory and step row, whatever its review state. The paper&apos;s Table 2 counts only the labelled steps of accepted trajectories: `annotator stats` gives those figures.</source>
+        <translation>统计所有轨迹和步骤行，不论审核状态。论文的表 2 只统计已通过轨迹中已标注的步骤：用 `annotator stats` 可得到这些数字。</translation>
     </message>
     <message>
         <source>Labelling and review per person</source>
@@ -2537,6 +2572,10 @@ After:
     <message>
         <source>private %1</source>
         <translation>隐私 %1</translation>
+    </message>
+    <message>
+        <source>suggested box: B takes it, Shift+B: no box</source>
+        <translation>建议框：B 采用，Shift+B 无框</translation>
     </message>
 </context>
 <context>

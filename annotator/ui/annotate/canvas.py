@@ -81,6 +81,7 @@ class StepCanvas(Retranslating, QGraphicsView):
         self._pan_from: QPointF | None = None
         self._space = False  # space held: a left drag pans
         self._regions: tuple[Box, ...] = ()  # the step's privacy regions, device pixels
+        self._suggested: tuple[float, ...] | None = None  # a target box offered from the elements, device pixels
         self._selected: int | None = None  # the selected privacy region
         self._privacy = False  # the privacy tool is on
 
@@ -112,6 +113,14 @@ class StepCanvas(Retranslating, QGraphicsView):
     def set_overlays(self, labelled: Overlays, original: Overlays | None = None) -> None:
         """The labelled shapes (strong) and the collected ones (faint, dashed) to compare them with."""
         self._labelled, self._original = labelled, original
+        self.viewport().update()
+
+    def suggested_box(self) -> tuple[float, ...] | None:
+        return self._suggested
+
+    def set_suggested_box(self, box: Sequence[float] | None) -> None:
+        """The target box offered for the step (from its elements), or None."""
+        self._suggested = tuple(float(v) for v in box) if box is not None else None
         self.viewport().update()
 
     def set_privacy_regions(self, regions: Sequence[Box]) -> None:
@@ -390,6 +399,10 @@ class StepCanvas(Retranslating, QGraphicsView):
             rect = to_view.mapRect(QRectF(x1, y1, x2 - x1, y2 - y1))
             private = fill(self.tr("private %1"), number)
             paint.privacy_region(painter, rect, private, number - 1 == self._selected, viewport)
+        if self._suggested is not None:
+            x1, y1, x2, y2 = self._suggested
+            hint = self.tr("suggested box: B takes it, Shift+B: no box")
+            paint.suggested_box(painter, to_view.mapRect(QRectF(x1, y1, x2 - x1, y2 - y1)), hint, viewport)
         paint.paint_shapes(painter, self._labelled, to_view, paint.LABELLED, paint.Words(hold, hold_for, "%1"), screen)
         if self._hovered is not None:
             paint.paint_element(painter, self._hovered, self.element_text(self._hovered), to_view, viewport)

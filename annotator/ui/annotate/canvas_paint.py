@@ -124,6 +124,7 @@ class ShapeStyle:
 
 LABELLED = ShapeStyle(QColor("#ff1f5a"), QColor("#00e676"), 2.5, False, 30, 0)
 ORIGINAL = ShapeStyle(QColor("#ffc400"), QColor("#ffc400"), 1.5, True, 0, 1)
+SUGGESTED = ShapeStyle(QColor("#40c4ff"), QColor("#40c4ff"), 1.5, True, 18, 0)  # a box offered, not yet taken
 
 
 @dataclass(frozen=True)
@@ -364,3 +365,9 @@ def _lock_badge(painter: QPainter, region: QRectF, text: str, viewport: QRectF) 
     painter.setPen(QColor("#ffffff"))
     text_box = box.adjusted(21, 0, -4, 0)
     painter.drawText(text_box, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), text)
+
+
+def suggested_box(painter: QPainter, rect: QRectF, text: str, within: QRectF) -> None:
+    """A target box suggested from the screen's elements: dashed and faint, with what to press above it."""
+    halo_rect(painter, rect, SUGGESTED.box, dashed=True, fill_alpha=SUGGESTED.box_fill)
+    badge(painter, text, QPointF(rect.left(), max(rect.top() - 12, within.top() + 12)), SUGGESTED, within)

@@ -1,5 +1,6 @@
 """The canvas's labelling gestures as label edits: a click sets the tool call's point, a drag the target box,
-Ctrl+click an element's box and centre. The privacy tool's gestures are ``privacy``'s; both edit through the
+Ctrl+click an element's box and centre; B takes the suggested box (dashed blue), Shift+B says the step has none.
+The privacy tool's gestures are ``privacy``'s; both edit through the
 view's ``edit``, so every change is saved at once with a revision."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject
 
 from annotator.device.hierarchy import UiNode
+from annotator.ui.i18n import fill
 
 if TYPE_CHECKING:
     from annotator.ui.annotate.view import AnnotationView
@@ -46,3 +48,25 @@ class LabelGestures(QObject):
         if call is not None:
             changes["tool_call"] = call
         view.edit(changes, now=True)
+
+    # the actions table's target "annotate.boxes" ----------------------------------------------------------------
+
+    def accept_suggested_box(self) -> None:
+        view = self.view
+        if not view.isVisible() or view.step_id is None or not view.editable():
+            return  # the key belongs to the Annotate view: elsewhere it changes nothing
+        step = view.steps[view.step_id]
+        box = step.suggestion(view.canvas.elements())
+        if box is None:
+            view.status_message.emit(self.tr("No box to take: draw one, or Ctrl+click an element."))
+            return
+        view.edit({"target_box": tuple(box)}, now=True)
+        view.status_message.emit(fill(self.tr("Step %1: took the suggested target box."), step.position))
+
+    def clear_target_box(self) -> None:
+        view = self.view
+        if not view.isVisible() or view.step_id is None or not view.editable():
+            return
+        view.edit({"target_box": ()}, now=True)
+        message = self.tr("Step %1 has no target box: none is suggested or exported for it.")
+        view.status_message.emit(fill(message, view.steps[view.step_id].position))

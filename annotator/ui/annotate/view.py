@@ -259,11 +259,13 @@ class AnnotationView(Retranslating, QWidget):
         labelled = overlays_for(step.label.tool_call, step.label.target_box)
         original = overlays_for(step.original.tool_call, None)
         self.canvas.set_overlays(labelled, original)
+        self.canvas.set_suggested_box(step.suggestion(self.canvas.elements()))
         self.canvas.set_privacy_regions(step.label.privacy_regions)
 
     def _elements_arrived(self, step_id: int, elements: list[UiNode]) -> None:
         if step_id == self.step_id:
             self.canvas.set_elements(elements)
+            self._show_overlays(self.steps[step_id])  # a moved point's element is known now
 
     # commands (rows of the actions table) ----------------------------------------------------------------------
 

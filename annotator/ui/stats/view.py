@@ -327,7 +327,13 @@ class StatsView(Retranslating, QWidget):
         )
 
     def _show_tables(self) -> None:
-        self.headings["apps"].setText(self.tr("Per app (Mobile-R1 Tables 2 and 6)"))
+        self.headings["apps"].setText(self.tr("Per app: every step recorded (laid out as Mobile-R1 Tables 2 and 6)"))
+        self.headings["apps"].setToolTip(
+            self.tr(
+                "Counts every trajectory and step row, whatever its review state. The paper's Table 2 counts only "
+                "the labelled steps of accepted trajectories: `annotator stats` gives those figures."
+            )
+        )
         self.headings["people"].setText(self.tr("Labelling and review per person"))
         stats = self.stats
         if stats is None:  # nothing computed yet: the empty page shows, its tables stay empty
