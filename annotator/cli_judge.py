@@ -130,6 +130,13 @@ def _report(summary: RunSummary, prompt: str, model: str, as_json: bool) -> None
             f"{summary.failed} without a usable score, {summary.skipped} scored before (of {summary.requested}) "
             f"in {summary.seconds:.1f} s; {summary.status}."
         )
+    if summary.screens_dropped:
+        click.echo(
+            f"The image cap left out {summary.screens_dropped} screenshots in "
+            f"{summary.trajectories_with_screens_dropped} trajectories (the first and the last are kept); "
+            "raise --max-images to show the judge every screen.",
+            err=True,
+        )
     if summary.message:
         click.echo(f"The run ended early: {summary.message}", err=True)
     if summary.failed:

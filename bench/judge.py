@@ -183,7 +183,7 @@ def parts_of_one(workspace: Any, ids: list[int], base_url: str, seed: int) -> di
             image_ms.clear()
             with watch.part("messages"):
                 judged = judge.judged_trajectory(trajectory)
-                messages, count = judge.build_judge_messages(judged, settings.prompt_text, settings.images, screens)
+                messages, count, _ = judge.build_judge_messages(judged, settings.prompt_text, settings.images, screens)
             watch.ms.setdefault("image_urls", []).append(sum(image_ms))
             with watch.part("request_json"):
                 body = json.dumps({"model": "bench-judge", "messages": messages})

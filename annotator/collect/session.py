@@ -281,14 +281,32 @@ class CollectionRun:
         index = len(self.timings) - 1
         self.on_step(StepEvent(trajectory_id, index, _summary(decision.action), timings, note))
 
+    def _keep_final_screen(self, trajectory_id: int) -> str:
+        """Observe the phone once more and keep the screen; what to add to the stop reason when that fails."""
+        try:
+            png = self.device.observe(settle_timeout_s=self.settings.settle_timeout_s).png
+            collection.record_final_screen(self.workspace.database, self.workspace.blobs, trajectory_id, png)
+        except (DeviceError, ValueError) as error:
+            log.warning("trajectory %s: the final screen was not kept: %s", trajectory_id, error)
+            return f" (the final screen could not be kept: {error})"
+        return ""
+
     def _finish(
         self, trajectory_id: int, stop: StopKind, outcome: Outcome | None, reason: str, history: list[PastStep]
     ) -> RunResult:
-        """Record how the run ended: complete when the task ended, interrupted (to resume) otherwise."""
+        """Record how the run ended: complete when the task ended, interrupted (to resume) otherwise; and the
+        screen after the last action when the run stopped without terminating."""
+        if stop in AFTER_LAST_ACTION and history:
+            reason += self._keep_final_screen(trajectory_id)
         ended = stop in (StopKind.TERMINATED, StopKind.NO_ACTION, StopKind.STEP_LIMIT)
         status = TrajectoryStatus.COMPLETE if ended else TrajectoryStatus.INTERRUPTED
         collection.finish_trajectory(self.workspace.database, trajectory_id, status, outcome, stop_reason=reason)
         return RunResult(trajectory_id, status, outcome, len(history), stop, reason, self.timings)
+
+
+# Stops after an action was done and before the screen it led to was recorded. A terminate is no action; a run
+# with no usable action recorded the screen it stopped on; a lost phone shows nothing more.
+AFTER_LAST_ACTION = (StopKind.STEP_LIMIT, StopKind.STOPPED, StopKind.DECIDER_FAILED, StopKind.PHONE_ERROR)
 
 
 def collector_for(

@@ -284,6 +284,12 @@ def labelled_order(steps: Iterable[LabelledStep]) -> list[LabelledStep]:
 
 
 @dataclass(frozen=True)
+class Screenshot:
+    sha256: str
+    screen: ScreenSize
+
+
+@dataclass(frozen=True)
 class LabelledTrajectory:
     """A trajectory with its labels, stored or held in memory (module docstring).
 
@@ -305,6 +311,7 @@ class LabelledTrajectory:
     last_review: ReviewNote | None = None
     restart_app: bool = True  # the run started from the app's start page
     judge_score: int | None = None  # the score of the judge a reader asked for, when it asked
+    final_screen: Screenshot | None = None  # after the last action of a run that stopped without terminating
 
     def __post_init__(self) -> None:
         ordered = labelled_order(self.steps)

@@ -2,7 +2,9 @@
 
 The system message is the judge prompt (Mobile-R1 B.3 by default). The user message gives the instruction,
 then, in order, the initial screen, each step's reasoning, action and tool call, and the screen after it:
-the screenshots stored with the next step (the last step has none after it). Screenshots are scaled down to
+the screenshots stored with the next step, and after the last step the final screen a run that stopped without
+terminating keeps (a terminate changes no screen). A cap on the screenshots keeps the first and the last ones and
+says how many it left out (`JudgeMessages.dropped`). Screenshots are scaled down to
 the policy's size and the tool calls' points with them, so that a point names the same pixel the judge sees.
 Human raters of a study see the same `JudgedTrajectory`, without any score. The trajectory may be stored or
 held only in memory (a rollout being scored): the messages come from the domain trajectory and a source of its
@@ -13,13 +15,13 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from annotator.domain.coords import fit_within, scale_point
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.judge_settings import ImagePolicy
 from annotator.domain.response import tool_call_json
-from annotator.domain.trajectory import LabelledTrajectory
+from annotator.domain.trajectory import LabelledTrajectory, Screenshot
 
 POINT_KEYS = ("coordinate", "coordinate2")
 NOTHING = "（无）"
@@ -49,6 +51,22 @@ class JudgedTrajectory:
     instruction: str
     app: str
     steps: tuple[JudgedStep, ...]
+    final_screen: Screenshot | None = None  # the screen after the last step, when the run kept one
+
+    def screen(self, number: int) -> Screenshot:
+        """Screen `number`: 0 the initial one, k the one after step k (1-based): the next step's screenshot, or the
+        final screen after the last step."""
+        if number < len(self.steps):
+            step = self.steps[number]
+            return Screenshot(step.screenshot_sha256, step.screen)
+        assert self.final_screen is not None and number == len(self.steps)
+        return self.final_screen
+
+
+class JudgeMessages(NamedTuple):
+    messages: list[dict[str, Any]]
+    images: int  # screenshots sent
+    dropped: int  # screenshots the image cap left out
 
 
 def judged_trajectory(trajectory: LabelledTrajectory) -> JudgedTrajectory:
@@ -60,19 +78,25 @@ def judged_trajectory(trajectory: LabelledTrajectory) -> JudgedTrajectory:
         steps.append(
             JudgedStep(step.index, done.think, done.action_text, done.tool_call, step.screenshot_sha256, step.screen)
         )
-    return JudgedTrajectory(trajectory.id, trajectory.instruction, trajectory.app, tuple(steps))
+    final = trajectory.final_screen
+    return JudgedTrajectory(trajectory.id, trajectory.instruction, trajectory.app, tuple(steps), final)
 
 
-def shown_screens(step_count: int, policy: ImagePolicy) -> list[int]:
-    """Indices of the steps whose screenshot is sent: step 0's is the initial screen, step k's (k >= 1) the
-    screen after step k-1. With a cap, the first and the last ones are kept."""
-    chosen = ([0] if policy.initial and step_count else []) + (
-        list(range(1, step_count)) if policy.after_each_step else []
-    )
+def shown_screens(step_count: int, policy: ImagePolicy, *, final: bool = False) -> list[int]:
+    """The screens sent: 0 is the initial screen, k (k >= 1) the screen after step k (the last step has one only
+    with a `final` screen). With a cap, the first and the last ones are kept."""
+    chosen = available_screens(step_count, policy, final=final)
     cap = policy.max_images
     if cap is None or len(chosen) <= cap:
         return chosen
     return chosen[:1] + chosen[len(chosen) - (cap - 1) :] if cap > 1 else chosen[:1]
+
+
+def available_screens(step_count: int, policy: ImagePolicy, *, final: bool = False) -> list[int]:
+    """The screens the policy would send without its cap."""
+    last = step_count if final else step_count - 1
+    initial = [0] if policy.initial and step_count else []
+    return initial + (list(range(1, last + 1)) if policy.after_each_step else [])
 
 
 def screen_size(step: JudgedStep, policy: ImagePolicy) -> ScreenSize:
@@ -104,17 +128,19 @@ def step_text(number: int, step: JudgedStep, policy: ImagePolicy) -> str:
 
 def build_judge_messages(
     judged: JudgedTrajectory, prompt_text: str, policy: ImagePolicy, screens: ScreenSource
-) -> tuple[list[dict[str, Any]], int]:
-    """(chat messages, how many screenshots they hold). OSError/ValueError/BlobError when a screenshot is
-    unreadable."""
-    shown = set(shown_screens(len(judged.steps), policy))
+) -> JudgeMessages:
+    """The chat messages, how many screenshots they hold and how many the cap left out. OSError/ValueError/
+    BlobError when a screenshot is unreadable."""
+    final = judged.final_screen is not None
+    shown = set(shown_screens(len(judged.steps), policy, final=final))
+    dropped = len(available_screens(len(judged.steps), policy, final=final)) - len(shown)
     parts: list[dict[str, Any]] = [
         {"type": "text", "text": f"用户指令：{judged.instruction}\n\n动作历史（共 {len(judged.steps)} 步）："}
     ]
 
     def add_screen(position: int, caption: str) -> None:
-        step = judged.steps[position]
-        png = screens.png(step.screenshot_sha256, step.screen, screen_size(step, policy))
+        shot = judged.screen(position)
+        png = screens.png(shot.sha256, shot.screen, fit_within(shot.screen, policy.max_side))
         url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         parts.extend([{"type": "text", "text": caption}, {"type": "image_url", "image_url": {"url": url}}])
 
@@ -125,4 +151,4 @@ def build_judge_messages(
         if number in shown:
             add_screen(number, f"第 {number} 步执行后的界面：")
     messages: list[dict[str, Any]] = [{"role": "system", "content": prompt_text}, {"role": "user", "content": parts}]
-    return messages, len(shown)
+    return JudgeMessages(messages, len(shown), dropped)

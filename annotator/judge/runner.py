@@ -22,7 +22,7 @@ from typing import Any
 
 from annotator.domain.judge_settings import JudgeSettings
 from annotator.domain.trajectory import LabelledTrajectory
-from annotator.judge.messages import ScreenSource, build_judge_messages, judged_trajectory
+from annotator.judge.messages import JudgeMessages, ScreenSource, build_judge_messages, judged_trajectory
 from annotator.judge.reply import JudgeReplyError, parse_judge_reply
 from annotator.judge.screens import workspace_screens
 from annotator.llm.client import LLMClient, LLMConfig, LLMError, LLMRejected, LLMUnavailable
@@ -64,6 +64,8 @@ class RunSummary:
     status: str  # complete, stopped, failed
     message: str | None
     seconds: float
+    screens_dropped: int = 0  # screenshots the image cap left out, over the run
+    trajectories_with_screens_dropped: int = 0
 
 
 class _Tally:
@@ -73,11 +75,14 @@ class _Tally:
         self.lock = threading.Lock()
         self.total, self.stop, self.unavailable_limit = total, stop, unavailable_limit
         self.done = self.scored = self.failed = self.unavailable_in_a_row = 0
+        self.screens_dropped = self.trajectories_with_screens_dropped = 0
         self.abort: str | None = None
 
-    def count(self, answer: Answer, failure: LLMError | None) -> RunProgress:
+    def count(self, answer: Answer, failure: LLMError | None, dropped: int = 0) -> RunProgress:
         with self.lock:
             self.done += 1
+            self.screens_dropped += dropped
+            self.trajectories_with_screens_dropped += dropped > 0
             self.scored += answer.reward is not None
             self.failed += answer.reward is None
             self.unavailable_in_a_row = self.unavailable_in_a_row + 1 if isinstance(failure, LLMUnavailable) else 0
@@ -98,6 +103,7 @@ class _Request:
     messages: list[dict[str, Any]]
     images: int
     unsent: ScoreRecord | None = None
+    dropped: int = 0  # screenshots the image cap left out
 
 
 class _Lookahead:
@@ -136,10 +142,9 @@ def judge_endpoint(endpoint: LLMConfig, settings: JudgeSettings) -> LLMConfig:
     return replace(endpoint, model=settings.model, temperature=settings.temperature, seed=settings.seed)
 
 
-def judge_messages(
-    trajectory: LabelledTrajectory, settings: JudgeSettings, screens: ScreenSource
-) -> tuple[list[dict[str, Any]], int]:
-    """(the chat messages the judge is sent about `trajectory`, how many screenshots they hold)."""
+def judge_messages(trajectory: LabelledTrajectory, settings: JudgeSettings, screens: ScreenSource) -> JudgeMessages:
+    """The chat messages the judge is sent about `trajectory`, how many screenshots they hold and how many the
+    image cap left out."""
     return build_judge_messages(judged_trajectory(trajectory), settings.prompt_text, settings.images, screens)
 
 
@@ -156,7 +161,7 @@ def judge_trajectory(
     trajectory: LabelledTrajectory, settings: JudgeSettings, endpoint: LLMConfig, screens: ScreenSource
 ) -> ScoreRecord:
     """Score one trajectory, stored or held only in memory, and store nothing (a rollout's task reward)."""
-    messages, images = judge_messages(trajectory, settings, screens)
+    messages, images, _ = judge_messages(trajectory, settings, screens)
     with LLMClient(judge_endpoint(endpoint, settings)) as client:
         return ask_judge(client, messages, images)[0]
 
@@ -197,8 +202,9 @@ class JudgeRunner:
         def work(index: int) -> None:
             if stop.is_set():
                 return
-            answer, failure = self._judge_one(client, run_id, lookahead.take(index))
-            progress = tally.count(answer, failure)
+            request = lookahead.take(index)
+            answer, failure = self._judge_one(client, run_id, request)
+            progress = tally.count(answer, failure, request.dropped)
             if on_progress is not None:
                 on_progress(progress)
 
@@ -218,13 +224,17 @@ class JudgeRunner:
         if interrupted is not None:
             status = "stopped" if isinstance(interrupted, KeyboardInterrupt) else "failed"
         message = tally.abort or (f"interrupted: {interrupted!r}" if interrupted is not None else None)
-        counts = {"scored": tally.scored, "failed": tally.failed, "skipped": len(requested) - len(todo)}
+        counts = {
+            "scored": tally.scored, "failed": tally.failed, "skipped": len(requested) - len(todo),
+            "screens_dropped": tally.screens_dropped,
+            "trajectories_with_screens_dropped": tally.trajectories_with_screens_dropped,
+        }  # fmt: skip
         judging.finish_run(db, run_id, counts=counts, status=status, message=message)
         if interrupted is not None:
             raise interrupted
         return RunSummary(
             run_id, self.config_id, len(requested), counts["skipped"], tally.scored, tally.failed, status,
-            message, time.perf_counter() - started,
+            message, time.perf_counter() - started, tally.screens_dropped, tally.trajectories_with_screens_dropped,
         )  # fmt: skip
 
     def _judge_one(self, client: LLMClient, run_id: int, request: _Request) -> tuple[Answer, LLMError | None]:
@@ -236,7 +246,7 @@ class JudgeRunner:
     def _prepare(self, trajectory_id: int) -> _Request:
         try:
             trajectory = load_trajectory(self.workspace.database, trajectory_id)
-            messages, images = judge_messages(trajectory, self.settings, self.screens)
+            messages, images, dropped = judge_messages(trajectory, self.settings, self.screens)
         except (BlobError, OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing is sent
             return _Request(trajectory_id, [], 0, ScoreRecord(None, None, None, f"not sent: {error}", None, None, 0))
-        return _Request(trajectory_id, messages, images)
+        return _Request(trajectory_id, messages, images, dropped=dropped)

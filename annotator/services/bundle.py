@@ -139,6 +139,7 @@ def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None
         stored = bundles.stored_trajectory_uids(workspace.database, uids)
         wanted = [t for t in manifest["trajectories"] if t["uid"] not in stored]
         copier.screenshots = {s["screenshot_sha256"] for t in wanted for s in t["steps"]}
+        copier.screenshots |= {t["final_screenshot_sha256"] for t in wanted if t.get("final_screenshot_sha256")}
         needed = sorted(bundles.needed_blobs(wanted))
         for done, sha256 in enumerate(needed, start=1):
             copier.copy(sha256)

@@ -30,7 +30,7 @@ RAW_COLUMNS = (
     "usage", "attempts", "flags", "origin", "corrects_index", "suggested_box", "suggested_box_source",
 )  # fmt: skip
 # optional: bundles written before they existed lack them
-TRAJECTORY_EXTRA_COLUMNS = ("stop_reason", "settings", "label_outcome")
+TRAJECTORY_EXTRA_COLUMNS = ("stop_reason", "settings", "label_outcome", "final_screenshot_sha256")
 DEVICE_COLUMNS = ("serial", "model", "android_version", "screen_width", "screen_height", "density", "app_packages")
 
 
@@ -45,6 +45,7 @@ def export_sections(db: Database, app: str | None, status: str | None) -> dict[s
         apps = {i.app.name: i.app for i in instructions.values()}
         devices = {t.device.serial: t.device for t in trajectories if t.device}
         hashes = {h for t in trajectories for s in t.steps for h in (s.screenshot_sha256, s.hierarchy_sha256) if h}
+        hashes |= {t.final_screenshot_sha256 for t in trajectories if t.final_screenshot_sha256}
         query = select(models.Blob).where(models.Blob.sha256.in_(hashes)).order_by(models.Blob.sha256)
         blobs = session.scalars(query).all() if hashes else []
         people = session.scalars(select(models.Person)).all()
@@ -173,10 +174,10 @@ def stored_trajectory_uids(db: Database, uids: list[str]) -> set[str]:
 
 
 def needed_blobs(trajectories: list[dict[str, Any]]) -> set[str]:
-    """The screenshots and hierarchies the steps of these trajectory entries point at."""
+    """The screenshots and hierarchies the steps of these trajectory entries point at, and their final screens."""
     return {
         h for t in trajectories for s in t["steps"] for h in (s["screenshot_sha256"], s.get("hierarchy_sha256")) if h
-    }
+    } | {t["final_screenshot_sha256"] for t in trajectories if t.get("final_screenshot_sha256")}
 
 
 def write_bundle(

@@ -212,6 +212,15 @@ def finish_trajectory(
         trajectory.ended_at = None if status == TrajectoryStatus.INTERRUPTED else utcnow()
 
 
+def record_final_screen(db: Database, blobs: BlobStore, trajectory_id: int, png: bytes) -> None:
+    """Keep the screen after a stopped run's last action (the judge's last "screen after step n")."""
+    if verified_image_size(png) is None:
+        raise ValueError("the final screenshot is not a readable image; it was not kept")
+    with writing(db) as session:
+        trajectory = _trajectory(session, trajectory_id)
+        trajectory.final_screenshot_sha256 = store_blob(session, blobs, png, PNG)
+
+
 def _trajectory(session: Session, trajectory_id: int) -> models.Trajectory:
     trajectory = session.get(models.Trajectory, trajectory_id)
     if trajectory is None:
@@ -267,7 +276,9 @@ def resume_trajectory(db: Database, trajectory_id: int) -> OpenRun:
     with writing(db) as session:
         trajectory = _trajectory(session, trajectory_id)
         run = _open_run(trajectory)
-        _take(session, trajectory, status=str(TrajectoryStatus.COLLECTING), **this_process().columns())
+        # the steps go on: the screen the run stopped on is the next step's, not a final one
+        _take(session, trajectory, status=str(TrajectoryStatus.COLLECTING), final_screenshot_sha256=None,
+              **this_process().columns())  # fmt: skip
         return run
 
 

@@ -106,6 +106,8 @@ def finish_run(db: Database, run_id: int, *, counts: dict[str, int], status: str
         if run is None:
             raise LookupError(f"no judge run {run_id}")
         run.scored, run.failed, run.skipped = counts["scored"], counts["failed"], counts["skipped"]
+        run.screens_dropped = counts.get("screens_dropped", 0)
+        run.trajectories_with_screens_dropped = counts.get("trajectories_with_screens_dropped", 0)
         run.status, run.message, run.ended_at = status, message, utcnow()
         session.commit()
 

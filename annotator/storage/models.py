@@ -145,8 +145,16 @@ class Trajectory(OwnedRun, Base):
     stop_reason: Mapped[str | None] = mapped_column(Text)  # terminate, step limit, stopped, phone gone, model failed
     settings: Mapped[dict[str, Any] | None]  # how it was collected: max steps, history images, resize, ...
     label_outcome: Mapped[str | None] = mapped_column(String(20))  # the annotator's judgement: task completed?
+    # The screen after the last action of a run that stopped without terminating (step limit, the user, an error):
+    # the judge's last "screen after step n" (Mobile-R1 Fig. 8). None when the run terminated or it could not be
+    # taken; a resumed run drops it. A blob's sha256 without a foreign key: SQLite adds none to an existing table
+    # without rebuilding it (migration 0007), and the blob row that is stored with the file keeps it referenced.
+    final_screenshot_sha256: Mapped[str | None] = mapped_column(String(64))
 
     instruction: Mapped[Instruction] = relationship()
+    final_screenshot: Mapped[Blob | None] = relationship(
+        primaryjoin="foreign(Trajectory.final_screenshot_sha256) == Blob.sha256", viewonly=True
+    )
     device: Mapped[Device | None] = relationship()
     collector_person: Mapped[Person | None] = relationship()
     steps: Mapped[list[Step]] = relationship(
@@ -289,6 +297,9 @@ class JudgeRun(OwnedRun, Base):
     scored: Mapped[int] = mapped_column(default=0)
     failed: Mapped[int] = mapped_column(default=0)  # asked, but no usable score came back
     skipped: Mapped[int] = mapped_column(default=0)  # already scored under this configuration
+    # screenshots the image policy's cap left out, and in how many trajectories (the judge saw less than Fig. 8)
+    screens_dropped: Mapped[int] = mapped_column(default=0, server_default="0")
+    trajectories_with_screens_dropped: Mapped[int] = mapped_column(default=0, server_default="0")
     status: Mapped[str] = mapped_column(String(20), default="running")  # running, complete, stopped, failed
     message: Mapped[str | None] = mapped_column(Text)
     started_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -25,6 +25,7 @@ from annotator.domain.trajectory import (
     RawStep,
     ReviewNote,
     ReviewStatus,
+    Screenshot,
     StepOrigin,
     TrajectoryStatus,
 )
@@ -103,7 +104,14 @@ def labelled_trajectory(
         last_review=_review_note(row) if with_review else None,
         restart_app=bool((row.settings or {}).get("restart_app", True)),
         judge_score=judge_score,
+        final_screen=_final_screen(row.final_screenshot),
     )
+
+
+def _final_screen(blob: models.Blob | None) -> Screenshot | None:
+    if blob is None or not blob.width or not blob.height:
+        return None
+    return Screenshot(blob.sha256, ScreenSize(blob.width, blob.height))
 
 
 def _loading() -> tuple[_AbstractLoad, ...]:
@@ -112,6 +120,7 @@ def _loading() -> tuple[_AbstractLoad, ...]:
         selectinload(T.steps),
         selectinload(T.instruction).selectinload(models.Instruction.app),
         selectinload(T.device),
+        selectinload(T.final_screenshot),
     )
 
 

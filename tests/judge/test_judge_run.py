@@ -207,11 +207,15 @@ def test_images_are_capped_and_scaled_with_the_tool_calls(workspace: Workspace) 
     trajectory = add_trajectory(workspace, "淘宝", "打开淘宝", 6)  # clicks at (100 + i, 200) on 1080x2400
     policy = ImagePolicy(max_side=600, max_images=3)
     with ChatServer([judged('{"reward": 4}')]) as server:
-        JudgeRunner(workspace, settings(images=policy), endpoint(server)).run([trajectory])
+        summary = JudgeRunner(workspace, settings(images=policy), endpoint(server)).run([trajectory])
         parts = server.seen[0].body["messages"][1]["content"]
     texts = [part["text"] for part in parts if part["type"] == "text"]
     captions = [text for text in texts if text.endswith("界面：")]
     assert captions == ["初始界面：", "第 4 步执行后的界面：", "第 5 步执行后的界面："]  # the first and the last
+    assert (summary.screens_dropped, summary.trajectories_with_screens_dropped) == (3, 1)  # of 6: said, not silent
+    with workspace.database.session() as session:
+        run = session.get(models.JudgeRun, summary.run_id)
+        assert (run.screens_dropped, run.trajectories_with_screens_dropped) == (3, 1)
     step_one = next(text for text in texts if text.startswith("第 1 步\n"))
     first_call = json.loads(re.search(r"<tool_call>(.*)</tool_call>", step_one).group(1))
     assert first_call["arguments"]["coordinate"] == [25, 50]  # (100, 200) at 600/2400

@@ -2142,6 +2142,10 @@ After:
         <translation>评判模型 %1，第 %2 次运行：已评分 %3 条，%4 条没有有效评分，%5 条之前已评分；%6，用时 %7 秒</translation>
     </message>
     <message>
+        <source>The image cap left out %1 screenshots in %2 trajectories (the first and last are kept).</source>
+        <translation>图片上限在 %2 条轨迹中略去了 %1 张截图（保留第一张和最后一张）。</translation>
+    </message>
+    <message>
         <source>%1 of %2 judged: %3 scored, %4 without a usable score</source>
         <translation>已评判 %1/%2 条：%3 条已评分，%4 条没有有效评分</translation>
     </message>

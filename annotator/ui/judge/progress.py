@@ -107,10 +107,14 @@ class RunPanel(Retranslating, QWidget):
             return fill(text, summary.config_id, summary.run_id, summary.scored, summary.failed, summary.message)
         text = self.tr("Judge %1, run %2: %3 scored, %4 without a usable score, %5 scored before; %6 in %7 s")
         seconds = QLocale().toString(summary.seconds, "f", 1)
-        return fill(
+        shown = fill(
             text, summary.config_id, summary.run_id, summary.scored, summary.failed, summary.skipped,
             status_text(summary.status), seconds,
         )  # fmt: skip
+        if summary.screens_dropped:
+            dropped = self.tr("The image cap left out %1 screenshots in %2 trajectories (the first and last are kept).")
+            shown += " " + fill(dropped, summary.screens_dropped, summary.trajectories_with_screens_dropped)
+        return shown
 
     def render(self) -> None:
         progress, summary = self.progress, self.summary
