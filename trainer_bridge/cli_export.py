@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from annotator.domain.coords import MAX_PIXELS, MIN_PIXELS
-from annotator.domain.model_space import MODEL_SPACE_NAMES, model_space
+from annotator.domain.model_space import DEFAULT_IMAGE_SCALE, MODEL_SPACE_NAMES, model_space
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS, prompt_variant
 from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.workspace import Workspace
@@ -36,7 +36,9 @@ from trainer_bridge.export.sft import INSTRUCTION_LEVELS
 @click.option("--max-pixels", type=int, default=MAX_PIXELS, show_default=True, help="The processor's max_pixels.")
 @click.option("--preset", type=click.Choice(tuple(PRESETS)),
               help="A paper's settings; options given beside it win. mobile-r1: " + describe("mobile-r1"))  # fmt: skip
-@click.option("--image-scale", type=float, default=1.0, show_default=True, help="Scale first (0.5: halved).")
+@click.option("--image-scale", type=float, default=DEFAULT_IMAGE_SCALE, show_default=True,
+              help="Scale the screenshots first: 0.5 halves them, as Mobile-R1 (Appendix E); 1 keeps the phone's "
+                   "size.")  # fmt: skip
 @click.option("--history-images", type=click.IntRange(1), default=2, show_default=True,
               help="Screenshots per sample, the current one included (Mobile-R1 Eq. 4's W counts only the "
                    "earlier ones: W + 1).")  # fmt: skip

@@ -104,6 +104,17 @@ class ModelSpace:
         return "Coordinates are fractions of the screen, from 0 to 1 on each axis."
 
 
+# Mobile-R1 Appendix E: each screenshot fed to the model is downsampled by a factor of 2 in both dimensions. An
+# export shows the model that size unless told otherwise, and collection and imports make that copy ahead.
+DEFAULT_IMAGE_SCALE = 0.5
+DEFAULT_SPACE = "qwen2.5-vl"
+
+
+def default_export_space() -> ModelSpace:
+    """The space an export writes in when given no options (its copies are made at collection and import)."""
+    return model_space(DEFAULT_SPACE, image_scale=DEFAULT_IMAGE_SCALE)
+
+
 def model_space(
     name: str, *, min_pixels: int = MIN_PIXELS, max_pixels: int = MAX_PIXELS, image_scale: float = 1.0
 ) -> ModelSpace:

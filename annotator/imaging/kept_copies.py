@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
-from annotator.imaging.decode import PNG_SIGNATURE
+from annotator.domain.geometry import ScreenSize
+from annotator.imaging.decode import PNG_SIGNATURE, decoded
+from annotator.imaging.encode import png_bytes
+from annotator.imaging.resize import resized
 
 PNG_END = b"IEND\xaeB`\x82"  # the IEND chunk with its CRC: a file cut short lacks it
 # In the data folder. The copies are what annotator.imaging.resize and .mask make: a new name if that changes.
@@ -62,3 +66,20 @@ class KeptCopies:
             os.replace(temporary, path)
         except OSError:
             Path(temporary).unlink(missing_ok=True)
+
+    def prepare(self, sha256: str, png: bytes, original: ScreenSize, sizes: Iterable[ScreenSize]) -> int:
+        """Make and keep the copies of a screenshot at `sizes` that are not kept yet, decoding it once; how many
+        were made. UnreadableImage (a ValueError) or OSError when the screenshot cannot be decoded."""
+        wanted = {size for size in sizes if size != original and not self.has(sha256, variant_of(size))}
+        if self.folder is None or not wanted:
+            return 0
+        with decoded(png) as image:
+            rgb = image.convert("RGB") if image.mode != "RGB" else image
+            for size in sorted(wanted, key=lambda size: (size.width, size.height)):
+                self.keep(sha256, variant_of(size), png_bytes(resized(rgb, size)))
+        return len(wanted)
+
+
+def variant_of(size: ScreenSize) -> str:
+    """The name part of an unmasked copy at `size`."""
+    return f"{size.width}x{size.height}"

@@ -52,14 +52,20 @@ class ScreenCache:
     def prepare(self, screenshot_png: bytes, original: ScreenSize, policy: ImagePolicy | None = None) -> None:
         """Make the copy of a screenshot just stored that `policy` (default: the built-in one) will show. A
         failure only means a judge run scales it itself, so it is logged, not raised."""
-        size = fit_within(original, (policy or ImagePolicy()).max_side)
-        sha256, variant = hashlib.sha256(screenshot_png).hexdigest(), f"{size.width}x{size.height}"
-        if size == original or self.copies.folder is None or self.copies.has(sha256, variant):
-            return
+        self.prepare_sizes(screenshot_png, original, [judge_size(original, policy)])
+
+    def prepare_sizes(self, screenshot_png: bytes, original: ScreenSize, sizes: list[ScreenSize]) -> None:
+        """Make the copies at `sizes` from one decode (the judge's and an export's, at collection); a failure is
+        logged: a judge run or an export then scales the screenshot itself."""
         try:
-            self.copies.keep(sha256, variant, resized_png(screenshot_png, size))
+            self.copies.prepare(hashlib.sha256(screenshot_png).hexdigest(), screenshot_png, original, sizes)
         except (OSError, ValueError) as error:
-            log.warning("judge copy of a screenshot not made: %s", error)
+            log.warning("copy of a screenshot not made: %s", error)
+
+
+def judge_size(original: ScreenSize, policy: ImagePolicy | None = None) -> ScreenSize:
+    """The size `policy` (default: the built-in one) shows a screenshot of `original` at."""
+    return fit_within(original, (policy or ImagePolicy()).max_side)
 
 
 class MemoryScreens:

@@ -15,8 +15,8 @@ from annotator.device.android import AndroidDevice
 from annotator.device.errors import DeviceError
 from annotator.domain.prompts import prompt_variant
 from annotator.domain.trajectory import TrajectoryStatus
-from annotator.judge.screens import workspace_screens
 from annotator.llm.client import LLMClient, LLMConfig
+from annotator.services.screen_copies import copy_maker
 from annotator.storage import collection, instructions
 from annotator.storage.workspace import Workspace
 
@@ -52,8 +52,9 @@ def choose_device(serial: str | None, port: int | None = None) -> AndroidDevice:
 
 
 def collection_run(workspace: Workspace, device: AndroidDevice, decider: Decider, **options: Any) -> CollectionRun:
-    """A run that also makes the judge's copies of its screenshots while the phone is driven (ADR 0004)."""
-    return CollectionRun(workspace, device, decider, after_record=workspace_screens(workspace).prepare, **options)
+    """A run that also makes the judge's and the default export's copies of its screenshots while the phone is
+    driven (ADR 0004, 0006)."""
+    return CollectionRun(workspace, device, decider, after_record=copy_maker(workspace), **options)
 
 
 def remember_device(workspace: Workspace, info: DeviceInfo) -> dict[str, str]:

@@ -29,12 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from annotator.domain.geometry import ScreenSize
 from annotator.imaging.decode import verified_image_size
 from annotator.importers import aitz, androidcontrol, gui_odyssey
 from annotator.importers.aitz import count_aitz, read_aitz
 from annotator.importers.androidcontrol import read_androidcontrol
 from annotator.importers.episode import EpisodeError, SourceEpisode, SourceStep
 from annotator.importers.gui_odyssey import count_gui_odyssey, read_gui_odyssey
+from annotator.services.screen_copies import CopyQueue
 from annotator.storage import imports, integrity
 from annotator.storage.workspace import Workspace
 
@@ -105,27 +107,37 @@ def import_dataset(
         raise FileNotFoundError(f"{path} does not exist")
     total = dataset.count(path) if dataset.count else None
     summary = ImportSummary(source=source)
-    for done, item in enumerate(dataset.read(path, images, app), start=1):
-        try:
-            if isinstance(item, EpisodeError):
-                raise item
-            added = import_episode(workspace, item, dataset.label, person=person)
-        except EpisodeError as error:
-            summary.failures.append(str(error))
-        else:
-            if added is None:
-                summary.skipped += 1
-            else:
-                summary.imported += 1
-                summary.steps += added
-        if progress:
-            progress(done, total if total is None else max(total, done))
+    with CopyQueue(workspace) as copies:  # the default export's and the judge's copies, made alongside
+        for done, item in enumerate(dataset.read(path, images, app), start=1):
+            _import_one(workspace, item, dataset.label, person, copies, summary)
+            if progress:
+                progress(done, total if total is None else max(total, done))
     return summary
 
 
+def _import_one(
+    workspace: Workspace, item: SourceEpisode | EpisodeError, label: str, person: str | None, copies: CopyQueue,
+    summary: ImportSummary,
+) -> None:  # fmt: skip
+    """Import one episode (or note why not) and count it."""
+    try:
+        if isinstance(item, EpisodeError):
+            raise item
+        added = import_episode(workspace, item, label, person=person, copies=copies)
+    except EpisodeError as error:
+        summary.failures.append(str(error))
+        return
+    if added is None:
+        summary.skipped += 1
+    else:
+        summary.imported += 1
+        summary.steps += added
+
+
 def import_episode(
-    workspace: Workspace, episode: SourceEpisode, label: str, *, person: str | None = None
-) -> int | None:
+    workspace: Workspace, episode: SourceEpisode, label: str, *, person: str | None = None,
+    copies: CopyQueue | None = None,
+) -> int | None:  # fmt: skip
     """Write one episode in one transaction; returns its step count, or None when it was imported before.
 
     When the write fails, the screenshot files this import stored are removed again (not those another writer
@@ -148,6 +160,9 @@ def import_episode(
     if not added:
         integrity.remove_written_blobs(workspace.database, workspace.blobs, written)
         return None
+    if copies is not None:
+        for step in record.steps:
+            copies.add(step.screenshot, ScreenSize(step.width, step.height))
     return len(episode.steps)
 
 
