@@ -38,7 +38,7 @@ def test_b_takes_the_suggested_box_and_shift_b_says_there_is_none(
     settle(qtbot, view)
     assert stored(populated, step_id)["target_box"] == list(SEARCH_BOX)
     assert revisions(populated, UNLABELLED)[-1] == (step_id, "target_box", list(SEARCH_BOX), "小王")
-    assert view.canvas.suggested_box() is None  # it is the label now, drawn solid
+    assert view.canvas.suggested_box() is None and view.canvas.labelled().box == SEARCH_BOX  # the label's, solid
 
     qtbot.keyClick(view.canvas, Qt.Key.Key_B, Qt.KeyboardModifier.ShiftModifier)
     settle(qtbot, view)

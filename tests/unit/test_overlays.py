@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from annotator.domain.geometry import Box
 from annotator.ui.annotate.overlays import Overlays, overlays_for, region_at
 
 
@@ -119,3 +120,8 @@ def test_the_privacy_region_under_a_point_is_the_last_drawn_one() -> None:
     assert region_at(regions, 60, 60) == 1  # both: the one on top
     assert region_at(regions, 200, 200) == 1  # edges belong to the region
     assert region_at(regions, 150, 20) is None and region_at([], 1, 1) is None
+
+
+def test_a_labels_box_is_drawn_whatever_holds_its_numbers() -> None:
+    assert overlays_for(call("click", coordinate=[5, 5]), Box(1.0, 2.0, 10.0, 20.0)).box == (1.0, 2.0, 10.0, 20.0)
+    assert overlays_for(call("click", coordinate=[5, 5]), "1234").box is None

@@ -115,6 +115,10 @@ class StepCanvas(Retranslating, QGraphicsView):
         self._labelled, self._original = labelled, original
         self.viewport().update()
 
+    def labelled(self) -> Overlays:
+        """The label's shapes as drawn."""
+        return self._labelled
+
     def suggested_box(self) -> tuple[float, ...] | None:
         return self._suggested
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,8 +57,11 @@ def read_point(value: Any) -> Point | None:
 
 
 def read_box(value: Any) -> Box | None:
-    """Four finite numbers as (left, top, right, bottom) whichever corners they name, else None."""
-    if not isinstance(value, (list, tuple)) or len(value) != 4 or not all(_finite(v) for v in value):
+    """Four finite numbers (a list, a tuple, a label's `geometry.Box`) as (left, top, right, bottom) whichever
+    corners they name, else None."""
+    if isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping)):
+        value = tuple(value)
+    if not isinstance(value, tuple) or len(value) != 4 or not all(_finite(v) for v in value):
         return None
     x1, y1, x2, y2 = (float(v) for v in value)
     return (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
