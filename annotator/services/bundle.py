@@ -28,7 +28,6 @@ from annotator.imaging.decode import verified_image_size
 from annotator.services import bundle_manifest as fmt
 from annotator.services.bundle_io import BundleReader, open_bundle
 from annotator.services.bundle_judging import validate_judging
-from annotator.services.screen_copies import CopyQueue
 from annotator.services.target_boxes import suggest_missing_boxes
 from annotator.storage import bundles, integrity
 from annotator.storage.blobs import BlobCorruptError, BlobStore, hash_stream
@@ -154,8 +153,6 @@ def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None
     finally:
         reader.close()
     suggest_missing_boxes(workspace, written.trajectory_ids)  # a bundle written before suggestions existed
-    with CopyQueue(workspace) as copies:  # the default export's and the judge's copies of the new screenshots
-        copies.add_stored(workspace, bundles.screenshots_of(workspace.database, written.trajectory_ids))
     return ImportResult(
         trajectories_added=written.trajectories, trajectories_skipped=len(skipped), steps_added=written.steps,
         blobs_added=len(copier.written), judge_scores_added=written.judge_scores, studies_added=written.studies,

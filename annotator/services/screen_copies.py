@@ -1,12 +1,12 @@
-"""The resized copies of each new screenshot, made once when it is stored (collection, dataset and bundle
-imports) so that a judge run and the first export read them instead of decoding it (docs/adr/0004, 0006):
-the built-in judge policy's size and the default export size (Mobile-R1's halved screens), from one decode."""
+"""The resized copies of each new screenshot, made once when it is stored so that a judge run and the first export
+read them instead of decoding it (docs/adr/0004, 0006): at collection the built-in judge policy's size and the
+default export size (Mobile-R1's halved screens), from one decode; on a dataset import the export's only."""
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from annotator.domain.geometry import ScreenSize
@@ -18,22 +18,28 @@ Prepare = Callable[[bytes, ScreenSize], None]
 
 
 def copy_sizes(screen: ScreenSize) -> list[ScreenSize]:
-    return [judge_size(screen), default_export_space().image_size(screen)]
+    """The copies collection makes: the judge's and the default export's."""
+    return [judge_size(screen), export_copy_sizes(screen)[0]]
 
 
-def copy_maker(workspace: Workspace) -> Prepare:
+def export_copy_sizes(screen: ScreenSize) -> list[ScreenSize]:
+    """The copy an import makes: the default export's (imported data is seldom judged)."""
+    return [default_export_space().image_size(screen)]
+
+
+def copy_maker(workspace: Workspace, sizes: Callable[[ScreenSize], list[ScreenSize]] = copy_sizes) -> Prepare:
     """What makes the copies of one screenshot just stored (a failure is logged, not raised)."""
     screens = workspace_screens(workspace)
-    return lambda png, screen: screens.prepare_sizes(png, screen, copy_sizes(screen))
+    return lambda png, screen: screens.prepare_sizes(png, screen, sizes(screen))
 
 
 class CopyQueue:
-    """Copies made on every core while an import goes on; at most a few screenshots wait in memory (the import
-    waits for a free place), and leaving the `with` block waits for all of them."""
+    """The default export's copies made on every core while a dataset import goes on; at most a few screenshots
+    wait in memory (the import waits for a free place), and leaving the `with` block waits for all of them."""
 
     def __init__(self, workspace: Workspace) -> None:
         workers = os.cpu_count() or 1
-        self.make = copy_maker(workspace)
+        self.make = copy_maker(workspace, export_copy_sizes)
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="screen-copies")
         self.places = threading.BoundedSemaphore(4 * workers)
 
@@ -41,12 +47,6 @@ class CopyQueue:
         self.places.acquire()
         future = self.pool.submit(self.make, png, screen)
         future.add_done_callback(lambda _: self.places.release())
-
-    def add_stored(self, workspace: Workspace, screenshots: Iterable[tuple[str, ScreenSize]]) -> None:
-        """The copies of screenshots already in the blob store (by sha256 and size): a bundle's."""
-        for sha256, screen in screenshots:
-            if workspace.blobs.exists(sha256):
-                self.add(workspace.blobs.read_bytes(sha256), screen)
 
     def __enter__(self) -> CopyQueue:
         return self

@@ -16,7 +16,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from annotator.domain.geometry import ScreenSize
 from annotator.storage import bundle_judging, models
 from annotator.storage.blobs import BlobStore
 from annotator.storage.bundle_values import iso, parse_time
@@ -167,15 +166,6 @@ class Written:
     judge_scores: int = 0
     studies: int = 0
     trajectory_ids: list[int] = field(default_factory=list)  # of the trajectories added
-
-
-def screenshots_of(db: Database, trajectory_ids: list[int]) -> list[tuple[str, ScreenSize]]:
-    """The distinct screenshots (sha256 and size) of these trajectories' steps."""
-    S = models.Step
-    query = select(S.screenshot_sha256, S.screen_width, S.screen_height).where(S.trajectory_id.in_(trajectory_ids))
-    with db.session() as session:
-        rows = session.execute(query.distinct()).all() if trajectory_ids else []
-    return [(sha256, ScreenSize(width, height)) for sha256, width, height in rows]
 
 
 def stored_trajectory_uids(db: Database, uids: list[str]) -> set[str]:

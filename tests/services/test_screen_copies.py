@@ -1,5 +1,5 @@
-"""The default export's copies are made when screenshots are stored (a dataset import, a bundle's), so the first
-default export reads them instead of resizing (docs/adr/0006)."""
+"""The default export's copies are made when a dataset is imported, so the first default export reads them
+instead of resizing (docs/adr/0006); collection's are tested with the judge's (tests/judge)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ from pathlib import Path
 from annotator.domain.model_space import default_export_space
 from annotator.domain.trajectory import ReviewStatus
 from annotator.imaging.kept_copies import CACHE_FOLDER, KeptCopies, variant_of
-from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.importing import import_dataset
-from annotator.services.screen_copies import copy_sizes
-from annotator.storage.bundles import screenshots_of
+from annotator.services.screen_copies import export_copy_sizes
 from annotator.storage.selection import TrajectorySelection, selected_ids
+from annotator.storage.trajectories import load_trajectories
 from annotator.storage.workspace import Workspace
 from tests.importers.datasets import aitz_good_steps, write_aitz
 from trainer_bridge.export.run import ExportOptions, export
@@ -20,12 +19,16 @@ from trainer_bridge.export.run import ExportOptions, export
 
 def missing_copies(workspace: Workspace) -> list[str]:
     db, copies = workspace.database, KeptCopies(workspace.data_dir / CACHE_FOLDER)
-    shots = screenshots_of(db, selected_ids(db, TrajectorySelection()))
+    shots = [
+        (step.screenshot_sha256, step.screen)
+        for t in load_trajectories(db, selected_ids(db, TrajectorySelection()))
+        for step in t.steps
+    ]
     assert shots
     return [
         f"{sha[:8]}-{variant_of(size)}"
         for sha, screen in shots
-        for size in copy_sizes(screen)
+        for size in export_copy_sizes(screen)
         if size != screen and not copies.has(sha, variant_of(size))
     ]
 
@@ -38,8 +41,3 @@ def test_an_import_makes_the_copies_the_first_default_export_reads(workspace: Wo
     options = ExportOptions("sft", "jsonl", tmp_path / "out", default_export_space(), selection=annotated)
     tally = export(workspace, options)
     assert tally.images_made == 0 and tally.images_reused > 0  # nothing decoded: every copy was there
-
-    bundle = export_bundle(workspace, tmp_path / "bundle.zip")
-    with Workspace.open(tmp_path / "elsewhere") as other:
-        import_bundle(other, bundle.path)
-        assert missing_copies(other) == []
