@@ -23,6 +23,7 @@ from annotator.storage.blobs import BlobStore
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
 from annotator.storage.owners import gone_reason, same_owner, this_process
+from annotator.storage.target_boxes import suggestion_columns
 from annotator.storage.writing import insert_skipping, rows_changed, writing
 
 PNG = "image/png"
@@ -145,13 +146,6 @@ class Observation:
     attempts: list[dict[str, Any]] | None = None
     flags: dict[str, Any] | None = None
     suggested_box: SuggestedBox | None = None  # the target element's box, from the hierarchy
-
-
-def suggestion_columns(suggestion: SuggestedBox | None) -> dict[str, Any]:
-    """A suggested target box as the step's columns."""
-    if suggestion is None:
-        return {"suggested_box": None, "suggested_box_source": None}
-    return {"suggested_box": suggestion.box.as_list(), "suggested_box_source": suggestion.source}
 
 
 def action_name(tool_call: dict[str, Any] | None) -> str | None:

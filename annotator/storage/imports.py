@@ -26,10 +26,11 @@ from annotator.domain.trajectory import (
 )
 from annotator.storage import models
 from annotator.storage.blobs import BlobStore
-from annotator.storage.collection import action_name, ensure_app, ensure_blob_row, ensure_person, suggestion_columns
+from annotator.storage.collection import action_name, ensure_app, ensure_blob_row, ensure_person
 from annotator.storage.database import Database
 from annotator.storage.labels import apply_label_changes
 from annotator.storage.models import utcnow
+from annotator.storage.target_boxes import suggestion_columns
 from annotator.storage.writing import insert_skipping, writing
 
 

@@ -1,5 +1,6 @@
-"""Suggested target boxes filled in after the fact: steps recorded with a UI hierarchy before suggestions existed
-(an older workspace, an older bundle). The suggestion itself is worked out above storage (device.hierarchy)."""
+"""A step's suggested target box as its columns, and suggestions filled in after the fact: steps recorded with a UI
+hierarchy before suggestions existed (an older workspace, an older bundle). The suggestion itself is worked out
+above storage (device.hierarchy). No imaging here: `annotator db` commands import this and stay light."""
 
 from __future__ import annotations
 
@@ -11,9 +12,15 @@ from sqlalchemy import select
 
 from annotator.domain.target_box import COORDINATE_ACTIONS, SuggestedBox
 from annotator.storage import models
-from annotator.storage.collection import suggestion_columns
 from annotator.storage.database import Database
 from annotator.storage.writing import writing
+
+
+def suggestion_columns(suggestion: SuggestedBox | None) -> dict[str, Any]:
+    """A suggested target box as the step's columns."""
+    if suggestion is None:
+        return {"suggested_box": None, "suggested_box_source": None}
+    return {"suggested_box": suggestion.box.as_list(), "suggested_box_source": suggestion.source}
 
 
 @dataclass(frozen=True)

@@ -61,9 +61,9 @@ def test_a_variant_is_collected_exported_and_named_in_the_manifest(
     accept_the_agents_drafts(tmp_path / "data")
     out = tmp_path / "export"
     exported = run(bridge, ["export", "--stage", "sft", "--format", "jsonl", "--out", str(out), "--review",
-                            "in_progress", "--prompt-variant", variant])  # fmt: skip
+                            "in_progress", "--prompt-variant", variant, "--image-scale", "1"])  # fmt: skip
     assert exported.exit_code == 0, exported.output
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["prompt_variant"] == variant == manifest["options"]["prompt_variant"]
     first = json.loads((out / "data" / "train.jsonl").read_text(encoding="utf-8").splitlines()[0])
-    assert system_text(first["messages"]) == asked[0]
+    assert system_text(first["messages"]) == asked[0]  # at the size the agent saw (a halved export names its own)

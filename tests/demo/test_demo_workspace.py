@@ -69,6 +69,17 @@ def test_the_demo_has_real_trajectories_of_several_apps_and_both_collectors(buil
     assert [run.outcome for run in built.runs].count("failure") >= 1  # the person who gave up
 
 
+@pytest.mark.slow
+def test_every_demo_tap_has_a_suggested_box_around_its_point(built: DemoReport) -> None:
+    taps = [step for step in rows(built.data_dir, models.Step) if step.raw_action == "click"]
+    assert taps
+    for step in taps:
+        x, y = step.raw_tool_call["arguments"]["coordinate"]
+        assert step.suggested_box_source == "uiautomator", (step.trajectory_id, step.index)
+        x1, y1, x2, y2 = step.suggested_box
+        assert x1 <= x <= x2 and y1 <= y <= y2
+
+
 @pytest.mark.slow  # the demo workspace it reads takes seconds to build
 def test_labels_have_revisions_by_named_people_and_reviews_have_comments(built: DemoReport) -> None:
     steps = rows(built.data_dir, models.Step)

@@ -280,7 +280,7 @@ def test_the_copy_prepared_at_collection_is_the_one_a_run_sends(workspace: Works
 def test_a_screenshot_that_cannot_be_scaled_is_left_to_the_run(workspace: Workspace, caplog) -> None:
     screens = workspace_screens(workspace)
     screens.prepare(b"not a png", ScreenSize(1080, 2400))
-    assert "judge copy of a screenshot not made" in caplog.text
+    assert "copy of a screenshot not made" in caplog.text
     assert not list((workspace.data_dir / "cache").rglob("*.png"))
 
 
