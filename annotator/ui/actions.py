@@ -21,6 +21,14 @@ from annotator.ui import settings as keys
 
 CONTEXT = "Actions"
 WINDOW = "window"
+# The views whose commands act only while the view shows: a key must never change what nobody is looking at (a
+# verdict key typed in a blind study, the phone's Home key while annotating). Other targets act everywhere.
+SCOPED_VIEWS: dict[str, str] = {
+    "annotate": QT_TRANSLATE_NOOP("Views", "Annotate"),
+    "review": QT_TRANSLATE_NOOP("Views", "Review"),
+    "collect": QT_TRANSLATE_NOOP("Views", "Collect"),
+    "stats": QT_TRANSLATE_NOOP("Views", "Statistics"),
+}
 
 
 @dataclass(frozen=True)
@@ -66,8 +74,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("browser.refresh", QT_TRANSLATE_NOOP("Actions", "&Refresh"), "view", "refresh", target="browser",
                shortcut="F5", tooltip=QT_TRANSLATE_NOOP("Actions", "Read the trajectories again from the database"),
                toolbar=True),
-    ActionSpec("browser.find", QT_TRANSLATE_NOOP("Actions", "&Find Trajectories"), "go", "focus_search",
-               target="browser", shortcut="Ctrl+F",
+    ActionSpec("browser.find", QT_TRANSLATE_NOOP("Actions", "&Find Trajectories"), "go", "find_trajectories",
+               shortcut="Ctrl+F",
                tooltip=QT_TRANSLATE_NOOP("Actions", "Search instructions and labelled think / action text")),
     ActionSpec("browser.next_unlabelled", QT_TRANSLATE_NOOP("Actions", "Next &Unlabelled Trajectory"), "go",
                "open_next", target="browser", shortcut="Ctrl+U", args=("unlabelled",), toolbar=True,
@@ -201,6 +209,20 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )  # fmt: skip
 
 
+def scope_of(spec: ActionSpec) -> str | None:
+    """The view a command acts in, or None when it acts everywhere."""
+    view = spec.target.split(".")[0]
+    return view if view in SCOPED_VIEWS else None
+
+
+def scope_title(spec: ActionSpec) -> str:
+    """Where a command acts, in words for the shortcut sheet."""
+    scope = scope_of(spec)
+    if scope is None:
+        return QCoreApplication.translate("ShortcutSheet", "Everywhere")
+    return QCoreApplication.translate("Views", SCOPED_VIEWS[scope])
+
+
 def translate(source: str, context: str = CONTEXT) -> str:
     return QCoreApplication.translate(context, source) if source else ""
 
@@ -221,6 +243,7 @@ class ActionRegistry(QObject):
         self.actions: dict[str, QAction] = {}
         self.menus: dict[str, QMenu] = {}
         self.toolbar: QToolBar | None = None
+        self.current_view: str | None = None  # the view showing: only its scoped commands are enabled
         for spec in specs:
             self.add(spec)
 
@@ -254,9 +277,16 @@ class ActionRegistry(QObject):
             action.triggered.connect(lambda _checked=False, run=handler, args=spec.args: run(*args))
             if spec.checked_by:  # the target says when the command goes on or off, however it was switched
                 getattr(owner, spec.checked_by).connect(action.setChecked)
-            action.setEnabled(True)
+            action.setEnabled(scope_of(spec) in (None, self.current_view))
             action.setVisible(True)
         self._show_used_menus()
+
+    def show_scope(self, view_id: str) -> None:
+        """Enable the commands that act in `view_id` (the view now showing) and everywhere; disable the other
+        views' commands, so that neither their keys nor their menu items reach a view that is not seen."""
+        self.current_view = view_id
+        for spec in self.bound():
+            self.actions[spec.id].setEnabled(scope_of(spec) in (None, view_id))
 
     def bound(self) -> list[ActionSpec]:
         """The rows that do something in this window, in table order."""

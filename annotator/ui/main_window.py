@@ -76,7 +76,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.nav.setObjectName("navigation")
         self.nav.setFixedWidth(130)
         self.nav.setIconSize(QSize(0, 0))
-        self.nav.currentRowChanged.connect(lambda row: self.stack.setCurrentIndex(row))
+        self.nav.currentRowChanged.connect(self._view_changed)
         self.stack = QStackedWidget(self)
         central = QWidget(self)
         layout = QHBoxLayout(central)
@@ -168,6 +168,16 @@ class MainWindow(Retranslating, QMainWindow):
         if self.nav.currentRow() < 0:
             self.nav.setCurrentRow(0)
         return widget
+
+    def _view_changed(self, row: int) -> None:
+        self.stack.setCurrentIndex(row)
+        if 0 <= row < len(self.views):
+            self.actions.show_scope(list(self.views)[row])
+
+    def find_trajectories(self) -> None:
+        """Find (Ctrl+F) from any view: the trajectory list, with its search box ready."""
+        self.show_view("browser")
+        self.browser.focus_search()
 
     def show_view(self, view_id: str) -> None:
         self.nav.setCurrentRow(list(self.views).index(view_id))

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.ui.actions import MENUS, ActionRegistry, plain, translate
+from annotator.ui.actions import MENUS, ActionRegistry, plain, scope_title, translate
 from annotator.ui.i18n import Retranslating, fill
 
 
@@ -29,13 +29,13 @@ class ShortcutSheet(Retranslating, QDialog):
     def __init__(self, registry: ActionRegistry, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.registry = registry
-        self.table = QTableWidget(0, 4, self)
+        self.table = QTableWidget(0, 5, self)
         self.table.setObjectName("shortcut-table")
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.editor_label = QLabel(self)
         self.editor = QKeySequenceEdit(self)
@@ -81,8 +81,8 @@ class ShortcutSheet(Retranslating, QDialog):
         for row, spec in enumerate(specs):
             shortcut = self.registry.actions[spec.id].shortcut().toString(QKeySequence.SequenceFormat.NativeText)
             texts = (
-                plain(translate(spec.title, spec.context)), shortcut, plain(translate(MENUS[spec.menu])),
-                translate(spec.tooltip, spec.context),
+                plain(translate(spec.title, spec.context)), shortcut, scope_title(spec),
+                plain(translate(MENUS[spec.menu])), translate(spec.tooltip, spec.context),
             )  # fmt: skip
             for column, text in enumerate(texts):
                 item = QTableWidgetItem(text)
@@ -95,9 +95,8 @@ class ShortcutSheet(Retranslating, QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Keyboard Shortcuts"))
-        self.table.setHorizontalHeaderLabels(
-            [self.tr("Command"), self.tr("Shortcut"), self.tr("Menu"), self.tr("What it does")]
-        )
+        headers = [self.tr("Command"), self.tr("Shortcut"), self.tr("Where it acts"), self.tr("Menu")]
+        self.table.setHorizontalHeaderLabels([*headers, self.tr("What it does")])
         self.editor_label.setText(self.tr("&Shortcut for the selected command:"))
         self.reset_button.setText(self.tr("Reset to &Default"))
         self.refresh()

@@ -2181,6 +2181,10 @@ After:
         <translation>菜单</translation>
     </message>
     <message>
+        <source>Where it acts</source>
+        <translation>作用范围</translation>
+    </message>
+    <message>
         <source>What it does</source>
         <translation>说明</translation>
     </message>
@@ -2199,6 +2203,10 @@ After:
     <message>
         <source>Saved. The new shortcut works now and in later sessions.</source>
         <translation>已保存。新快捷键立即生效，以后启动时也会使用。</translation>
+    </message>
+    <message>
+        <source>Everywhere</source>
+        <translation>所有视图</translation>
     </message>
 </context>
 <context>

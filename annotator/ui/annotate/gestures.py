@@ -53,8 +53,8 @@ class LabelGestures(QObject):
 
     def accept_suggested_box(self) -> None:
         view = self.view
-        if not view.isVisible() or view.step_id is None or not view.editable():
-            return  # the key belongs to the Annotate view: elsewhere it changes nothing
+        if view.step_id is None or not view.editable():
+            return
         step = view.steps[view.step_id]
         box = step.suggestion(view.canvas.elements())
         if box is None:
@@ -65,7 +65,7 @@ class LabelGestures(QObject):
 
     def clear_target_box(self) -> None:
         view = self.view
-        if not view.isVisible() or view.step_id is None or not view.editable():
+        if view.step_id is None or not view.editable():
             return
         view.edit({"target_box": ()}, now=True)
         message = self.tr("Step %1 has no target box: none is suggested or exported for it.")
