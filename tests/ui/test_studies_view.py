@@ -144,3 +144,18 @@ def test_the_view_follows_a_language_change(qtbot: QtBot, qapp: AnnotatorApp, st
     qtbot.waitUntil(lambda: window.studies.rating.previous_button.text() != "Previous")
     qapp.languages.install("en")
     qtbot.waitUntil(lambda: window.studies.rating.previous_button.text() == "Previous")
+
+
+def test_score_keys_reach_the_rating_wherever_the_focus_is(qtbot: QtBot, qapp: AnnotatorApp, study: Workspace) -> None:
+    """After Ctrl+7 the focus is on the view, not in the rating panel; a click on the view list moves it further."""
+    window = shown_as(qtbot, qapp, study, "小王")
+    view, page = window.studies, window.studies.rating
+    qtbot.waitUntil(lambda: view.pages.currentIndex() == RATING and page.trajectory is not None)
+    for focus in (view, window.nav):
+        focus.setFocus()
+        first = page.index
+        qtbot.keyClick(focus, Qt.Key.Key_2)
+        qtbot.waitUntil(lambda first=first: page.index == first + 1)  # scored, and on to the next item
+    qtbot.waitUntil(lambda: not page.jobs.busy())
+    stored = [entry.score for entry in blind_rating.rater_queue(study.database, "试点", "小王")]
+    assert stored[:2] == [2, 2]

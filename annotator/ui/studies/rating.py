@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -39,7 +39,6 @@ LEVEL_HINTS = (
     QT_TRANSLATE_NOOP("RatingPage", "3: mostly done, or done with detours"),
     QT_TRANSLATE_NOOP("RatingPage", "4: done, clearly and without detours"),
 )
-SCORE_KEYS = {getattr(Qt.Key, f"Key_{level}"): level for level in range(5)}
 
 
 class RatingPage(Retranslating, QWidget):
@@ -91,10 +90,15 @@ class RatingPage(Retranslating, QWidget):
         self.next_button.clicked.connect(lambda: self.move(+1))
         QShortcut(QKeySequence("Alt+Left"), self, lambda: self.move(-1))
         QShortcut(QKeySequence("Alt+Right"), self, lambda: self.move(+1))
+        # The scores act from anywhere in the window while this page shows (after Ctrl+7 or a change of person the
+        # focus may be outside it); the note, a text field, keeps its digits as text.
+        for level in range(5):
+            for sequence in (str(level), f"Num+{level}"):
+                key = QShortcut(QKeySequence(sequence), self, lambda level=level: self._score_key(level))
+                key.setContext(Qt.ShortcutContext.WindowShortcut)
         self.keys_hint = QLabel(self)
         self.keys_hint.setObjectName("study-keys")
         self._lay_out()
-        self.steps.table.installEventFilter(self)  # a table takes typed digits for its keyboard search
         self.retranslate()
 
     def _lay_out(self) -> None:
@@ -231,33 +235,9 @@ class RatingPage(Retranslating, QWidget):
 
     # keys ------------------------------------------------------------------------------------------------------
 
-    def event(self, event: QEvent) -> bool:
-        """Digits score the item, before the window's shortcuts see them (except while typing a note)."""
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and self._score_key(event):
-            event.accept()
-            return True
-        return super().event(event)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Digits typed while a step is selected score the item too."""
-        if isinstance(event, QKeyEvent) and self._score_key(event):
-            if event.type() == QEvent.Type.ShortcutOverride:
-                event.accept()
-                return True
-            if event.type() == QEvent.Type.KeyPress:
-                self.score(SCORE_KEYS[Qt.Key(event.key())])
-                return True
-        return super().eventFilter(watched, event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self._score_key(event):
-            self.score(SCORE_KEYS[Qt.Key(event.key())])
-            return
-        super().keyPressEvent(event)
-
-    def _score_key(self, event: QKeyEvent) -> bool:
-        plain = event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
-        return plain and event.key() in SCORE_KEYS and not self.note.hasFocus() and bool(self.entries)
+    def _score_key(self, level: int) -> None:
+        if self.entries:
+            self.score(level)
 
     # language --------------------------------------------------------------------------------------------------
 
