@@ -148,3 +148,20 @@ def labelled_step(index: int, verdict: str | None = "correct", **changes: object
         else:
             own[name] = value
     return LabelledStep(raw=RawStep(**raw), label=Label(**label), **own)
+
+
+def finish_labelling(workspace: Workspace, trajectory_id: int, person: str = "小王", outcome: str = "success") -> None:
+    """Every stage and verdict of every step that lacks one (as collected, marked correct), and the outcome if unset:
+    a trajectory that may be submitted for review."""
+    from annotator.storage.trajectories import load_trajectory
+
+    db = workspace.database
+    trajectory = load_trajectory(db, trajectory_id)
+    for step in trajectory.steps:
+        wanted = {"think": step.original.think or "想", "action_text": step.original.action_text or "做",
+                  "tool_call": step.original.tool_call or step.raw.tool_call, "verdict": "correct"}  # fmt: skip
+        values = {field: value for field, value in wanted.items() if getattr(step.label, field) is None}
+        if values:
+            labels.write_step_label(db, trajectory_id, step.id or 0, values, person=person, role="annotator")
+    if trajectory.label_outcome is None:
+        labels.write_outcome(db, trajectory_id, outcome, person=person, role="annotator")

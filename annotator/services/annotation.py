@@ -13,7 +13,8 @@ from dataclasses import replace
 from typing import Any
 
 from annotator.device.hierarchy import UiNode, parse_hierarchy
-from annotator.domain.trajectory import LabelledStep, LabelledTrajectory
+from annotator.domain.review_ready import ReviewGaps, review_gaps
+from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, ReviewStatus
 from annotator.storage import labels
 from annotator.storage.blobs import BlobStore
 from annotator.storage.labels import OUTCOME_FIELD, LabelChange, LabelError, Revision
@@ -21,6 +22,17 @@ from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
 __all__ = ["Editor", "LabelError", "Revision", "load_elements", "load_trajectory", "with_label"]
+
+
+SUBMIT_ANYWAY_ROLES = ("reviewer", "admin")
+
+
+class IncompleteWork(ValueError):
+    """A trajectory that is not ready for review, and what it lacks."""
+
+    def __init__(self, gaps: ReviewGaps) -> None:
+        super().__init__(f"not ready for review: {gaps.describe()}")
+        self.gaps = gaps
 
 
 class Editor:
@@ -76,9 +88,18 @@ class Editor:
         self._push(self._write(revision.step_id, {field: value}))
         return revision.step_id
 
-    def submit(self) -> LabelledTrajectory:
-        """Hand the trajectory to review."""
-        labels.submit_for_review(self.workspace.database, self.trajectory_id)
+    def submit(self, *, anyway: bool = False) -> LabelledTrajectory:
+        """Hand the trajectory to review. IncompleteWork when a kept step lacks a stage or a verdict, or the outcome
+        is not set; `anyway` submits it all the same, for a reviewer or an admin only, and records what was missing."""
+        gaps = review_gaps(self.record())
+        if gaps.complete:
+            labels.submit_for_review(self.workspace.database, self.trajectory_id)
+        elif anyway and self.role in SUBMIT_ANYWAY_ROLES:
+            note = f"submitted incomplete by {self.person} ({self.role}): {gaps.describe()}"
+            labels.set_review(self.workspace.database, self.trajectory_id, ReviewStatus.ANNOTATED,
+                              reviewer=self.person, comment=note)  # fmt: skip
+        else:
+            raise IncompleteWork(gaps)
         return self.record()
 
     # undo --------------------------------------------------------------------------------------------------

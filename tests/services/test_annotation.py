@@ -6,10 +6,10 @@ import pytest
 from sqlalchemy import select
 
 from annotator.domain.geometry import Box, ScreenSize
-from annotator.services.annotation import Editor, LabelError, load_elements, load_trajectory
+from annotator.services.annotation import Editor, IncompleteWork, LabelError, load_elements, load_trajectory
 from annotator.storage import models
 from annotator.storage.workspace import Workspace
-from tests.factories import add_trajectory, click
+from tests.factories import add_trajectory, click, finish_labelling
 
 
 def revisions(workspace: Workspace, trajectory_id: int) -> list[tuple]:
@@ -130,6 +130,9 @@ def test_outcome_history_restore_and_submit(workspace: Workspace, unlabelled: in
     assert load_trajectory(workspace.database, unlabelled).steps[0].label.action_text == "点击搜索框"
     assert editor.undo() == step_id  # a restore is undoable
     assert load_trajectory(workspace.database, unlabelled).steps[0].label.action_text == "点击顶部的搜索框"
+    with pytest.raises(IncompleteWork, match="step 1: think, tool_call, verdict; step 2: think, action_text"):
+        editor.submit()  # an annotator hands on only finished work
+    finish_labelling(workspace, unlabelled)
     assert editor.submit().review_status == "annotated" and editor.record().label_outcome == "failure"
 
 
@@ -184,3 +187,15 @@ def test_two_windows_on_one_database_both_keep_their_edits(workspace: Workspace,
 
 def boxes(regions: tuple[Box, ...]) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(box) for box in regions)
+
+
+def test_only_a_reviewer_or_admin_submits_unfinished_work_and_it_is_recorded(workspace: Workspace) -> None:
+    unlabelled = add_trajectory(workspace, "淘宝", "打开淘宝", 2, label=False)
+    with pytest.raises(IncompleteWork, match="the outcome"):
+        Editor(workspace, unlabelled, "小王").submit(anyway=True)  # an annotator may not
+    assert load_trajectory(workspace.database, unlabelled).review_status == "unlabelled"
+    submitted = Editor(workspace, unlabelled, "李审核", role="reviewer").submit(anyway=True)
+    assert submitted.review_status == "annotated"
+    with workspace.database.session() as session:
+        note = session.scalars(select(models.Review.comment).where(models.Review.trajectory_id == unlabelled)).one()
+    assert note.startswith("submitted incomplete by 李审核 (reviewer): step 1: think, action_text, tool_call, verdict")

@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from annotator.services import review
 from annotator.services.annotation import Editor, load_trajectory
-from annotator.storage import models
+from annotator.storage import labels, models
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 
@@ -16,7 +16,7 @@ def annotated_by(workspace: Workspace, person: str, instruction: str) -> int:
     trajectory_id = add_trajectory(workspace, "设置", instruction, 2, label=False)
     editor = Editor(workspace, trajectory_id, person)
     editor.change(load_trajectory(workspace.database, trajectory_id).steps[0].id, {"verdict": "correct"})
-    editor.submit()
+    labels.submit_for_review(workspace.database, trajectory_id)  # handed on as it is: these tests are the review's
     return trajectory_id
 
 

@@ -18,7 +18,7 @@ from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.annotate.view import AnnotationView
 from annotator.ui.main_window import MainWindow
-from tests.factories import add_trajectory, click
+from tests.factories import add_trajectory, click, finish_labelling
 
 pytestmark = pytest.mark.slow
 
@@ -275,6 +275,7 @@ def test_outcome_and_submit_reach_the_database(qtbot: QtBot, view: AnnotationVie
     settle(qtbot, view)
     assert load_trajectory(populated.database, UNLABELLED).label_outcome == "failure"
     assert view.header.not_completed.isChecked()
+    finish_labelling(populated, UNLABELLED)  # every stage and verdict: ready for review
     view.submit_for_review()
     settle(qtbot, view)
     assert load_trajectory(populated.database, UNLABELLED).review_status == "annotated"

@@ -1,13 +1,14 @@
 """Keys act only in the view that shows what they change (issue 16, defect 1), Find works from any view (defect 4),
-and the shortcut sheet says where each key acts."""
+the shortcut sheet says where each key acts, and submitting unfinished work says what is missing (defect 3)."""
 
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 from annotator.ui.annotate.view import AnnotationView
 from annotator.ui.main_window import MainWindow
@@ -67,3 +68,28 @@ def test_the_shortcut_sheet_says_where_each_key_acts(window: MainWindow) -> None
     }
     assert where["annotate.verdict_correct"] == where["annotate.take_box"] == "Annotate"
     assert where["collect.home"] == "Collect" and where["browser.find"] == "Everywhere"
+
+
+def test_submitting_unfinished_work_lists_what_is_missing_and_submits_nothing(
+    qtbot: QtBot, window: MainWindow, view: AnnotationView, populated: Workspace
+) -> None:
+    open_and_wait(qtbot, view, UNLABELLED)
+    shown: list[str] = []
+
+    def answer() -> None:  # the dialog as the annotator reads and closes it
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        shown.append(box.informativeText())
+        box.button(QMessageBox.StandardButton.Ok).click()
+
+    QTimer.singleShot(20, answer)
+    view.canvas.setFocus()
+    qtbot.keyClick(view.canvas, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: bool(shown))
+    settle(qtbot, view)
+    assert shown[0].splitlines()[0] == "Step 1: think, action, tool call, verdict"
+    assert "The outcome (task completed or not) is not set." in shown[0]
+    assert load_trajectory(populated.database, UNLABELLED).review_status == "unlabelled"
+    assert "Not submitted" in window.statusBar().currentMessage()

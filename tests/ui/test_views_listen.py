@@ -10,6 +10,7 @@ from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.browser.model import COLUMN_INDEX, ID_ROLE
 from annotator.ui.main_window import MainWindow
+from tests.factories import finish_labelling
 from tests.ui.conftest import wait_loaded
 
 pytestmark = pytest.mark.slow
@@ -35,6 +36,8 @@ def test_a_decision_reaches_the_annotation_view_and_the_browser_without_wiring(
     qtbot.waitUntil(lambda: window.annotate.is_showing(UNLABELLED))
     assert window.hub.annotating == UNLABELLED  # the annotation view is on screen with it
     window.annotate.commands.set_verdict("correct")
+    settle(qtbot, window)
+    finish_labelling(populated, UNLABELLED)
     window.annotate.commands.submit_for_review()
     settle(qtbot, window)
     assert window.annotate.record is not None and window.annotate.record.review_status == "annotated"

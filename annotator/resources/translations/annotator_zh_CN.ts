@@ -592,6 +592,34 @@
         </translation>
     </message>
     <message>
+        <source>verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <source>Step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>The outcome (task completed or not) is not set.</source>
+        <translation>尚未设置结果（任务是否完成）。</translation>
+    </message>
+    <message>
+        <source>Not ready for review</source>
+        <translation>尚不能提交审核</translation>
+    </message>
+    <message>
+        <source>This trajectory is not finished. What is missing:</source>
+        <translation>这条轨迹还没有标完，缺少：</translation>
+    </message>
+    <message>
+        <source>Submit Anyway</source>
+        <translation>仍然提交</translation>
+    </message>
+    <message>
+        <source>Not submitted: finish the steps listed, then submit again.</source>
+        <translation>未提交：请补完列出的步骤后再提交。</translation>
+    </message>
+    <message>
         <source>Open a workspace first.</source>
         <translation>请先打开工作区。</translation>
     </message>

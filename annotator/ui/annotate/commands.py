@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QMessageBox
 
+from annotator.domain.review_ready import ReviewGaps
 from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, Verdict
 from annotator.services import review
-from annotator.services.annotation import Editor
+from annotator.services.annotation import SUBMIT_ANYWAY_ROLES, Editor, IncompleteWork
 from annotator.services.changes import Changes
 from annotator.ui import identity
 from annotator.ui.annotate.editors import STAGES
@@ -45,6 +47,13 @@ def _redo(editor: Editor) -> Reloaded:
         return Reloaded(editor.record(), None, done=False)
     step_id = editor.redo()
     return Reloaded(editor.record(), step_id)
+
+
+def _submit(editor: Editor, anyway: bool) -> LabelledTrajectory | IncompleteWork:
+    try:
+        return editor.submit(anyway=anyway)
+    except IncompleteWork as refused:
+        return refused
 
 
 def _keep_original(editor: Editor, step_id: int) -> tuple[LabelledStep, list[str]]:
@@ -169,11 +178,14 @@ class AnnotationCommands(QObject):
                 self.tr("Saving the outcome"), lambda e: e.set_outcome(outcome), lambda r: self.view.show_reloaded(r)
             )
 
-    def submit_for_review(self) -> None:
+    def submit_for_review(self, anyway: bool = False) -> None:
         if self.view.editable():
-            self.view.saver.run(self.tr("Submitting for review"), lambda e: e.submit(), self._submitted)
+            self.view.saver.run(self.tr("Submitting for review"), lambda e: _submit(e, anyway), self._submitted)
 
-    def _submitted(self, record: LabelledTrajectory) -> None:
+    def _submitted(self, record: LabelledTrajectory | IncompleteWork) -> None:
+        if isinstance(record, IncompleteWork):
+            self._incomplete(record.gaps)
+            return
         self.view.show_reloaded(record)
         self.view.announce(Changes.of([record.id] if record.id is not None else [], review=True))
         open_steps = sum(1 for s in record.steps if not s.removed and s.label.verdict is None)
@@ -183,6 +195,27 @@ class AnnotationCommands(QObject):
         if open_steps:
             notes.append(self.tr("%n step(s) have no verdict.", "", open_steps))
         self.view.status_message.emit(" ".join(notes))
+
+    def _incomplete(self, gaps: ReviewGaps) -> None:
+        """Say what is missing; a reviewer or an admin may submit all the same (recorded with the review)."""
+        names = {"think": self.tr("think"), "action_text": self.tr("action"), "tool_call": self.tr("tool call"),
+                 "verdict": self.tr("verdict")}  # fmt: skip
+        lines = [fill(self.tr("Step %1: %2"), position, ", ".join(names[m] for m in missing))
+                 for position, missing in gaps.steps]  # fmt: skip
+        lines += [self.tr("The outcome (task completed or not) is not set.")] if gaps.outcome else []
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Not ready for review"), "", parent=self.view)
+        box.setObjectName("incomplete-submit")
+        box.setText(self.tr("This trajectory is not finished. What is missing:"))
+        box.setInformativeText("\n".join(lines[:12] + (["…"] if len(lines) > 12 else [])))
+        box.addButton(QMessageBox.StandardButton.Ok)
+        anyway = None
+        if identity.current_person()[1] in SUBMIT_ANYWAY_ROLES:
+            anyway = box.addButton(self.tr("Submit Anyway"), QMessageBox.ButtonRole.DestructiveRole)
+        box.exec()
+        if anyway is not None and box.clickedButton() is anyway:
+            self.submit_for_review(anyway=True)
+        else:
+            self.view.status_message.emit(self.tr("Not submitted: finish the steps listed, then submit again."))
 
     def next_trajectory(self) -> None:
         view = self.view
