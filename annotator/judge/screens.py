@@ -17,7 +17,7 @@ from pathlib import Path
 from annotator.domain.coords import fit_within
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.judge_settings import ImagePolicy
-from annotator.imaging.kept_copies import CACHE_FOLDER, KeptCopies
+from annotator.imaging.kept_copies import CACHE_FOLDER, KeptCopies, variant_of
 from annotator.imaging.resize import resized_png
 from annotator.storage.blobs import BlobStore
 from annotator.storage.workspace import Workspace
@@ -35,14 +35,14 @@ class ScreenCache:
         self.blobs, self.copies = blobs, KeptCopies(folder)
 
     def path(self, sha256: str, size: ScreenSize) -> Path | None:
-        return self.copies.path(sha256, f"{size.width}x{size.height}")
+        return self.copies.path(sha256, variant_of(size))
 
     def png(self, sha256: str, original: ScreenSize, size: ScreenSize) -> bytes:
         """The screenshot `sha256` (of size `original`) at `size`; OSError/BlobError/ValueError when it cannot be
         read."""
         if size == original:
             return self.blobs.read_bytes(sha256)  # sent as stored: nothing to decode
-        variant = f"{size.width}x{size.height}"
+        variant = variant_of(size)
         data = self.copies.read(sha256, variant)
         if data is None:
             data = resized_png(self.blobs.read_bytes(sha256), size)

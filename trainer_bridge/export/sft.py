@@ -18,6 +18,7 @@ from annotator.domain.agent_conversation import HistoryStep, agent_conversation,
 from annotator.domain.geometry import Box, ScreenSize
 from annotator.domain.model_space import ModelSpace
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
+from annotator.imaging.kept_copies import variant_of
 from trainer_bridge.export.record import TrainingRecord
 
 
@@ -30,7 +31,7 @@ class ImageRef:
 
     def variant(self, mask: str | None) -> str:
         """What was done to the screenshot: the size, and the masked regions when there are any."""
-        variant = f"{self.size.width}x{self.size.height}"
+        variant = variant_of(self.size)  # the name collection and the judge give their copies too
         if mask and self.regions:
             boxes = json.dumps([[box.x1, box.y1, box.x2, box.y2] for box in self.regions])
             variant += f"-{mask}-{hashlib.sha256(boxes.encode()).hexdigest()[:12]}"
