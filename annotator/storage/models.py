@@ -240,10 +240,39 @@ class LabelRevision(Base):
     new_value: Mapped[Any] = mapped_column(JSON, nullable=True)
     person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The model draft this change took into the label (its origin); no foreign key, as SQLite adds none to an
+    # existing table without rebuilding it (migration 0008); a draft is only ever removed with its step.
+    draft_id: Mapped[int | None]
 
     step: Mapped[Step | None] = relationship(back_populates="revisions")
     trajectory: Mapped[Trajectory | None] = relationship()
     person: Mapped[Person | None] = relationship()
+
+
+class StepDraft(Base):
+    """A model's proposed labels for a step (pre-annotation): a suggestion, never a label until a person takes it.
+
+    `matches_executed` is InfiGUI-R1's rejection sampling: the draft's action matched the one executed; a draft
+    that did not (or could not be read, `problem`) is kept, flagged, so that the step is not asked for again.
+    """
+
+    __tablename__ = "step_drafts"
+    __table_args__ = (UniqueConstraint("step_id", "model", "prompt_sha256", name="uq_step_drafts_step_model_prompt"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    step_id: Mapped[int] = mapped_column(ForeignKey("steps.id", ondelete="CASCADE"), index=True)
+    model: Mapped[str] = mapped_column(String(200))
+    prompt_name: Mapped[str] = mapped_column(String(80))
+    prompt_sha256: Mapped[str] = mapped_column(String(64))
+    think: Mapped[str | None] = mapped_column(Text)
+    action_text: Mapped[str | None] = mapped_column(Text)
+    tool_call: Mapped[dict[str, Any] | None]
+    matches_executed: Mapped[bool]
+    problem: Mapped[str | None] = mapped_column(Text)
+    reply: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    step: Mapped[Step] = relationship()
 
 
 class Review(Base):
@@ -342,6 +371,9 @@ class Study(Base):
     rubric: Mapped[str] = mapped_column(Text)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The owner's choice at creation: a rater who finished sees their differences from the judge at once, rather
+    # than after every rater finished (the default keeps the raters blind to each other's and the judge's scores).
+    show_differences_early: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     created_by: Mapped[Person | None] = relationship()
     items: Mapped[list[StudyItem]] = relationship(
