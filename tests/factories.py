@@ -100,25 +100,31 @@ def step_ids(workspace: Workspace) -> list[int]:
         return list(session.scalars(select(models.Step.id).order_by(models.Step.id)))
 
 
-def add_virtual_trajectory(workspace: Workspace, uid: str, *, actions_done: int | None = None) -> int:
+def add_virtual_trajectory(
+    workspace: Workspace, uid: str, *, actions_done: int | None = None, hierarchy: bool = False
+) -> int:
     """A trajectory of the virtual phone's instruction `uid`, recorded as its solution plays out: every
-    action, or only the first `actions_done` and then a terminate(failure), as an agent that gave up."""
+    action, or only the first `actions_done` and then a terminate(failure), as an agent that gave up.
+    `hierarchy`: each step keeps its screen's UI hierarchy, as collection stores it."""
     instruction = instruction_by_uid(uid)
     phone = VirtualPhone()
     screens, calls = [phone.screencap_png()], []
+    dumps = [phone.hierarchy_xml().encode()]
     for _index, action in run_solution(phone, instruction):
         if actions_done is not None and len(calls) == actions_done:
             calls.append(act.Terminate(status="failure").to_tool_call())
             break
         calls.append(action.to_tool_call())
         screens.append(phone.screencap_png())
+        dumps.append(phone.hierarchy_xml().encode())
     db = workspace.database
     instruction_id = collection.add_instruction(db, instruction.app, instruction.text)
     trajectory_id = collection.start_trajectory(
         db, instruction_id, collection.Collector(CollectorKind.AGENT, agent_model="scripted")
     )
-    for screen, call in zip(screens, calls, strict=False):
-        collection.record_step(db, workspace.blobs, trajectory_id, collection.Observation(screen, call))
+    for screen, call, dump in zip(screens, calls, dumps, strict=False):
+        observation = collection.Observation(screen, call, hierarchy_xml=dump if hierarchy else None)
+        collection.record_step(db, workspace.blobs, trajectory_id, observation)
     done = actions_done is None
     outcome = Outcome.SUCCESS if done else Outcome.FAILURE
     collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, outcome, stop_reason="terminate")

@@ -41,6 +41,11 @@ def prompt_variant(name: str) -> PromptVariant:
         raise ValueError(f"prompt variant {name!r}: expected one of {', '.join(PROMPT_VARIANTS)}") from None
 
 
+def prompt_sources(variant: PromptVariant) -> tuple[str, ...]:
+    """The resource files a variant's system prompt is made from (a change to one is a new prompt)."""
+    return (_TEMPLATES[variant], MOBILE_USE_TOOL)
+
+
 @cache
 def _template(variant: PromptVariant) -> str:
     return read_text(_TEMPLATES[variant])  # an export asks for it once per sample

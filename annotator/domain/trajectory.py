@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Any
 
 from annotator.domain.agent_conversation import HistoryStep
+from annotator.domain.drafts import Draft, offered_draft
 from annotator.domain.geometry import Box, ScreenSize
 from annotator.domain.response import parse_response
 from annotator.domain.target_box import BoxProvenance, ScreenElement, SuggestedBox, action_point, target_element
@@ -180,6 +181,7 @@ class LabelledStep:
     corrects_index: int | None = None  # an inserted step: the index of the wrong step it corrects
     removed: bool = False  # left out of the labelled trajectory (it stays in the history as executed)
     position: int = 0  # 1-based place in the labelled order, set by the trajectory
+    drafts: tuple[Draft, ...] = ()  # models' proposals for its stages (domain.drafts), oldest first
 
     @property
     def index(self) -> int:
@@ -204,6 +206,12 @@ class LabelledStep:
     @property
     def stages(self) -> tuple[bool, bool, bool]:
         return self.label.stages
+
+    @property
+    def draft(self) -> Draft | None:
+        """The draft to offer the annotator: the newest whose action matched the executed one (a flagged draft is
+        among `drafts` but is not offered)."""
+        return offered_draft(self.drafts)
 
     def target(self) -> tuple[Box | None, BoxProvenance]:
         """The target box of the labelled action and where it came from: the box a person drew or accepted; else

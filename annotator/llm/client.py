@@ -115,11 +115,15 @@ def resolve_api_key(config: LLMConfig) -> tuple[str, str]:
 class LLMClient:
     """Chat completions against one endpoint and model; see the module docstring for errors and retries."""
 
-    def __init__(self, config: LLMConfig) -> None:
+    def __init__(self, config: LLMConfig, *, api_key: str | None = None) -> None:
+        """`api_key`: a key given by the caller (a command's --api-key), used instead of the configured sources."""
         import openai  # a second of imports: paid by what makes a client, not by every module that names one
 
         self.config = config
-        key, self.key_source = resolve_api_key(config)
+        if api_key is not None and api_key.strip():
+            key, self.key_source = api_key.strip(), "the one given with the request (--api-key)"
+        else:
+            key, self.key_source = resolve_api_key(config)
         self._secret = key if key != PLACEHOLDER_KEY else None
         self._client = openai.OpenAI(
             base_url=config.base_url,

@@ -13,9 +13,10 @@ from dataclasses import replace
 from typing import Any
 
 from annotator.device.hierarchy import UiNode, parse_hierarchy
+from annotator.domain.drafts import fill_values
 from annotator.domain.review_ready import ReviewGaps, review_gaps
 from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, ReviewStatus
-from annotator.storage import labels
+from annotator.storage import drafts, labels
 from annotator.storage.blobs import BlobStore
 from annotator.storage.labels import OUTCOME_FIELD, LabelChange, LabelError, Revision
 from annotator.storage.trajectories import load_trajectory
@@ -62,6 +63,18 @@ class Editor:
     def change(self, step_id: int, changes: dict[str, Any]) -> LabelledStep:
         """Set label fields of a step; raises LabelError (in words) for a bad value; a no-op writes nothing."""
         self._push(self._write(step_id, changes))
+        return self.record().step(step_id)
+
+    def accept_draft(self, step_id: int, draft_id: int) -> LabelledStep:
+        """Take a model draft into the step's label: each stage still empty gets the draft's value, one revision by
+        this person per stage, each naming the draft; a stage someone filled is left as it is. Undone like any
+        change; LookupError when the step has no such draft."""
+        draft = drafts.step_draft(self.workspace.database, step_id, draft_id)
+        label = self.record().step(step_id).label
+        values = fill_values(draft, {"think": label.think, "action_text": label.action_text,
+                                     "tool_call": label.tool_call})  # fmt: skip
+        if values:
+            self._push(self._write(step_id, values, draft_id=draft_id))
         return self.record().step(step_id)
 
     def set_outcome(self, outcome: str | None) -> LabelledTrajectory:
@@ -116,7 +129,7 @@ class Editor:
         if not self._redo:
             return None
         change = self._redo.pop()
-        self._write(change.step_id, change.after)
+        self._write(change.step_id, change.after, draft_id=change.draft_id)
         self._undo.append(change)
         return change.step_id
 
@@ -136,13 +149,14 @@ class Editor:
 
     # writing -----------------------------------------------------------------------------------------------
 
-    def _write(self, step_id: int | None, values: dict[str, Any]) -> LabelChange | None:
-        """Apply `values` in one transaction; the change set of what really changed, or None."""
+    def _write(self, step_id: int | None, values: dict[str, Any], *, draft_id: int | None = None) -> LabelChange | None:
+        """Apply `values` (a draft's, when `draft_id` is given) in one transaction; the change set of what really
+        changed, or None."""
         who = {"person": self.person, "role": self.role}
         db = self.workspace.database
         if step_id is None:
             return labels.write_outcome(db, self.trajectory_id, values[OUTCOME_FIELD], **who)
-        return labels.write_step_label(db, self.trajectory_id, step_id, values, **who)
+        return labels.write_step_label(db, self.trajectory_id, step_id, values, draft_id=draft_id, **who)
 
 
 def load_elements(blobs: BlobStore, step: LabelledStep) -> list[UiNode]:

@@ -93,9 +93,15 @@ def check_privacy_regions(value: Any, width: int, height: int) -> list[list[floa
 
 
 def apply_label_changes(
-    session: Session, step: models.Step, changes: dict[str, Any], person: models.Person | None
+    session: Session,
+    step: models.Step,
+    changes: dict[str, Any],
+    person: models.Person | None,
+    *,
+    draft_id: int | None = None,
 ) -> list[models.LabelRevision]:
-    """Set label fields on a step and add one revision per field that really changed."""
+    """Set label fields on a step and add one revision per field that really changed; `draft_id` names the model
+    draft the values were taken from (its origin, kept with each revision)."""
     revisions = []
     for field, raw_value in changes.items():
         value = _check_value(field, raw_value, step)
@@ -106,8 +112,9 @@ def apply_label_changes(
         if field == "tool_call":
             step.label_action = action_name(value)
         revision = models.LabelRevision(
-            step=step, trajectory_id=step.trajectory_id, field=field, old_value=old, new_value=value, person=person
-        )
+            step=step, trajectory_id=step.trajectory_id, field=field, old_value=old, new_value=value, person=person,
+            draft_id=draft_id,
+        )  # fmt: skip
         session.add(revision)
         revisions.append(revision)
     if revisions:
@@ -206,6 +213,7 @@ class LabelChange:
     step_id: int | None
     before: dict[str, Any]
     after: dict[str, Any]
+    draft_id: int | None = None  # the model draft the `after` values came from (a redo names it again)
 
 
 @dataclass(frozen=True)
@@ -220,6 +228,7 @@ class Revision:
     person: str | None
     at: datetime
     step_position: int | None = None  # the step's place in the labelled order, when the reader worked it out
+    draft_id: int | None = None  # the model draft this change took into the label
 
 
 def _trajectory_row(session: Session, trajectory_id: int) -> models.Trajectory:
@@ -241,20 +250,28 @@ def _mark_started(trajectory: models.Trajectory) -> None:
 
 
 def write_step_label(
-    db: Database, trajectory_id: int, step_id: int, values: dict[str, Any], *, person: str, role: str
+    db: Database,
+    trajectory_id: int,
+    step_id: int,
+    values: dict[str, Any],
+    *,
+    person: str,
+    role: str,
+    draft_id: int | None = None,
 ) -> LabelChange | None:
-    """Set label fields of one step with a revision each, in one transaction; None when nothing changed."""
+    """Set label fields of one step with a revision each, in one transaction; None when nothing changed.
+    `draft_id`: the values are a model draft's, taken by this person (recorded with each revision)."""
     with db.session() as session, session.begin():
         who = ensure_person(session, person, role)
         step = _step_of(session, trajectory_id, step_id)
         before = {field: getattr(step, field) for field in values if field in EDITABLE_FIELDS}
-        revisions = apply_label_changes(session, step, values, who)
+        revisions = apply_label_changes(session, step, values, who, draft_id=draft_id)
         if not revisions:
             return None
         _mark_started(step.trajectory)
         changed = {revision.field for revision in revisions}
         after = {field: getattr(step, field) for field in changed}
-        return LabelChange(trajectory_id, step_id, {f: before[f] for f in changed}, after)
+        return LabelChange(trajectory_id, step_id, {f: before[f] for f in changed}, after, draft_id)
 
 
 def write_outcome(
@@ -311,4 +328,6 @@ def revisions(db: Database, trajectory_id: int, step_id: int | None = None) -> l
 
 def _revision(row: models.LabelRevision) -> Revision:
     person = row.person.name if row.person else None
-    return Revision(row.id, row.step_id, row.field, row.old_value, row.new_value, person, row.created_at)
+    return Revision(
+        row.id, row.step_id, row.field, row.old_value, row.new_value, person, row.created_at, draft_id=row.draft_id
+    )

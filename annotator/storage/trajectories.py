@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
+from annotator.domain.drafts import Draft
 from annotator.domain.geometry import Box, ScreenSize
 from annotator.domain.target_box import SuggestedBox
 from annotator.domain.trajectory import (
@@ -31,6 +32,7 @@ from annotator.domain.trajectory import (
 )
 from annotator.storage import models
 from annotator.storage.database import Database
+from annotator.storage.drafts import drafts_by_step
 
 BATCH = 200  # trajectories loaded per query when loading many
 
@@ -45,7 +47,7 @@ def suggested_box(row: models.Step) -> SuggestedBox | None:
     return SuggestedBox(Box.from_list(row.suggested_box), row.suggested_box_source or "unknown")
 
 
-def labelled_step(row: models.Step) -> LabelledStep:
+def labelled_step(row: models.Step, drafts: tuple[Draft, ...] = ()) -> LabelledStep:
     raw = RawStep(
         index=row.index,
         screenshot_sha256=row.screenshot_sha256,
@@ -67,6 +69,7 @@ def labelled_step(row: models.Step) -> LabelledStep:
         origin=StepOrigin(row.origin or StepOrigin.COLLECTED),
         corrects_index=row.corrects_index,
         removed=bool(row.removed),
+        drafts=drafts,
     )
 
 
@@ -86,12 +89,18 @@ def _review_note(row: models.Trajectory) -> ReviewNote | None:
 
 
 def labelled_trajectory(
-    row: models.Trajectory, *, judge_score: int | None = None, with_review: bool = False
+    row: models.Trajectory,
+    *,
+    judge_score: int | None = None,
+    with_review: bool = False,
+    drafts: dict[int, tuple[Draft, ...]] | None = None,
 ) -> LabelledTrajectory:
+    """The trajectory of a row; `drafts` are its steps' model drafts by step id (storage.drafts.drafts_by_step)."""
+    drafts = drafts or {}
     return LabelledTrajectory(
         instruction=row.instruction.text,
         app=row.instruction.app.name,
-        steps=tuple(labelled_step(step) for step in row.steps),
+        steps=tuple(labelled_step(step, drafts.get(step.id, ())) for step in row.steps),
         id=row.id,
         uid=row.uid,
         instruction_uid=row.instruction.uid,
@@ -134,7 +143,8 @@ def load_trajectory(db: Database, trajectory_id: int) -> LabelledTrajectory:
         )
         if row is None:
             raise LookupError(f"no trajectory with id {trajectory_id}")
-        return labelled_trajectory(row, with_review=True)
+        drafts = drafts_by_step(session, [step.id for step in row.steps])
+        return labelled_trajectory(row, with_review=True, drafts=drafts)
 
 
 def _load_batch(session: Session, ids: Sequence[int], judge_id: int | None) -> list[LabelledTrajectory]:
@@ -145,7 +155,8 @@ def _load_batch(session: Session, ids: Sequence[int], judge_id: int | None) -> l
             models.JudgeScore.config_id == judge_id, models.JudgeScore.trajectory_id.in_(ids)
         )
         scores = {trajectory_id: reward for trajectory_id, reward in session.execute(scored)}
-    by_id = {row.id: labelled_trajectory(row, judge_score=scores.get(row.id)) for row in rows}
+    drafts = drafts_by_step(session, [step.id for row in rows for step in row.steps])
+    by_id = {row.id: labelled_trajectory(row, judge_score=scores.get(row.id), drafts=drafts) for row in rows}
     return [by_id[i] for i in ids if i in by_id]
 
 

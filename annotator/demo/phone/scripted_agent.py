@@ -2,7 +2,8 @@
 
 It knows the virtual phone's instructions and their solutions, replays the history's tool calls on its
 own phone, writes Chinese <think>/<action> text, and now and then makes the mistakes real agents make:
-a tap on the wrong element, a redundant step, or an early terminate. Same request, same reply.
+a tap on the wrong element, a redundant step, or an early terminate. Same request, same reply. Asked for a
+step's draft (the request lists the screen's elements), it answers as a careful teacher: the plan's own move.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from annotator.demo.phone.scripted_judge import ScriptedJudge, is_judge_request
 from annotator.demo.phone.solver import apply_action
 from annotator.demo.phone.tasks import Instruction
 from annotator.domain import actions as act
+from annotator.domain.draft_prompt import draft_marker
 from annotator.domain.response import format_response
 
 TASK_LINE = re.compile(r"User Task:\s*(.+)")
@@ -60,6 +62,12 @@ def read_request(messages: list[dict[str, Any]]) -> Request:
     return Request(task, history, size)
 
 
+def is_draft_request(messages: list[dict[str, Any]]) -> bool:
+    """A request for a step's draft (annotator.llm.drafts): it lists the screen's elements after the screenshot."""
+    marker = draft_marker()
+    return any(marker in text for message in messages for text in message_texts(message))
+
+
 class ScriptedAgent:
     """Answers agent prompts for the virtual phone's instruction set. `seed` varies the mistakes."""
 
@@ -70,6 +78,8 @@ class ScriptedAgent:
     def reply(self, messages: list[dict[str, Any]]) -> str:
         if is_judge_request(messages):  # one endpoint serves the agent and the judge, as one model would
             return ScriptedJudge(self.seed).reply(messages)
+        if is_draft_request(messages) and self.mistakes:  # a teacher drafting labels: the plan's move, no slips
+            return ScriptedAgent(self.seed, mistakes={}).reply(messages)
         request = read_request(messages)
         instruction = instruction_by_text(request.task)
         if instruction is None:
