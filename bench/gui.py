@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from gui_annotation import build_annotation_workspace, measure_annotation
+from gui_effort import add_effort_trajectory, measure_effort
 from gui_start import time_process_start
 
 APPS = [
@@ -241,6 +242,53 @@ def measure_annotation_workspace(data_dir: Path, repeats: int) -> dict[str, Any]
     return figures
 
 
+def build_effort_workspace(data_dir: Path) -> bytes:
+    """One unlabelled effort trajectory on a real virtual-phone screenshot; the screenshot, for more."""
+    from annotator.demo.phone.phone import VirtualPhone
+    from annotator.storage.workspace import Workspace
+
+    png = VirtualPhone(serial="bench-effort").screencap_png()
+    workspace = Workspace.open(data_dir)
+    try:
+        add_effort_trajectory(workspace, png)
+    finally:
+        workspace.close()
+    return png
+
+
+def measure_effort_workspace(data_dir: Path) -> dict[str, Any]:
+    """In a child process: the annotator's key presses on the everyday paths (bench/gui_effort.py)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings
+
+    from annotator.demo.phone.phone import VirtualPhone
+    from annotator.ui import identity
+    from annotator.ui.app import make_app
+    from annotator.ui.main_window import MainWindow
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(data_dir.parent / "settings-e"))
+    app = make_app(["bench"])
+    identity.remember("bench", "annotator")
+
+    def until(done: Callable[[], bool], limit_s: float = 60.0) -> float:
+        started = time.perf_counter()
+        while not done():
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
+            if time.perf_counter() - started > limit_s:
+                raise TimeoutError("the window did not get there in time")
+        return (time.perf_counter() - started) * 1000
+
+    window = MainWindow(app.languages)
+    window.resize(1400, 900)
+    window.show()
+    window.activateWindow()  # key presses go through the window's shortcuts, as a person's do
+    window.open_workspace(data_dir)
+    until(lambda: window.browser.summary is not None and not window.jobs.busy())
+    figures = measure_effort(window, until, VirtualPhone(serial="bench-effort").screencap_png())
+    window.close()
+    return figures
+
+
 def machine() -> dict[str, Any]:
     import PySide6
     import sqlalchemy
@@ -262,6 +310,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--annotation-trajectories", type=int, help="25-step trajectories (default 1000; 40 quick)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)  # measure this workspace (internal)
     parser.add_argument("--child-annotation", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--child-effort", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.max_steps = args.max_steps or (3 if args.quick else 10)
     args.repeats = args.repeats or (2 if args.quick else 3)
@@ -276,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.child_annotation:
         print(json.dumps(measure_annotation_workspace(args.child_annotation, args.repeats + 2)))
+        return 0
+    if args.child_effort:
+        print(json.dumps(measure_effort_workspace(args.child_effort)))
         return 0
     if args.workdir:
         args.workdir.mkdir(parents=True, exist_ok=True)
@@ -304,6 +356,11 @@ def main(argv: list[str] | None = None) -> int:
         ]
         done = subprocess.run(command, check=True, capture_output=True, text=True, env={**os.environ})
         figures |= made | json.loads(done.stdout.strip().splitlines()[-1])
+        log("counting the keys of the annotator's everyday paths in a fresh process")
+        build_effort_workspace(work / "effort")
+        command = [sys.executable, __file__, "--child-effort", str(work / "effort")]
+        done = subprocess.run(command, check=True, capture_output=True, text=True, env={**os.environ})
+        figures |= json.loads(done.stdout.strip().splitlines()[-1])
     finally:
         if args.keep:
             log(f"kept {work}")
@@ -325,6 +382,12 @@ def main(argv: list[str] | None = None) -> int:
         {"name": "switch_step_ms", "value": figures["switch_step_ms"], "target": 50, "unit": "ms", "better": "lower"},
         {"name": "annotation_peak_rss_mib", "value": figures["annotation_peak_rss_mib"], "target": 400, "unit": "MiB",
          "better": "lower"},
+        {"name": "keys_accept_step", "value": figures["keys_accept_step"], "target": 1, "unit": "keys",
+         "better": "lower"},
+        {"name": "keys_fix_click", "value": figures["keys_fix_click"], "target": 2, "unit": "clicks and keys",
+         "better": "lower"},
+        {"name": "keys_five_step_trajectory", "value": figures["keys_five_step_trajectory"], "target": 7,
+         "unit": "keys", "better": "lower"},
     ]  # fmt: skip
     print(json.dumps({"bench": "gui", "machine": machine(), "figures": figures, "goals": goals}, ensure_ascii=False))
     return 0

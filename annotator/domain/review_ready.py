@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from annotator.domain.trajectory import STAGES, LabelledTrajectory
+from annotator.domain.trajectory import STAGES, LabelledStep, LabelledTrajectory
 
 VERDICT = "verdict"
 
@@ -25,13 +25,14 @@ class ReviewGaps:
         return "; ".join(parts + (["the outcome"] if self.outcome else []))
 
 
+def step_gaps(step: LabelledStep) -> tuple[str, ...]:
+    """What a step lacks: its unlabelled stages, and "verdict"; nothing for a step left out."""
+    if step.removed:
+        return ()
+    missing = tuple(stage for stage, done in zip(STAGES, step.stages, strict=True) if not done)
+    return missing + ((VERDICT,) if step.verdict is None else ())
+
+
 def review_gaps(trajectory: LabelledTrajectory) -> ReviewGaps:
-    gaps = []
-    for step in trajectory.steps:
-        if step.removed:
-            continue
-        missing = tuple(stage for stage, done in zip(STAGES, step.stages, strict=True) if not done)
-        missing += (VERDICT,) if step.verdict is None else ()
-        if missing:
-            gaps.append((step.position, missing))
-    return ReviewGaps(tuple(gaps), trajectory.label_outcome is None)
+    gaps = tuple((step.position, missing) for step in trajectory.steps if (missing := step_gaps(step)))
+    return ReviewGaps(gaps, trajectory.label_outcome is None)

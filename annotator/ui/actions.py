@@ -21,6 +21,7 @@ from annotator.ui import settings as keys
 
 CONTEXT = "Actions"
 WINDOW = "window"
+QUIT = "app.quit"  # ends its menu, after a separator, below the commands views add to it (exports)
 # The views whose commands act only while the view shows: a key must never change what nobody is looking at (a
 # verdict key typed in a blind study, the phone's Home key while annotating). Other targets act everywhere.
 SCOPED_VIEWS: dict[str, str] = {
@@ -39,6 +40,7 @@ class ActionSpec:
     handler: str  # method name on the target, called with `args`
     target: str = WINDOW  # WINDOW or the id of a view given to MainWindow.add_view
     shortcut: str = ""  # portable text, e.g. "Ctrl+U"
+    also: tuple[str, ...] = ()  # single keys that act as well (A / D beside the chords); not changeable
     tooltip: str = ""
     toolbar: bool = False
     args: tuple[Any, ...] = ()
@@ -103,15 +105,26 @@ ACTIONS: tuple[ActionSpec, ...] = (
                target="collect", shortcut="Alt+Home", args=("Home",),
                tooltip=QT_TRANSLATE_NOOP("Actions", "Press the phone's Home button (recorded as a step)")),
     # annotation view ------------------------------------------------------------------------------------------
+    ActionSpec("annotate.accept_step", QT_TRANSLATE_NOOP("Actions", "Acce&pt Step and Go On"), "annotate",
+               "accept_step", target="annotate.accept", shortcut="Space", toolbar=True,
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Mark the step correct, keep what was collected in its empty "
+                                                    "stages, and open the next step that needs work")),
+    ActionSpec("annotate.take_text", QT_TRANSLATE_NOOP("Actions", "Take the Offered Action &Text"), "annotate",
+               "take_text", target="annotate.accept", shortcut="R",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "After the point moved to another element: use the action text "
+                                                    "that names it")),
     ActionSpec("annotate.previous_step", QT_TRANSLATE_NOOP("Actions", "&Previous Step"), "annotate",
-               "previous_step", target="annotate", shortcut="Ctrl+PgUp", toolbar=True,
+               "previous_step", target="annotate", shortcut="Ctrl+PgUp", also=("A",), toolbar=True,
                tooltip=QT_TRANSLATE_NOOP("Actions", "Show the step before this one; what you typed is saved first")),
     ActionSpec("annotate.next_step", QT_TRANSLATE_NOOP("Actions", "&Next Step"), "annotate", "next_step",
-               target="annotate", shortcut="Ctrl+PgDown", toolbar=True,
+               target="annotate", shortcut="Ctrl+PgDown", also=("D",), toolbar=True,
                tooltip=QT_TRANSLATE_NOOP("Actions", "Show the step after this one; what you typed is saved first")),
     ActionSpec("annotate.next_trajectory", QT_TRANSLATE_NOOP("Actions", "Next &Trajectory"), "annotate",
-               "next_trajectory", target="annotate", shortcut="Ctrl+Shift+PgDown",
+               "next_trajectory", target="annotate", shortcut="Ctrl+Shift+PgDown", also=("]",),
                tooltip=QT_TRANSLATE_NOOP("Actions", "Open the next trajectory in your queue")),
+    ActionSpec("annotate.previous_trajectory", QT_TRANSLATE_NOOP("Actions", "Pre&vious Trajectory"), "annotate",
+               "previous_trajectory", target="annotate", shortcut="Ctrl+Shift+PgUp", also=("[",),
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Open again the trajectory you had open before this one")),
     ActionSpec("annotate.verdict_correct", QT_TRANSLATE_NOOP("Actions", "Step Is &Correct"), "annotate",
                "set_verdict", target="annotate", shortcut="1", args=("correct",),
                tooltip=QT_TRANSLATE_NOOP("Actions", "The collected step did the right thing")),
@@ -173,6 +186,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("annotate.submit", QT_TRANSLATE_NOOP("Actions", "&Submit for Review"), "annotate",
                "submit_for_review", target="annotate", shortcut="Ctrl+Return", toolbar=True,
                tooltip=QT_TRANSLATE_NOOP("Actions", "Mark this trajectory as annotated so that a reviewer sees it")),
+    ActionSpec("annotate.complete_submit", QT_TRANSLATE_NOOP("Actions", "Task Completed, Su&bmit"), "annotate",
+               "complete_and_submit", target="annotate", shortcut="Ctrl+Shift+Return",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Set the outcome to completed and submit the trajectory for "
+                                                    "review")),
     ActionSpec("annotate.history", QT_TRANSLATE_NOOP("Actions", "&History"), "annotate", "toggle_history",
                target="annotate", shortcut="Ctrl+H",
                tooltip=QT_TRANSLATE_NOOP("Actions", "Every change to this trajectory: who, when, old and new")),
@@ -263,6 +280,7 @@ class ActionRegistry(QObject):
         self._retranslate_one(spec.id)
         if spec.menu in self.menus:
             self.menus[spec.menu].addAction(action)
+            self._quit_last()
         if spec.toolbar and self.toolbar is not None:
             self.toolbar.addAction(action)
         return action
@@ -302,13 +320,29 @@ class ActionRegistry(QObject):
             self.menus[spec.menu].addAction(self.actions[spec.id])
             if spec.toolbar and toolbar is not None:
                 toolbar.addAction(self.actions[spec.id])
+        self._quit_last()
         self._show_used_menus()
         self.retranslate()
+
+    def _quit_last(self) -> None:
+        """Quit at the bottom of its menu, after a separator, as every desktop app has it."""
+        quit_action = self.actions.get(QUIT)
+        menu = self.menus.get(self.specs[QUIT].menu) if quit_action is not None else None
+        if quit_action is None or menu is None:
+            return
+        separator = menu.findChild(QAction, "quit-separator")
+        if separator is None:
+            separator = QAction(menu)
+            separator.setSeparator(True)
+            separator.setObjectName("quit-separator")
+        for action in (separator, quit_action):
+            menu.removeAction(action)
+            menu.addAction(action)
 
     def _show_used_menus(self) -> None:
         """A menu whose commands all belong to views this window lacks stays out of the menu bar."""
         for menu in self.menus.values():
-            menu.menuAction().setVisible(any(action.isVisible() for action in menu.actions()))
+            menu.menuAction().setVisible(any(a.isVisible() and not a.isSeparator() for a in menu.actions()))
 
     # shortcuts ---------------------------------------------------------------------------------------------
 
@@ -342,13 +376,14 @@ class ActionRegistry(QObject):
         wanted = QKeySequence(sequence)
         if wanted.isEmpty():
             return []
-        return [i for i, action in self.actions.items() if i != except_id and action.shortcut() == wanted]
+        return [i for i, action in self.actions.items() if i != except_id and wanted in action.shortcuts()]
 
     def _apply_shortcut(self, action_id: str) -> None:
         stored = keys.settings()
         value = stored.value(f"{keys.SHORTCUT_GROUP}/{action_id}", self.specs[action_id].shortcut)
         text = value if isinstance(value, str) else self.specs[action_id].shortcut
-        self.actions[action_id].setShortcut(QKeySequence(text))
+        also = [QKeySequence(key) for key in self.specs[action_id].also]
+        self.actions[action_id].setShortcuts([QKeySequence(text), *also] if text else also)
         self._retranslate_one(action_id)
 
     # language ----------------------------------------------------------------------------------------------
@@ -365,5 +400,5 @@ class ActionRegistry(QObject):
         action.setText(title)
         action.setIconText(plain(title))  # toolbar buttons: "刷新", not "刷新(R)"
         tip = translate(spec.tooltip, spec.context) or plain(title)
-        shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        shortcut = ", ".join(key.toString(QKeySequence.SequenceFormat.NativeText) for key in action.shortcuts())
         action.setToolTip(f"{tip} ({shortcut})" if shortcut else tip)

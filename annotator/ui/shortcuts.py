@@ -79,7 +79,8 @@ class ShortcutSheet(Retranslating, QDialog):
         specs = self.registry.bound()
         self.table.setRowCount(len(specs))
         for row, spec in enumerate(specs):
-            shortcut = self.registry.actions[spec.id].shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            native = QKeySequence.SequenceFormat.NativeText
+            shortcut = ", ".join(key.toString(native) for key in self.registry.actions[spec.id].shortcuts())
             texts = (
                 plain(translate(spec.title, spec.context)), shortcut, scope_title(spec),
                 plain(translate(MENUS[spec.menu])), translate(spec.tooltip, spec.context),

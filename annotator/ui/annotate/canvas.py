@@ -53,6 +53,7 @@ class StepCanvas(Retranslating, QGraphicsView):
     region_drawn = Signal(float, float, float, float)  # privacy tool: a drag (normalised, on the screen) or an element
     region_menu_requested = Signal(int, QPoint)  # right click: the privacy region under it (-1: none), global position
     zoom_changed = Signal(float)
+    space_tapped = Signal()  # space pressed and let go without panning: the view's "accept the step"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -80,6 +81,7 @@ class StepCanvas(Retranslating, QGraphicsView):
         self._dragged: QRectF | None = None  # the box being drawn, device pixels
         self._pan_from: QPointF | None = None
         self._space = False  # space held: a left drag pans
+        self._space_panned = False  # space held has panned: letting it go is no tap
         self._regions: tuple[Box, ...] = ()  # the step's privacy regions, device pixels
         self._suggested: tuple[float, ...] | None = None  # a target box offered from the elements, device pixels
         self._selected: int | None = None  # the selected privacy region
@@ -249,6 +251,7 @@ class StepCanvas(Retranslating, QGraphicsView):
         button = event.button()
         if button == Qt.MouseButton.MiddleButton or (button == Qt.MouseButton.LeftButton and self._space):
             self._pan_from = event.position()
+            self._space_panned = self._space
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
         elif button == Qt.MouseButton.LeftButton and self._screen is not None:  # no aiming at an unseen screen
             self._press, self._dragged = event.position(), None
@@ -337,7 +340,7 @@ class StepCanvas(Retranslating, QGraphicsView):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Space and not event.modifiers():
             if not event.isAutoRepeat():
-                self._space = True
+                self._space, self._space_panned = True, False
                 self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
             event.accept()
             return
@@ -345,10 +348,13 @@ class StepCanvas(Retranslating, QGraphicsView):
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            tapped = self._space and not self._space_panned
             self._space = False
             if self._pan_from is None:
                 self.viewport().setCursor(Qt.CursorShape.CrossCursor)
             event.accept()
+            if tapped:
+                self.space_tapped.emit()
             return
         super().keyReleaseEvent(event)
 

@@ -49,7 +49,9 @@ def _redo(editor: Editor) -> Reloaded:
     return Reloaded(editor.record(), step_id)
 
 
-def _submit(editor: Editor, anyway: bool) -> LabelledTrajectory | IncompleteWork:
+def _submit(editor: Editor, anyway: bool, outcome: str | None) -> LabelledTrajectory | IncompleteWork:
+    if outcome is not None and editor.record().label_outcome != outcome:
+        editor.set_outcome(outcome)  # its own change: Ctrl+Z takes it back if the submission is refused
     try:
         return editor.submit(anyway=anyway)
     except IncompleteWork as refused:
@@ -71,6 +73,7 @@ class AnnotationCommands(QObject):
     def __init__(self, view: AnnotationView) -> None:
         super().__init__(view)
         self.view = view
+        self.opened: list[int] = []  # trajectories opened in this session, the newest last (Previous Trajectory)
 
     # one step ------------------------------------------------------------------------------------------------
 
@@ -178,9 +181,11 @@ class AnnotationCommands(QObject):
                 self.tr("Saving the outcome"), lambda e: e.set_outcome(outcome), lambda r: self.view.show_reloaded(r)
             )
 
-    def submit_for_review(self, anyway: bool = False) -> None:
+    def submit_for_review(self, anyway: bool = False, outcome: str | None = None) -> None:
+        """Hand the trajectory to review; with an `outcome`, set it first (Task Completed and Submit)."""
         if self.view.editable():
-            self.view.saver.run(self.tr("Submitting for review"), lambda e: _submit(e, anyway), self._submitted)
+            submit = lambda e: _submit(e, anyway, outcome)  # noqa: E731
+            self.view.saver.run(self.tr("Submitting for review"), submit, self._submitted)
 
     def _submitted(self, record: LabelledTrajectory | IncompleteWork) -> None:
         if isinstance(record, IncompleteWork):
@@ -198,6 +203,8 @@ class AnnotationCommands(QObject):
 
     def _incomplete(self, gaps: ReviewGaps) -> None:
         """Say what is missing; a reviewer or an admin may submit all the same (recorded with the review)."""
+        if self.view.record is not None:
+            self.view.open_trajectory(self.view.record.id or 0)  # an outcome set on the way shows in the header
         names = {"think": self.tr("think"), "action_text": self.tr("action"), "tool_call": self.tr("tool call"),
                  "verdict": self.tr("verdict")}  # fmt: skip
         lines = [fill(self.tr("Step %1: %2"), position, ", ".join(names[m] for m in missing))
@@ -233,6 +240,24 @@ class AnnotationCommands(QObject):
             lambda: review.work_queue(workspace, name),
             on_result=lambda items: self._next_found(items, current),
         )
+
+    def previous_trajectory(self) -> None:
+        """Back to the trajectory opened before this one (this session's trail)."""
+        view = self.view
+        current = view.current_trajectory()
+        trail = [i for i in self.opened if i != current]
+        if not trail:
+            view.status_message.emit(self.tr("No trajectory was opened before this one."))
+            return
+        self.opened.remove(trail[-1])
+        if current is not None and current in self.opened:
+            self.opened.remove(current)  # the one left is opened again and comes last on the trail
+        view.open_trajectory(trail[-1])
+
+    def opening(self, trajectory_id: int) -> None:
+        if trajectory_id in self.opened:
+            self.opened.remove(trajectory_id)
+        self.opened.append(trajectory_id)
 
     def _next_found(self, items: list[review.QueueItem], current: int | None) -> None:
         ids = [item.trajectory_id for item in items]

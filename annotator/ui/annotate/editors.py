@@ -105,6 +105,7 @@ class StageTextEditor(Retranslating, QWidget):
     def text(self) -> str:
         return self.edit.toPlainText()
 
+
     def set_read_only(self, read_only: bool) -> None:
         self.edit.setReadOnly(read_only)
 
@@ -152,6 +153,13 @@ class StageEditors(Retranslating, QTabWidget):
         self.tool_call = ToolCallEditor(self)
         give_undo_keys_to_window(self.undo_keys, *self.tool_call.text_inputs())
         self.stages: tuple[bool, bool, bool] = (False, False, False)
+        self.needs_look: set[str] = set()  # stages marked for a second look (a stale action text)
+        self.offer = QLabel(parent)  # an action text to take with one key; the panel shows it above the tabs
+        self.offer.setObjectName("offered-action-text")
+        self.offer.setWordWrap(True)
+        self.offer.setStyleSheet("background: #fff4d6; color: #5c4300; padding: 4px; border-radius: 3px;")
+        self.offer.hide()
+        self._offered: str | None = None
         for stage in STAGES:
             self.addTab(self.editor(stage), "")
         self.think.edited.connect(lambda text: self.text_edited.emit("think", text))
@@ -182,9 +190,18 @@ class StageEditors(Retranslating, QTabWidget):
         self.stages = stages
         for row, (stage, done) in enumerate(zip(STAGES, stages, strict=True)):
             title = QCoreApplication.translate(CONTEXT, STAGE_TITLES[stage])
-            self.setTabText(row, f"{row + 1} {title} {'✓' if done else '·'}")
+            look = stage in self.needs_look
+            self.setTabText(row, f"{row + 1} {title} {'✓' if done else '·'}{' ⚠' if look else ''}")
             tip = self.tr("Labelled") if done else self.tr("Not labelled yet")
-            self.setTabToolTip(row, tip)
+            self.setTabToolTip(row, tip + (" · " + self.tr("needs a look: the point moved") if look else ""))
+
+    def show_offer(self, offered: str | None) -> None:
+        """A moved point's action text to take; the action stage is marked as needing a look meanwhile."""
+        self._offered = offered
+        self.offer.setVisible(offered is not None)
+        self._offer_text()
+        self.needs_look = {"action_text"} if offered is not None else set()
+        self.show_progress(self.stages)
 
     def value(self, stage: str) -> Any:
         """What the stage's editor holds now, as it would be saved (None: not labelled)."""
@@ -202,5 +219,11 @@ class StageEditors(Retranslating, QTabWidget):
         done = sum(self.stages)
         return fill(self.tr("%1 of 3 stages labelled"), done)
 
+    def _offer_text(self) -> None:
+        if self._offered is not None:
+            message = self.tr("The point is on another element now: the action text may be stale. R takes “%1”.")
+            self.offer.setText(fill(message, self._offered))
+
     def retranslate(self) -> None:
         self.show_progress(self.stages)
+        self._offer_text()

@@ -28,10 +28,17 @@ class LabelGestures(QObject):
         view = self.view
         if view.step_id is None or not view.editable():
             return
+        before = self._call_before(view.step_id)
         call = view.editors.tool_call.set_point(x, y)
         view.editors.setCurrentWidget(view.editors.tool_call)
         if call is not None:
             view.edit({"tool_call": call}, now=True)
+            view.acceptance.point_moved(view.step_id, before, call)
+
+    def _call_before(self, step_id: int) -> dict[str, Any] | None:
+        """The call whose point is about to move: the labelled one, else the collected one."""
+        step = self.view.steps[step_id]
+        return step.label.tool_call if step.label.tool_call is not None else step.original.tool_call
 
     def _box_drawn(self, x1: float, y1: float, x2: float, y2: float) -> None:
         box = (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
@@ -42,12 +49,15 @@ class LabelGestures(QObject):
         if view.step_id is None or not view.editable():
             return
         x1, y1, x2, y2 = node.bounds
+        before = self._call_before(view.step_id)
         call = view.editors.tool_call.set_point((x1 + x2) // 2, (y1 + y2) // 2)
         view.editors.setCurrentWidget(view.editors.tool_call)
         changes: dict[str, Any] = {"target_box": (float(x1), float(y1), float(x2), float(y2))}
         if call is not None:
             changes["tool_call"] = call
         view.edit(changes, now=True)
+        if call is not None:
+            view.acceptance.point_moved(view.step_id, before, call)
 
     # the actions table's target "annotate.boxes" ----------------------------------------------------------------
 

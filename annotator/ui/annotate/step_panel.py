@@ -91,6 +91,7 @@ class StepPanel(Retranslating, QWidget):
         layout.addLayout(verdict_row)
         layout.addWidget(self.progress)
         layout.addLayout(command_row)
+        layout.addWidget(self.editors.offer)
         layout.addWidget(self.splitter, 1)
         self.retranslate()
 

@@ -201,6 +201,20 @@ class ToolCallEditor(Retranslating, QWidget):
             self._syncing = False
         self._check_json()
 
+    def typed_but_invalid(self) -> str | None:
+        """The JSON as typed when it is not a valid call (it was not saved); None when valid or empty."""
+        text = self.json_edit.toPlainText().strip()
+        return text if text and self.valid_call() is None else None
+
+    def show_typed(self, text: str) -> None:
+        """Put back JSON typed earlier that was not valid (so not saved), with its problems."""
+        self._syncing = True
+        try:
+            self.json_edit.setPlainText(text)
+        finally:
+            self._syncing = False
+        self._check_json()
+
     def set_point(self, x: float, y: float) -> dict[str, Any] | None:
         """Point the call at (x, y) (a call without a point becomes a click); the valid call, or None."""
         self._syncing = True

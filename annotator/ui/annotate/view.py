@@ -27,6 +27,7 @@ from annotator.services.annotation import LabelError, load_trajectory, with_labe
 from annotator.services.changes import Changes
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
+from annotator.ui.annotate.accept import StepAcceptance
 from annotator.ui.annotate.autosave import LabelSaver
 from annotator.ui.annotate.canvas import StepCanvas
 from annotator.ui.annotate.commands import AnnotationCommands
@@ -75,6 +76,7 @@ class AnnotationView(Retranslating, QWidget):
         self.panel = StepPanel(self)
         self.editors = self.panel.editors
         self.commands = AnnotationCommands(self)
+        self.acceptance = StepAcceptance(self)  # Space, R; the actions table's target "annotate.accept"
         self.gestures = LabelGestures(self)  # the canvas's clicks and drags as label edits
         self.privacy = PrivacyRegions(self)  # the privacy tool; the actions table's target "annotate.privacy"
         self._lay_out()
@@ -103,6 +105,7 @@ class AnnotationView(Retranslating, QWidget):
 
     def _connect(self) -> None:
         self.strip.step_chosen.connect(self._go_to)
+        self.canvas.space_tapped.connect(self.acceptance.accept_step)  # the canvas holds space for panning
         self.header.outcome_chosen.connect(self.set_outcome)
         self.header.submit_requested.connect(self.submit_for_review)
         self.panel.verdict_chosen.connect(self.set_verdict)
@@ -177,6 +180,7 @@ class AnnotationView(Retranslating, QWidget):
             self.step_id = None
             self._start_saver(record.id)
         self.show_reloaded(record)
+        self.commands.opening(record.id or 0)
         if self.isVisible():
             self.hub.annotating = record.id
         name, _role = identity.current_person()
@@ -227,6 +231,9 @@ class AnnotationView(Retranslating, QWidget):
         if 0 <= place < len(self.order):
             self._go_to(self.order[place])
 
+    def go_to_step(self, step_id: int) -> None:
+        self._go_to(step_id)
+
     def _go_to(self, step_id: int) -> None:
         if step_id == self.step_id or step_id not in self.steps:
             return
@@ -235,6 +242,8 @@ class AnnotationView(Retranslating, QWidget):
 
     def _show_step(self, step_id: int | None, fresh: bool) -> None:
         """Put a step on screen; `fresh` refills everything, else only what changed in the store."""
+        if fresh and self.step_id is not None and self.step_id != step_id:
+            self.acceptance.leaving(self.step_id)
         self.step_id = step_id
         step = self.steps.get(step_id) if step_id is not None else None
         self.panel.show_step(step, len(self.order))
@@ -253,6 +262,8 @@ class AnnotationView(Retranslating, QWidget):
             if fresh or (self._shown.get(stage) != value and not self.saver.unsaved(step.id, stage)):
                 self.editors.show_field(step, stage)
                 self._shown[stage] = value
+        if fresh:
+            self.acceptance.showing(step)
         self.editors.set_read_only(not identity.current_person()[0])
 
     def _show_overlays(self, step: LabelledStep) -> None:
@@ -298,6 +309,12 @@ class AnnotationView(Retranslating, QWidget):
 
     def next_trajectory(self) -> None:
         self.commands.next_trajectory()
+
+    def previous_trajectory(self) -> None:
+        self.commands.previous_trajectory()
+
+    def complete_and_submit(self) -> None:
+        self.commands.submit_for_review(outcome="success")
 
     def toggle_history(self) -> None:
         self.commands.toggle_history()
@@ -361,9 +378,13 @@ class AnnotationView(Retranslating, QWidget):
         self.status_message.emit(fill(kept, message))
 
     def _text_edited(self, stage: str, text: str) -> None:
+        if stage == "action_text" and self.step_id is not None:
+            self.acceptance.text_typed(self.step_id)
         self.edit({stage: text if text.strip() else None}, now=False)
 
     def _tool_call_edited(self, call: dict[str, Any] | None, immediate: bool) -> None:
+        if self.step_id is not None:
+            self.acceptance.call_edited(self.step_id)
         self.edit({"tool_call": call}, now=immediate)
 
     def editable(self) -> bool:
