@@ -121,6 +121,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.add_view("annotate", QT_TRANSLATE_NOOP("Views", "Annotate"), self.annotate)
         self.actions.bind("annotate.privacy", self.annotate.privacy)
         self.actions.bind("annotate.boxes", self.annotate.gestures)
+        self.actions.bind("annotate.accept", self.annotate.acceptance)
         self.add_view("review", QT_TRANSLATE_NOOP("Views", "Review"), self.review)
         self.add_view("stats", QT_TRANSLATE_NOOP("Views", "Statistics"), self.stats)
         self.add_view("judge", QT_TRANSLATE_NOOP("Views", "Judge"), self.judge)
