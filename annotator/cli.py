@@ -32,6 +32,10 @@ COMMANDS = {
         "Record trajectories: a VLM agent (--agent-url) or you (teleoperation) drive the phone, step by step.",
     ),
     "db": Lazy("annotator.cli_db:db", "Database information and upgrades."),
+    "draft": Lazy(
+        "annotator.cli_draft:draft",
+        "Ask a model for drafts of the steps nobody has labelled yet (pre-annotation, InfiGUI-R1 3.1).",
+    ),
     "demo": Lazy("annotator.cli_demo:demo", "Build a demo workspace with real data and open the app on it."),
     "devices": Lazy(
         "annotator.cli_collect:devices",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
+import annotator.cli_draft
 import annotator.services.bundle
 import annotator.services.instructions  # noqa: F401  (imported before the moment, not during the race)
 from annotator.cli import cli
