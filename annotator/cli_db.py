@@ -150,3 +150,16 @@ def stats_command(context: click.Context, as_json: bool, every_row: bool) -> Non
     click.echo("\nTrajectories per review state (all of them):")
     for status, count in stats["trajectories_per_review_status"].items():
         click.echo(f"  {status:<15} {count:>8}")
+    _echo_drafts(stats["drafts"])
+
+
+def _echo_drafts(drafts: dict[str, Any]) -> None:
+    if not drafts["drafts"]:
+        return
+    click.echo(f"\nModel drafts (all of them): {drafts['steps_with_drafts']} steps drafted, "
+               f"{drafts['steps_with_matched_drafts']} with a matching draft; {drafts['flagged']} drafts flagged; "
+               f"{drafts['labels_from_drafts']} steps took a draft into their label")  # fmt: skip
+    for stage, row in drafts["per_stage"].items():
+        if row["accepted"]:
+            edits = f", mean edit ratio {row['mean_edit_ratio']:.2f}" if row.get("mean_edit_ratio") is not None else ""
+            click.echo(f"  {stage:<15} {row['accepted']:>6} taken, {row['changed']} changed since{edits}")

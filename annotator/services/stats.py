@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from annotator.domain.counting import Counting
+from annotator.services.draft_stats import draft_stats
 from annotator.storage.database import Database
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ def dataset_stats(db: Database, counting: Counting = Counting.PAPER) -> dict[str
         "steps_per_app": {app: row["steps"] for app, row in per_app.items()},
         "trajectories_per_review_status": {status: int(n) for status, n in counts.review.itertuples(index=False)},
         "per_app": per_app,
+        "drafts": draft_stats(db),  # every draft and label revision, whatever `counting` says
     }
 
 
