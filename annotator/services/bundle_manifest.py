@@ -12,6 +12,10 @@ Format version 3 (version 2 is the same without privacy regions, version 1 also 
 checks the last two). A step's "label" holds "privacy_regions"
 ([[x1, y1, x2, y2], ...] device pixels, checked against its screen, or null); older bundles lack it and import
 with none. Version 3 exists so that an annotator that would drop the regions refuses the bundle instead.
+A step may hold "drafts" (models' proposals, annotator.domain.drafts: {"model", "prompt_name", "prompt_sha256",
+"think", "action_text", "tool_call", "matches_executed", "problem", "reply", "created_at"}, one per model and
+prompt), and a revision that took one names it with "draft": {"model", "prompt_sha256"}; bundles without them
+import with none.
 Blob bytes live beside it as blobs/<sha256>.
 """
 
@@ -116,4 +120,26 @@ def _validate_trajectory(
             check_privacy_regions(label.get("privacy_regions"), step["screen_width"], step["screen_height"])
         except LabelError as error:
             raise BundleError(f"{step_where}.label.{error}") from None
-        require(step, "revisions", list, step_where)
+        _validate_drafts(step, require(step, "revisions", list, step_where), step_where)
+
+
+def _validate_drafts(step: dict[str, Any], revisions: list[Any], where: str) -> None:
+    """A step's drafts (optional), one per model and prompt, and the revisions that name one of them."""
+    keys = set()
+    for k, draft in enumerate(require(step, "drafts", list, where) if "drafts" in step else []):
+        draft_where = f"{where}.drafts[{k}]"
+        key = (require(draft, "model", str, draft_where), require(draft, "prompt_sha256", str, draft_where))
+        require(draft, "prompt_name", str, draft_where)
+        require(draft, "matches_executed", bool, draft_where)
+        if draft.get("tool_call") is not None and not isinstance(draft["tool_call"], dict):
+            raise BundleError(f"{draft_where}.tool_call: expected an object or null")
+        if key in keys:
+            raise BundleError(f"{draft_where}: a second draft of model {key[0]!r} with the same prompt")
+        keys.add(key)
+    for k, revision in enumerate(revisions):
+        taken = revision.get("draft") if isinstance(revision, dict) else None
+        if taken is None:
+            continue
+        revision_where = f"{where}.revisions[{k}].draft"
+        if not isinstance(taken, dict) or (taken.get("model"), taken.get("prompt_sha256")) not in keys:
+            raise BundleError(f"{revision_where}: {taken!r} names no draft of this step")

@@ -16,11 +16,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
+from annotator.domain.drafts import Draft
 from annotator.storage import bundle_judging, models
 from annotator.storage.blobs import BlobStore
 from annotator.storage.bundle_values import iso, parse_time
 from annotator.storage.collection import action_name, blob_row, ensure_app, ensure_blob_rows, ensure_person
 from annotator.storage.database import Database
+from annotator.storage.drafts import drafts_by_step
 from annotator.storage.writing import insert_skipping, writing
 
 LABEL_COLUMNS = ("think", "action_text", "tool_call", "target_box", "verdict", "privacy_regions")  # the last: since 3
@@ -32,6 +34,10 @@ RAW_COLUMNS = (
 # optional: bundles written before they existed lack them
 TRAJECTORY_EXTRA_COLUMNS = ("stop_reason", "settings", "label_outcome", "final_screenshot_sha256")
 DEVICE_COLUMNS = ("serial", "model", "android_version", "screen_width", "screen_height", "density", "app_packages")
+# A step's model drafts (optional: bundles written before drafts lack them); a revision that took one names it by
+# its model and prompt_sha256, unique within the step.
+DRAFT_COLUMNS = ("model", "prompt_name", "prompt_sha256", "think", "action_text", "tool_call", "matches_executed",
+                 "problem", "reply")  # fmt: skip
 
 
 # export -----------------------------------------------------------------------------------------------------
@@ -50,13 +56,14 @@ def export_sections(db: Database, app: str | None, status: str | None) -> dict[s
         blobs = session.scalars(query).all() if hashes else []
         people = session.scalars(select(models.Person)).all()
         outcome_revisions = _trajectory_revisions(session, [t.id for t in trajectories])
+        drafts = drafts_by_step(session, [s.id for t in trajectories for s in t.steps])
         return {
             "people": [{"name": p.name, "role": p.role} for p in people],
             "apps": [{"name": a.name, "package": a.package} for a in apps.values()],
             "devices": [{k: getattr(d, k) for k in DEVICE_COLUMNS} for d in devices.values()],
             "instructions": [_instruction_entry(i) for i in instructions.values()],
             "blobs": [_blob_entry(b) for b in blobs],
-            "trajectories": [_trajectory_entry(t, outcome_revisions.get(t.id, [])) for t in trajectories],
+            "trajectories": [_trajectory_entry(t, outcome_revisions.get(t.id, []), drafts) for t in trajectories],
             **bundle_judging.judging_entries(session, trajectories),
         }
 
@@ -99,27 +106,39 @@ def _instruction_entry(instruction: models.Instruction) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _step_entry(step: models.Step) -> dict[str, Any]:
+def _step_entry(step: models.Step, drafts: tuple[Draft, ...]) -> dict[str, Any]:
     entry: dict[str, Any] = {name: getattr(step, name) for name in RAW_COLUMNS}
     entry["observed_at"] = iso(step.observed_at)
     entry["label"] = {name: getattr(step, name) for name in LABEL_COLUMNS}
     entry["label"]["removed"] = step.removed
     entry["label"]["updated_at"] = iso(step.label_updated_at)
-    entry["revisions"] = [_revision_entry(revision) for revision in step.revisions]
+    by_id = {draft.id: draft for draft in drafts}
+    entry["revisions"] = [_revision_entry(revision, by_id) for revision in step.revisions]
+    entry["drafts"] = [_draft_entry(draft) for draft in drafts]
     return entry
 
 
-def _revision_entry(revision: models.LabelRevision) -> dict[str, Any]:
-    return {
+def _draft_entry(draft: Draft) -> dict[str, Any]:
+    return {name: getattr(draft, name) for name in DRAFT_COLUMNS} | {"created_at": iso(draft.created_at)}
+
+
+def _revision_entry(revision: models.LabelRevision, drafts: dict[int | None, Draft] | None = None) -> dict[str, Any]:
+    entry = {
         "field": revision.field,
         "old": revision.old_value,
         "new": revision.new_value,
         "person": revision.person.name if revision.person else None,
         "created_at": iso(revision.created_at),
     }
+    draft = (drafts or {}).get(revision.draft_id) if revision.draft_id is not None else None
+    if draft is not None:  # the draft this change took, by its key within the step
+        entry["draft"] = {"model": draft.model, "prompt_sha256": draft.prompt_sha256}
+    return entry
 
 
-def _trajectory_entry(trajectory: models.Trajectory, outcome_revisions: list[models.LabelRevision]) -> dict[str, Any]:
+def _trajectory_entry(
+    trajectory: models.Trajectory, outcome_revisions: list[models.LabelRevision], drafts: dict[int, tuple[Draft, ...]]
+) -> dict[str, Any]:
     return {
         "uid": trajectory.uid,
         "instruction_uid": trajectory.instruction.uid,
@@ -144,7 +163,7 @@ def _trajectory_entry(trajectory: models.Trajectory, outcome_revisions: list[mod
             }
             for review in trajectory.reviews
         ],
-        "steps": [_step_entry(step) for step in trajectory.steps],
+        "steps": [_step_entry(step, drafts.get(step.id, ())) for step in trajectory.steps],
         "revisions": [_revision_entry(r) for r in outcome_revisions],  # of the outcome (no step)
     }
 
@@ -203,6 +222,8 @@ def write_bundle(
         for trajectory in wanted:
             written.steps += _insert_trajectory(session, trajectory, refs)
         session.flush()
+        for revision, draft in refs.draft_links:
+            revision.draft_id = draft.id
         added = [t["uid"] for t in wanted]
         written.trajectory_ids = list(
             session.scalars(select(models.Trajectory.id).where(models.Trajectory.uid.in_(added)))
@@ -223,6 +244,8 @@ class _References:
     instructions: dict[str, models.Instruction]
     devices: dict[str, models.Device]
     people: dict[str, models.Person]
+    # revisions that took a draft, and that draft: the id is known only once the rows are flushed
+    draft_links: list[tuple[models.LabelRevision, models.StepDraft]] = field(default_factory=list)
 
 
 def _reference_rows(session: Session, manifest: dict[str, Any]) -> _References:
@@ -315,9 +338,23 @@ def _step(session: Session, entry: dict[str, Any], refs: _References, where: str
         **_given(observed_at=parse_time(entry.get("observed_at"), where)),
     )
     step.rotation = step.rotation or 0
-    for revision in entry["revisions"]:
-        step.revisions.append(_revision(session, revision, refs, where))
+    drafts = {(d["model"], d["prompt_sha256"]): _draft(session, d, step, where) for d in entry.get("drafts", [])}
+    for revision_entry in entry["revisions"]:
+        revision = _revision(session, revision_entry, refs, where)
+        step.revisions.append(revision)
+        taken = revision_entry.get("draft")
+        if taken:
+            refs.draft_links.append((revision, drafts[(taken["model"], taken["prompt_sha256"])]))
     return step
+
+
+def _draft(session: Session, entry: dict[str, Any], step: models.Step, where: str) -> models.StepDraft:
+    draft = models.StepDraft(
+        step=step, **{name: entry.get(name) for name in DRAFT_COLUMNS},
+        **_given(created_at=parse_time(entry.get("created_at"), where)),
+    )  # fmt: skip
+    session.add(draft)
+    return draft
 
 
 def _revision(
