@@ -48,6 +48,7 @@ def summary(report: DemoReport) -> list[str]:
         + f" (the phone shows {not_done} task(s) not done)",
         f"  reviews: {report.accepted} accepted, {report.rejected} rejected, {reviews['annotated']} awaiting review, "
         f"{reviews['in_progress']} in progress, {reviews['unlabelled']} unlabelled",
+        f"  model drafts to accept (scripted endpoint): {report.drafted} steps of an unlabelled trajectory",
         f"  built in {report.seconds:.1f} s",
     ]  # fmt: skip
 

@@ -20,6 +20,7 @@ from annotator.device.hierarchy import parse_hierarchy
 from annotator.domain import actions as act
 from annotator.domain.trajectory import Verdict
 from annotator.storage import models
+from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 from tests.factories import database_snapshot
 
@@ -122,6 +123,15 @@ def test_stats_agree_with_the_report(built: DemoReport) -> None:
     assert per_app == {app: sum(run.app == app for run in built.runs) for app in {run.app for run in built.runs}}
     reviews = stats["trajectories_per_review_status"]
     assert (reviews["accepted"], reviews["rejected"]) == (built.accepted, built.rejected)
+
+
+@pytest.mark.slow
+def test_an_unlabelled_trajectory_has_model_drafts_to_accept(built: DemoReport) -> None:
+    waiting = [run.trajectory_id for run in built.runs if run.review == "unlabelled"]
+    with Workspace.open(built.data_dir) as workspace:
+        steps = load_trajectory(workspace.database, waiting[0]).steps
+    assert built.drafted == len(steps) > 0 and all(step.drafts and step.label.is_empty() for step in steps)
+    assert sum(step.draft is not None for step in steps) >= len(steps) - 2  # the agent's slips are flagged
 
 
 @pytest.mark.slow

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from annotator.demo.workspace.drafts import draft_one_unlabelled
 from annotator.demo.workspace.labels import ToLabel, label_all
 from annotator.demo.workspace.runs import collect_runs, plan_runs
 from annotator.domain.trajectory import ReviewStatus
@@ -61,6 +62,7 @@ class DemoReport:
     rejected: int
     seconds: float
     runs: tuple[DemoRun, ...] = ()
+    drafted: int = 0  # steps of an unlabelled trajectory with a model draft (the scripted endpoint's)
 
 
 def default_demo_dir() -> Path:
@@ -124,6 +126,7 @@ def build_demo(
         collected = collect_runs(workspace, plan_runs(trajectories, seed), instruction_ids, seed, progress or _quiet)
         items = [ToLabel(run.result.trajectory_id, run.planned.instruction) for run in collected]
         reviews = label_all(workspace, items, seed)
+        drafted = draft_one_unlabelled(workspace, items, reviews)
     runs = tuple(
         DemoRun(
             trajectory_id=run.result.trajectory_id,
@@ -148,6 +151,7 @@ def build_demo(
         rejected=sum(run.review == ReviewStatus.REJECTED for run in runs),
         seconds=round(time.perf_counter() - started, 1),
         runs=runs,
+        drafted=drafted,
     )
 
 
