@@ -16,19 +16,18 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSiz
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QFileDialog,
-    QFrame,
     QHBoxLayout,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
-    QScrollArea,
     QStackedWidget,
     QToolBar,
     QWidget,
 )
 
 from annotator import __version__
+from annotator.services.changes import Changes
 from annotator.storage.browse import BrowseFilter, Summary, summarize
 from annotator.storage.database import SchemaTooNewError
 from annotator.storage.workspace import Workspace
@@ -48,10 +47,14 @@ from annotator.ui.shortcuts import ShortcutSheet
 from annotator.ui.stats import StatsView
 from annotator.ui.status import WindowStatus
 from annotator.ui.studies import StudiesView
+from annotator.ui.view_page import view_page
 from annotator.ui.workers import Jobs, describe
 
 log = logging.getLogger(__name__)
 VIEWS = "Views"  # translation context of view titles
+# The smallest window that keeps the Annotate view whole: its filmstrip, the step panel and a canvas of about
+# 200 px square (smaller windows scrolled the filmstrip out of sight); it fits a 1024 x 768 screen with room to spare.
+MINIMUM_SIZE = QSize(760, 560)
 
 
 class MainWindow(Retranslating, QMainWindow):
@@ -62,6 +65,7 @@ class MainWindow(Retranslating, QMainWindow):
     def __init__(self, languages: LanguageSwitcher | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("main-window")
+        self.setMinimumSize(MINIMUM_SIZE)
         self.languages = languages
         self.workspace: Workspace | None = None
         self.views: dict[str, QWidget] = {}
@@ -94,6 +98,9 @@ class MainWindow(Retranslating, QMainWindow):
         self.actions.build_menus(self.menuBar(), self.toolbar)
         self.actions.bind(WINDOW, self)
         self.hub = Hub(self)  # the views announce what they wrote and listen for what others wrote
+        self.hub.changed.connect(self._changed)
+        self._counting = False  # a count of the whole workspace is running
+        self._count_again = False  # a write arrived while it ran: its figures may be old
         self.bundles = BundleCommands(self.jobs, self, hub=self.hub)
         self.actions.bind("bundles", self.bundles)
         self.bundles.finished.connect(self.status.show_info)
@@ -115,13 +122,16 @@ class MainWindow(Retranslating, QMainWindow):
         self.review = ReviewView(self.jobs, self, hub=self.hub)
         self.stats = StatsView(self.jobs, self)
         self.judge = JudgeView(self.jobs, self, hub=self.hub)
-        self.studies = StudiesView(self.jobs, self)
+        self.studies = StudiesView(self.jobs, self, hub=self.hub)
         self.add_view("collect", QT_TRANSLATE_NOOP("Views", "Collect"), self.collect)
         self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
         self.add_view("annotate", QT_TRANSLATE_NOOP("Views", "Annotate"), self.annotate)
         self.actions.bind("annotate.privacy", self.annotate.privacy)
         self.actions.bind("annotate.boxes", self.annotate.gestures)
         self.actions.bind("annotate.accept", self.annotate.acceptance)
+        self.actions.bind("annotate.drafts", self.annotate.drafts)
+        self.actions.bind("annotate.commands", self.annotate.commands)
+        self.actions.bind("annotate.canvas", self.annotate.canvas)
         self.add_view("review", QT_TRANSLATE_NOOP("Views", "Review"), self.review)
         self.add_view("stats", QT_TRANSLATE_NOOP("Views", "Statistics"), self.stats)
         self.add_view("judge", QT_TRANSLATE_NOOP("Views", "Judge"), self.judge)
@@ -137,11 +147,7 @@ class MainWindow(Retranslating, QMainWindow):
         if view_id in self.views:
             raise ValueError(f"a view {view_id!r} is already registered")
         self.views[view_id], self.view_titles[view_id] = widget, title
-        page = QScrollArea(self.stack)  # a screen smaller than a view's minimum scrolls instead of clipping
-        page.setWidgetResizable(True)
-        page.setFrameShape(QFrame.Shape.NoFrame)
-        page.setWidget(widget)
-        self.stack.addWidget(page)
+        self.stack.addWidget(view_page(widget, self.stack))  # a window smaller than the view's minimum scrolls
         item = QListWidgetItem(QCoreApplication.translate(VIEWS, title))
         item.setData(Qt.ItemDataRole.UserRole, view_id)
         item.setSizeHint(QSize(0, 40))
@@ -254,6 +260,37 @@ class MainWindow(Retranslating, QMainWindow):
         self.status.set_workspace(None)
         self.status.set_summary(None)
 
+    def _changed(self, changes: Changes) -> None:
+        """Any write that may move a trajectory between the counted states recounts the status bar now: the
+        browser that also counts refreshes only when it shows, and the counts must agree with the Review view."""
+        if changes.trajectory_list:
+            self._recount()
+
+    def _recount(self) -> None:
+        workspace = self.workspace
+        if workspace is None:
+            return
+        if self._counting:  # one count at a time; the writes meanwhile are counted by one more after it
+            self._count_again = True
+            return
+        self._counting, self._count_again = True, False
+        db = workspace.database
+        self.jobs.submit(
+            self.tr("Counting trajectories"),
+            lambda: summarize(db, BrowseFilter()),
+            on_result=lambda summary: self._counted(workspace, summary),
+            on_error=lambda _error: self._counted(workspace, None),
+        )
+
+    def _counted(self, workspace: Workspace, summary: Summary | None) -> None:
+        self._counting = False
+        if workspace is not self.workspace:
+            return  # another workspace is open now
+        if summary is not None:
+            self.status.set_summary(summary)
+        if self._count_again:
+            self._recount()
+
     def _browser_counts(self, summary: Summary | None) -> None:
         """The status bar counts the whole workspace; reuse the browser's counts when it shows everything."""
         if summary is None or summary.shown == summary.total:
@@ -320,8 +357,7 @@ class MainWindow(Retranslating, QMainWindow):
             self.languages.install(language)
 
     def retranslate(self) -> None:
-        folder = f" — {self.workspace.data_dir}" if self.workspace else ""
-        self.setWindowTitle(self.tr("Mobile Annotator") + folder)
+        self.setWindowTitle(self._folder_title())
         self.actions.retranslate()
         self.language_menu.setTitle(self.tr("&Language"))
         self.language_actions[""].setText(self.tr("System Language"))
@@ -329,6 +365,15 @@ class MainWindow(Retranslating, QMainWindow):
             item = self.nav.item(row)
             item.setText(QCoreApplication.translate(VIEWS, self.view_titles[item.data(Qt.ItemDataRole.UserRole)]))
         self.toolbar.setWindowTitle(self.tr("Toolbar"))
+
+    def _folder_title(self) -> str:
+        """The open folder: Qt adds the application's name to the title itself ("folder — Mobile Annotator")."""
+        workspace = self.workspace
+        if workspace is None:
+            return ""
+        if workspace.read_only:
+            return fill(self.tr("%1 (read-only)"), workspace.data_dir)
+        return str(workspace.data_dir)
 
     # window state --------------------------------------------------------------------------------------------
 

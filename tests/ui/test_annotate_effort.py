@@ -165,3 +165,59 @@ def test_tool_call_json_that_is_not_valid_is_kept_when_the_annotator_leaves_the_
     assert view.current_step_id() == first
     assert json_edit.toPlainText() == typed  # as typed, with its problem shown
     assert view.editors.tool_call.problems
+
+
+def test_a_model_draft_shows_dimmed_and_one_key_takes_it_with_its_origin(
+    qtbot: QtBot, qapp: AnnotatorApp, workspace: Workspace
+) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QDialog
+    from sqlalchemy import select
+
+    from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
+    from annotator.storage import models
+    from annotator.ui import settings as keys
+    from tests.factories import add_virtual_trajectory
+
+    trajectory_id = add_virtual_trajectory(workspace, "shop-search-earbuds", hierarchy=True)
+    identity.remember("小王", "annotator")
+    window = open_window(qtbot, qapp, workspace.data_dir)
+    wait_loaded(qtbot, window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    drive = open_effort(qtbot, window, trajectory_id)
+    view = window.annotate
+    with ScriptedEndpoint() as endpoint:
+        keys.settings().setValue("draft/endpoint", endpoint.base_url)
+        keys.settings().setValue("draft/model", "scripted")
+
+        def confirm() -> None:
+            dialog = QApplication.activeModalWidget()
+            assert isinstance(dialog, QDialog) and dialog.objectName() == "draft-endpoint"
+            dialog.accept()
+
+        QTimer.singleShot(0, confirm)
+        window.actions.actions["annotate.draft"].trigger()  # the Annotate menu's item, as the header's button
+        qtbot.waitUntil(lambda: "Drafts: 6 offered" in window.statusBar().currentMessage(), timeout=30_000)
+    qtbot.waitUntil(lambda: all(view.steps[i].draft is not None for i in view.order) and not view.jobs.busy())
+    window.activateWindow()  # back from the dialog (the offscreen platform does not give activation back)
+    qtbot.waitUntil(window.isActiveWindow)
+    first, second = view.order[:2]
+    view.go_to_step(second)
+    draft = view.steps[second].draft
+    assert draft is not None and draft.action_text in view.editors.action_text.edit.placeholderText()
+    assert view.editors.action_text.text() == "" and stored(workspace, second)["action_text"] is None  # not a label
+
+    drive.press(Qt.Key.Key_T)
+    assert (stored(workspace, second)["action_text"], stored(workspace, second)["tool_call"]) == (
+        draft.action_text, draft.tool_call)  # fmt: skip
+    assert view.editors.action_text.text() == draft.action_text
+    view.go_to_step(first)
+    drive.settle()
+    drive.press(Qt.Key.Key_Space)  # accepting takes the draft too
+    saved = stored(workspace, first)
+    assert saved["verdict"] == "correct" and saved["think"] == view.steps[first].draft.think
+    R = models.LabelRevision
+    with workspace.database.session() as session:
+        origins = session.execute(select(R.step_id, R.field, R.draft_id).where(R.draft_id.is_not(None))).all()
+    assert {(step, field) for step, field, _ in origins} >= {(second, "action_text"), (first, "think")}

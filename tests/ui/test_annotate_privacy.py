@@ -60,7 +60,7 @@ def test_p_then_a_drag_marks_a_region_that_delete_removes_and_ctrl_z_brings_back
     assert revisions(populated, UNLABELLED)[-1] == (step_id, "privacy_regions", [[x1, y1, x2, y2]], "小王")
     assert brightness(view, 500, 700) < before - 0.25  # veiled dark on the screenshot
     assert view.canvas.selected_region() == 0  # the new region is selected: Delete takes a slip back
-    view.toggle_history()
+    view.commands.toggle_history()
     settle(qtbot, view)
     newest = view.panel.history.table.topLevelItem(0)
     assert newest.text(3) == "Privacy regions" and newest.data(4, SIDES_ROLE)[1] == f"[{x1:g}, {y1:g}, {x2:g}, {y2:g}]"

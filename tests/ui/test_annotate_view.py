@@ -192,7 +192,7 @@ def test_a_corrected_step_is_inserted_after_a_wrong_one_and_a_redundant_one_remo
 ) -> None:
     open_and_wait(qtbot, view, UNLABELLED)
     wrong, second = view.order
-    view.set_verdict("wrong")
+    view.commands.set_verdict("wrong")
     trigger(window, "annotate.insert_step")
     settle(qtbot, view)
     assert len(view.order) == 3 and view.order[0] == wrong and view.order[2] == second
@@ -206,7 +206,7 @@ def test_a_corrected_step_is_inserted_after_a_wrong_one_and_a_redundant_one_remo
 
     trigger(window, "annotate.next_step")
     assert view.current_step_id() == second
-    view.set_verdict("redundant")
+    view.commands.set_verdict("redundant")
     trigger(window, "annotate.remove_step")
     settle(qtbot, view)
     assert stored(populated, second)["removed"] is True
@@ -229,7 +229,7 @@ def test_the_history_lists_changes_and_restores_an_older_value(
     view.editors.think.edit.setPlainText("第二版")
     settle(qtbot, view)
     history = view.panel.history
-    view.toggle_history()
+    view.commands.toggle_history()
     settle(qtbot, view)
     assert history.isVisible()
     shown = history.revisions()
@@ -276,7 +276,7 @@ def test_outcome_and_submit_reach_the_database(qtbot: QtBot, view: AnnotationVie
     assert load_trajectory(populated.database, UNLABELLED).label_outcome == "failure"
     assert view.header.not_completed.isChecked()
     finish_labelling(populated, UNLABELLED)  # every stage and verdict: ready for review
-    view.submit_for_review()
+    view.commands.submit_for_review()
     settle(qtbot, view)
     assert load_trajectory(populated.database, UNLABELLED).review_status == "annotated"
     assert "awaiting review" in view.header.details.text()
@@ -286,7 +286,7 @@ def test_keep_original_fills_only_the_empty_stages(qtbot: QtBot, view: Annotatio
     open_and_wait(qtbot, view, UNLABELLED)
     step_id = view.current_step_id()
     view.editors.action_text.edit.insertPlainText("点击搜索框")
-    view.keep_original()
+    view.commands.keep_original()
     settle(qtbot, view)
     saved = stored(populated, step_id)
     assert saved["think"] == "步骤 0" and saved["action_text"] == "点击搜索框" and saved["tool_call"] == click(100, 200)
@@ -323,7 +323,7 @@ def test_switching_steps_saves_first_and_the_newest_open_wins(
 def test_next_trajectory_follows_the_annotators_queue(qtbot: QtBot, view: AnnotationView, populated: Workspace) -> None:
     extra = add_trajectory(populated, "抖音", "打开抖音，搜索周杰伦", 2, seed=4, label=False)
     open_and_wait(qtbot, view, UNLABELLED)
-    view.next_trajectory()
+    view.commands.next_trajectory()
     qtbot.waitUntil(lambda: view.is_showing(extra) and not view.jobs.busy())
 
 
@@ -332,13 +332,13 @@ def test_without_a_name_edits_are_refused_with_a_reason(qtbot: QtBot, window: Ma
     messages: list[str] = []
     annotation.status_message.connect(messages.append)
     open_and_wait(qtbot, annotation, UNLABELLED)
-    annotation.set_verdict("correct")
+    annotation.commands.set_verdict("correct")
     settle(qtbot, annotation)
     assert "Say who you are first" in messages[-1]
     assert stored(populated, annotation.current_step_id())["verdict"] is None
     assert annotation.editors.think.edit.isReadOnly()
     identity.remember("小王", "annotator")  # the first-start dialog, answered late
-    annotation.set_verdict("correct")
+    annotation.commands.set_verdict("correct")
     settle(qtbot, annotation)
     assert stored(populated, annotation.current_step_id())["verdict"] == "correct"
     assert not annotation.editors.think.edit.isReadOnly()

@@ -1,8 +1,9 @@
 """The annotator's everyday path in few keys (issue 16): Space accepts a step and opens the next one that needs
 work, R takes the action text offered after a moved point, A / D go to the previous / next step.
 
-Accepting marks the step correct and fills each stage that is still empty from what was collected (as Keep the
-Original does), taking an offered action text first, in one change (one Ctrl+Z). A moved click leaves the
+Accepting marks the step correct and fills each stage that is still empty: from the model's draft when the step
+has one (``drafts``), else from what was collected (as Keep the Original does), taking an offered action text
+first. A moved click leaves the
 action text naming the old element ("点击“分享”" after the point went to 评论): the text naming the new one is
 offered, and the action stage is marked as needing a look until it is taken or typed over.
 Tool-call JSON that is not valid is not saved; leaving the step keeps it as typed, to be shown again on return.
@@ -94,6 +95,10 @@ class StepAcceptance(QObject):
         if step_id is None or not view.editable():
             return
         step = view.steps[step_id]
+        draft = step.draft
+        if draft is not None and not step.removed:  # the model's draft fills the empty stages, as taken from it
+            view.drafts.write(step, draft, skip=("action_text",) if step_id in self.text_offers else ())
+            step = view.steps[step_id]
         changes = self.accepted_changes(step) if not step.removed else {}
         if changes:
             view.edit(changes, now=True)

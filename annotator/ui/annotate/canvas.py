@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView, QWidg
 
 from annotator.device.hierarchy import UiNode, element_at
 from annotator.ui.annotate import canvas_paint as paint
+from annotator.ui.annotate.canvas_labels import click_points
 from annotator.ui.annotate.overlays import Box, Overlays, region_at
 from annotator.ui.i18n import Retranslating, fill
 
@@ -401,9 +402,10 @@ class StepCanvas(Retranslating, QGraphicsView):
         elif self._screen is None:
             paint.message(painter, screen, fill(self.tr("The screenshot cannot be read: %1"), self._problem))
         hold, hold_for = self.tr("hold"), self.tr("hold %1 s")
+        points = click_points(to_view, self._labelled, self._original)  # no label covers them
         if self._original is not None and not self._original.empty and self._original != self._labelled:
             words = paint.Words(hold, hold_for, self.tr("as collected: %1"))
-            paint.paint_shapes(painter, self._original, to_view, paint.ORIGINAL, words, screen)
+            paint.paint_shapes(painter, self._original, to_view, paint.ORIGINAL, words, screen, points)
             paint.legend(painter, viewport, screen, self.tr("label"), self.tr("as collected"))
         for number, (x1, y1, x2, y2) in enumerate(self._regions, start=1):
             rect = to_view.mapRect(QRectF(x1, y1, x2 - x1, y2 - y1))
@@ -412,10 +414,12 @@ class StepCanvas(Retranslating, QGraphicsView):
         if self._suggested is not None:
             x1, y1, x2, y2 = self._suggested
             hint = self.tr("suggested box: B takes it, Shift+B: no box")
-            paint.suggested_box(painter, to_view.mapRect(QRectF(x1, y1, x2 - x1, y2 - y1)), hint, viewport)
-        paint.paint_shapes(painter, self._labelled, to_view, paint.LABELLED, paint.Words(hold, hold_for, "%1"), screen)
+            paint.suggested_box(painter, to_view.mapRect(QRectF(x1, y1, x2 - x1, y2 - y1)), hint, viewport, points)
+        labelled = paint.Words(hold, hold_for, "%1")
+        paint.paint_shapes(painter, self._labelled, to_view, paint.LABELLED, labelled, screen, points)
         if self._hovered is not None:
-            paint.paint_element(painter, self._hovered, self.element_text(self._hovered), to_view, viewport)
+            described = self.element_text(self._hovered)
+            paint.paint_element(painter, self._hovered, described, to_view, viewport, points)
         if self._dragged is not None:
             colour = paint.PRIVACY if self._privacy else paint.DRAG
             paint.halo_rect(painter, to_view.mapRect(self._dragged), colour, dashed=True)

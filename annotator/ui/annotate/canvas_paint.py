@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from PySide6.QtGui import (
 )
 
 from annotator.device.hierarchy import UiNode
+from annotator.ui.annotate.canvas_labels import BADGE_BACK, badge, caption
 from annotator.ui.annotate.overlays import POINT_ACTIONS, Overlays
 from annotator.ui.i18n import fill
 
@@ -40,7 +42,6 @@ HOVER = QColor("#00b0ff")  # the element under the pointer: a colour no label sh
 DRAG = QColor("#ffffff")
 PRIVACY = QColor("#c39bff")  # privacy regions: a colour no other shape uses, over a dark hatched veil
 PRIVACY_VEIL = QColor(14, 10, 26, 160)
-BADGE_BACK = QColor(24, 24, 24, 220)
 DOT_RADIUS = 8.0
 RING_RADIUS = 18.0
 ARROW_HEAD = 16.0
@@ -137,13 +138,21 @@ class Words:
 
 
 def paint_shapes(
-    painter: QPainter, shapes: Overlays, to_view: QTransform, style: ShapeStyle, words: Words, screen: QRectF
+    painter: QPainter,
+    shapes: Overlays,
+    to_view: QTransform,
+    style: ShapeStyle,
+    words: Words,
+    screen: QRectF,
+    avoid: Sequence[QPointF] = (),
 ) -> None:
-    """All shapes of one Overlays; `screen` is the screenshot's rectangle on the viewport (captions go on it)."""
+    """All shapes of one Overlays; `screen` is the screenshot's rectangle on the viewport; their labels keep clear
+    of the points in `avoid` (the other shapes' clicks) and of their own."""
     if shapes.box is not None:
         x1, y1, x2, y2 = shapes.box
         halo_rect(painter, to_view.mapRect(QRectF(x1, y1, x2 - x1, y2 - y1)), style.box, style.dashed, style.box_fill)
     start = to_view.map(QPointF(*shapes.point)) if shapes.point is not None else None
+    points = [*avoid, start] if start is not None else list(avoid)
     if start is not None and shapes.end is not None:
         arrow(painter, start, to_view.map(QPointF(*shapes.end)), style)
     if start is not None:
@@ -154,11 +163,10 @@ def paint_shapes(
                 QPointF(start.x() + RING_RADIUS + 6, start.y()),
                 QPointF(start.x() - RING_RADIUS - 6, start.y()),
             )
-            badge(painter, fill(words.caption, held), right, style, screen, flip_to=left)
+            badge(painter, fill(words.caption, held), right, style, screen, flip_to=left, avoid=points)
         dot(painter, start, DOT_RADIUS * (0.8 if shapes.kind == "swipe" else 1.0), style)
     if shapes.caption and shapes.kind not in POINT_ACTIONS:
-        row = QPointF(screen.center().x(), screen.top() + 14 + 32 * style.caption_row)
-        badge(painter, fill(words.caption, shapes.caption), row, style, screen, centred=True)
+        caption(painter, fill(words.caption, shapes.caption), style, screen, points)
 
 
 def _pen(colour: QColor, width: float, dashed: bool = False) -> QPen:
@@ -229,45 +237,22 @@ def arrow(painter: QPainter, start: QPointF, end: QPointF, style: ShapeStyle) ->
     painter.drawPolygon(head)
 
 
-def badge(
-    painter: QPainter,
-    text: str,
-    anchor: QPointF,
-    style: ShapeStyle,
-    within: QRectF,
-    centred: bool = False,
-    flip_to: QPointF | None = None,
-) -> None:
-    """Text on a dark rounded label: starting at `anchor` (or centred on it), kept inside `within`; when it
-    does not fit right of `anchor`, it ends at `flip_to` instead (beside a marker rather than over it)."""
-    font = QFont(painter.font())
-    font.setPointSizeF(max(font.pointSizeF(), 9.0) + (1.0 if centred else 0.0))  # captions: the step's action
-    font.setBold(not style.dashed)
-    painter.setFont(font)
-    metrics = QFontMetricsF(font)
-    room = max(within.width() - 16, 40.0)
-    shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room - 12)
-    size = QRectF(0, 0, metrics.horizontalAdvance(shown) + 12, metrics.height() + 6)
-    left = anchor.x() - size.width() / 2 if centred else anchor.x()
-    if flip_to is not None and left + size.width() > within.right() - 4:
-        left = flip_to.x() - size.width()
-    left = min(max(left, within.left() + 4), max(within.right() - size.width() - 4, within.left() + 4))
-    box = size.translated(left, anchor.y() - (0 if centred else size.height() / 2))
-    painter.setPen(_pen(style.colour, 1.5, style.dashed))
-    painter.setBrush(BADGE_BACK)
-    painter.drawRoundedRect(box, 4, 4)
-    painter.setPen(QColor("#ffffff"))
-    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, shown)
-
-
 def describe(node: UiNode, text: str) -> str:
     """What identifies an element to a person: its class, text (or its children's) and resource id."""
     parts = [node.class_name.rsplit(".", 1)[-1], text, node.resource_id.rsplit("/", 1)[-1]]
     return " · ".join(part for part in parts if part)
 
 
-def paint_element(painter: QPainter, node: UiNode, text: str, to_view: QTransform, viewport: QRectF) -> None:
-    """The hovered element: a thin outline and its description above it (below it at the top edge)."""
+def paint_element(
+    painter: QPainter,
+    node: UiNode,
+    text: str,
+    to_view: QTransform,
+    viewport: QRectF,
+    avoid: Sequence[QPointF] = (),
+) -> None:
+    """The hovered element: a thin outline and its description above it (below it at the top edge), clear of the
+    click points in `avoid`."""
     x1, y1, x2, y2 = node.bounds
     rect = QRectF(to_view.mapRect(QRectF(x1, y1, x2 - x1, y2 - y1)).toRect())  # on whole pixels: a crisp line
     painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -286,7 +271,7 @@ def paint_element(painter: QPainter, node: UiNode, text: str, to_view: QTransfor
         if above - height / 2 > viewport.top()
         else min(rect.bottom() + height / 2 + 4, viewport.bottom() - height)
     )
-    badge(painter, text, QPointF(rect.left(), y), style, viewport)
+    badge(painter, text, QPointF(rect.left(), y), style, viewport, avoid=avoid)
 
 
 def message(painter: QPainter, rect: QRectF, text: str) -> None:
@@ -367,7 +352,9 @@ def _lock_badge(painter: QPainter, region: QRectF, text: str, viewport: QRectF) 
     painter.drawText(text_box, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), text)
 
 
-def suggested_box(painter: QPainter, rect: QRectF, text: str, within: QRectF) -> None:
-    """A target box suggested from the screen's elements: dashed and faint, with what to press above it."""
+def suggested_box(painter: QPainter, rect: QRectF, text: str, within: QRectF, avoid: Sequence[QPointF] = ()) -> None:
+    """A target box suggested from the screen's elements: dashed and faint, with what to press above it (clear of
+    the click points in `avoid`)."""
     halo_rect(painter, rect, SUGGESTED.box, dashed=True, fill_alpha=SUGGESTED.box_fill)
-    badge(painter, text, QPointF(rect.left(), max(rect.top() - 12, within.top() + 12)), SUGGESTED, within)
+    anchor = QPointF(rect.left(), max(rect.top() - 12, within.top() + 12))
+    badge(painter, text, anchor, SUGGESTED, within, avoid=avoid)

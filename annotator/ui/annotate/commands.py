@@ -187,6 +187,9 @@ class AnnotationCommands(QObject):
             submit = lambda e: _submit(e, anyway, outcome)  # noqa: E731
             self.view.saver.run(self.tr("Submitting for review"), submit, self._submitted)
 
+    def complete_and_submit(self) -> None:
+        self.submit_for_review(outcome="success")
+
     def _submitted(self, record: LabelledTrajectory | IncompleteWork) -> None:
         if isinstance(record, IncompleteWork):
             self._incomplete(record.gaps)

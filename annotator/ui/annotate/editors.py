@@ -14,6 +14,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
+from annotator.domain.drafts import Draft
 from annotator.domain.trajectory import LabelledStep
 from annotator.ui.annotate import textdiff
 from annotator.ui.annotate.tool_call_editor import ToolCallEditor
@@ -61,6 +62,7 @@ class StageTextEditor(Retranslating, QWidget):
         self.stage = stage
         self._filling = False  # True while code, not the user, sets the text
         self._labelled = False
+        self._draft: tuple[str, str] | None = None  # (model, text) of the step's draft
         self.hint = QLabel(self)
         self.hint.setWordWrap(True)
         self.hint.setObjectName("stage-hint")
@@ -105,6 +107,17 @@ class StageTextEditor(Retranslating, QWidget):
     def text(self) -> str:
         return self.edit.toPlainText()
 
+    def show_draft(self, text: str | None, model: str) -> None:
+        self._draft = (model, text) if text else None
+        self._placeholder()
+
+    def _placeholder(self) -> None:
+        if self._draft is None:
+            self.edit.setPlaceholderText(QCoreApplication.translate(CONTEXT, PLACEHOLDERS[self.stage]))
+            return
+        model, text = self._draft
+        caption = fill(self.tr("Draft by %1 (T takes it; Space takes it and accepts the step):"), model)
+        self.edit.setPlaceholderText(f"{caption}\n{text}")
 
     def set_read_only(self, read_only: bool) -> None:
         self.edit.setReadOnly(read_only)
@@ -131,7 +144,7 @@ class StageTextEditor(Retranslating, QWidget):
 
     def retranslate(self) -> None:
         self.hint.setText(QCoreApplication.translate(CONTEXT, STAGE_HINTS[self.stage]))
-        self.edit.setPlaceholderText(QCoreApplication.translate(CONTEXT, PLACEHOLDERS[self.stage]))
+        self._placeholder()
         self.original.setPlaceholderText(
             self.tr("Nothing was collected for this stage (a teleoperated or an inserted step).")
         )
@@ -194,6 +207,12 @@ class StageEditors(Retranslating, QTabWidget):
             self.setTabText(row, f"{row + 1} {title} {'✓' if done else '·'}{' ⚠' if look else ''}")
             tip = self.tr("Labelled") if done else self.tr("Not labelled yet")
             self.setTabToolTip(row, tip + (" · " + self.tr("needs a look: the point moved") if look else ""))
+
+    def show_draft(self, draft: Draft | None) -> None:
+        """A model's draft, dimmed where a stage is empty (as its placeholder) until it is taken."""
+        self.think.show_draft(draft.think if draft else None, draft.model if draft else "")
+        self.action_text.show_draft(draft.action_text if draft else None, draft.model if draft else "")
+        self.tool_call.show_draft(draft.tool_call if draft else None, draft.model if draft else "")
 
     def show_offer(self, offered: str | None) -> None:
         """A moved point's action text to take; the action stage is marked as needing a look meanwhile."""

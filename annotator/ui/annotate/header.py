@@ -17,6 +17,7 @@ BANNER_STYLE = "background: #fde7e4; color: #8c1d18; border: 1px solid #e8a39b; 
 class TrajectoryHeader(Retranslating, QWidget):
     outcome_chosen = Signal(str)  # "success" | "failure"
     submit_requested = Signal()
+    draft_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -44,6 +45,10 @@ class TrajectoryHeader(Retranslating, QWidget):
         self.submit.setObjectName("submit-for-review")
         self.submit.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.submit.clicked.connect(self.submit_requested)
+        self.draft = QPushButton(self)
+        self.draft.setObjectName("draft-with-model")
+        self.draft.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.draft.clicked.connect(self.draft_requested)
         self.banner = QLabel(self)
         self.banner.setObjectName("rejected-banner")
         self.banner.setWordWrap(True)
@@ -55,6 +60,7 @@ class TrajectoryHeader(Retranslating, QWidget):
         row.addWidget(self.completed)
         row.addWidget(self.not_completed)
         row.addSpacing(12)
+        row.addWidget(self.draft)
         row.addWidget(self.submit)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 4)
@@ -109,4 +115,6 @@ class TrajectoryHeader(Retranslating, QWidget):
         self.not_completed.setToolTip(self.tr("The trajectory does not complete its task (Ctrl+Shift+N)"))
         self.submit.setText(self.tr("Submit for Review"))
         self.submit.setToolTip(self.tr("Mark this trajectory as annotated so that a reviewer sees it (Ctrl+Return)"))
+        self.draft.setText(self.tr("Draft with a Model…"))
+        self.draft.setToolTip(self.tr("Ask a model for drafts of the unlabelled steps; T takes a step's draft"))
         self._show_texts()

@@ -113,6 +113,7 @@ class ToolCallEditor(Retranslating, QWidget):
         super().__init__(parent)
         self.screen_size = ScreenSize(1080, 2400)
         self.problems: list[str] = []
+        self._draft: tuple[str, dict[str, Any]] | None = None  # (model, call) of the step's draft
         self._syncing = False  # True while code (not the user) fills the widgets
         self._rows_for = "click"  # the action whose argument rows the form shows
         self.hint = QLabel(self)
@@ -214,6 +215,20 @@ class ToolCallEditor(Retranslating, QWidget):
         finally:
             self._syncing = False
         self._check_json()
+
+    def show_draft(self, call: dict[str, Any] | None, model: str) -> None:
+        """A model's drafted call, dimmed in the empty JSON editor until it is taken."""
+        self._draft = (model, call) if call is not None else None
+        self._placeholder()
+
+    def _placeholder(self) -> None:
+        if self._draft is None:
+            self.json_edit.setPlaceholderText('{"name": "mobile_use", "arguments": {"action": "click", ...}}')
+            return
+        model, call = self._draft
+        self.json_edit.setPlaceholderText(
+            fill(self.tr("Draft by %1 (T takes it):"), model) + "\n" + tool_call_json(call)
+        )
 
     def set_point(self, x: float, y: float) -> dict[str, Any] | None:
         """Point the call at (x, y) (a call without a point becomes a click); the valid call, or None."""
@@ -382,7 +397,7 @@ class ToolCallEditor(Retranslating, QWidget):
                 combo.setItemText(row, QCoreApplication.translate(CONTEXT, names[combo.itemData(row)]))
         self.time.setSuffix(self.tr(" s"))
         self.json_caption.setText(self.tr("Tool call (JSON)"))
-        self.json_edit.setPlaceholderText('{"name": "mobile_use", "arguments": {"action": "click", ...}}')
+        self._placeholder()
         self.original_caption.setText(self.tr("Original (as collected)"))
         self.original.setPlaceholderText(self.tr("Nothing was collected for this step (an inserted step)."))
         self._check_json()

@@ -31,6 +31,7 @@ from annotator.ui.annotate.accept import StepAcceptance
 from annotator.ui.annotate.autosave import LabelSaver
 from annotator.ui.annotate.canvas import StepCanvas
 from annotator.ui.annotate.commands import AnnotationCommands
+from annotator.ui.annotate.drafts import StepDrafts
 from annotator.ui.annotate.editors import STAGES
 from annotator.ui.annotate.elements import ScreenElements
 from annotator.ui.annotate.gestures import LabelGestures
@@ -75,8 +76,9 @@ class AnnotationView(Retranslating, QWidget):
         self.strip = StepStrip(self)
         self.panel = StepPanel(self)
         self.editors = self.panel.editors
-        self.commands = AnnotationCommands(self)
+        self.commands = AnnotationCommands(self)  # the actions table's target "annotate.commands"
         self.acceptance = StepAcceptance(self)  # Space, R; the actions table's target "annotate.accept"
+        self.drafts = StepDrafts(self)  # model drafts; the actions table's target "annotate.drafts"
         self.gestures = LabelGestures(self)  # the canvas's clicks and drags as label edits
         self.privacy = PrivacyRegions(self)  # the privacy tool; the actions table's target "annotate.privacy"
         self._lay_out()
@@ -106,12 +108,13 @@ class AnnotationView(Retranslating, QWidget):
     def _connect(self) -> None:
         self.strip.step_chosen.connect(self._go_to)
         self.canvas.space_tapped.connect(self.acceptance.accept_step)  # the canvas holds space for panning
-        self.header.outcome_chosen.connect(self.set_outcome)
-        self.header.submit_requested.connect(self.submit_for_review)
-        self.panel.verdict_chosen.connect(self.set_verdict)
-        self.panel.keep_original_requested.connect(self.keep_original)
-        self.panel.insert_requested.connect(self.insert_corrected_step)
-        self.panel.remove_requested.connect(self.remove_step)
+        self.header.outcome_chosen.connect(self.commands.set_outcome)
+        self.header.submit_requested.connect(self.commands.submit_for_review)
+        self.header.draft_requested.connect(self.drafts.draft_trajectory)
+        self.panel.verdict_chosen.connect(self.commands.set_verdict)
+        self.panel.keep_original_requested.connect(self.commands.keep_original)
+        self.panel.insert_requested.connect(self.commands.insert_corrected_step)
+        self.panel.remove_requested.connect(self.commands.remove_step)
         self.panel.history.restore_requested.connect(self.commands.restore_revision)
         self.editors.text_edited.connect(self._text_edited)
         self.editors.tool_call_edited.connect(self._tool_call_edited)
@@ -231,6 +234,10 @@ class AnnotationView(Retranslating, QWidget):
         if 0 <= place < len(self.order):
             self._go_to(self.order[place])
 
+    def show_current_step(self) -> None:
+        """Show again what changed in the step on screen (a value written from elsewhere in the view)."""
+        self._show_step(self.step_id, fresh=False)
+
     def go_to_step(self, step_id: int) -> None:
         self._go_to(step_id)
 
@@ -263,6 +270,7 @@ class AnnotationView(Retranslating, QWidget):
                 self.editors.show_field(step, stage)
                 self._shown[stage] = value
         if fresh:
+            self.drafts.showing(step)
             self.acceptance.showing(step)
         self.editors.set_read_only(not identity.current_person()[0])
 
@@ -282,51 +290,6 @@ class AnnotationView(Retranslating, QWidget):
 
     def show_stage(self, stage: str) -> None:
         self.editors.show_stage(stage)
-
-    def set_verdict(self, verdict: str) -> None:
-        self.commands.set_verdict(verdict)
-
-    def keep_original(self) -> None:
-        self.commands.keep_original()
-
-    def undo(self) -> None:
-        self.commands.undo()
-
-    def redo(self) -> None:
-        self.commands.redo()
-
-    def insert_corrected_step(self) -> None:
-        self.commands.insert_corrected_step()
-
-    def remove_step(self) -> None:
-        self.commands.remove_step()
-
-    def set_outcome(self, outcome: str) -> None:
-        self.commands.set_outcome(outcome)
-
-    def submit_for_review(self) -> None:
-        self.commands.submit_for_review()
-
-    def next_trajectory(self) -> None:
-        self.commands.next_trajectory()
-
-    def previous_trajectory(self) -> None:
-        self.commands.previous_trajectory()
-
-    def complete_and_submit(self) -> None:
-        self.commands.submit_for_review(outcome="success")
-
-    def toggle_history(self) -> None:
-        self.commands.toggle_history()
-
-    def zoom_in(self) -> None:
-        self.canvas.zoom_in()
-
-    def zoom_out(self) -> None:
-        self.canvas.zoom_out()
-
-    def zoom_fit(self) -> None:
-        self.canvas.zoom_fit()
 
     # edits ----------------------------------------------------------------------------------------------------
 
