@@ -221,3 +221,21 @@ def test_a_model_draft_shows_dimmed_and_one_key_takes_it_with_its_origin(
     with workspace.database.session() as session:
         origins = session.execute(select(R.step_id, R.field, R.draft_id).where(R.draft_id.is_not(None))).all()
     assert {(step, field) for step, field, _ in origins} >= {(second, "action_text"), (first, "think")}
+
+
+def test_tool_call_json_that_is_not_valid_is_there_again_after_the_app_is_closed(
+    qtbot: QtBot, qapp: AnnotatorApp, effort_window: MainWindow, effort_workspace: tuple[Workspace, int]
+) -> None:
+    workspace, trajectory_id = effort_workspace
+    open_effort(qtbot, effort_window, trajectory_id)
+    view = effort_window.annotate
+    first = view.current_step_id()
+    view.show_stage("tool_call")
+    typed = '{"name": "mobile_use", "arguments": {"action": "tap"'
+    view.editors.tool_call.json_edit.setPlainText(typed)
+    effort_window.close()  # saves the state of every view
+    again = open_window(qtbot, qapp, workspace.data_dir)
+    wait_loaded(qtbot, again)
+    again.open_trajectory(trajectory_id)
+    qtbot.waitUntil(lambda: again.annotate.is_showing(trajectory_id) and again.annotate.current_step_id() == first)
+    assert again.annotate.editors.tool_call.json_edit.toPlainText() == typed

@@ -11,6 +11,7 @@ Tool-call JSON that is not valid is not saved; leaving the step keeps it as type
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
@@ -18,10 +19,13 @@ from PySide6.QtCore import QObject
 from annotator.domain.action_text import moved_point_text
 from annotator.domain.review_ready import step_gaps
 from annotator.domain.trajectory import STAGES, LabelledStep, Verdict
+from annotator.ui import settings as keys
 from annotator.ui.i18n import fill
 
 if TYPE_CHECKING:
     from annotator.ui.annotate.view import AnnotationView
+
+TYPED_CALLS = "annotate/typed_calls"  # JSON {data folder: {step id: JSON typed}}: kept across sessions
 
 
 class StepAcceptance(QObject):
@@ -51,6 +55,17 @@ class StepAcceptance(QObject):
         step = self.view.steps.get(step_id)
         message = self.tr("Step %1's tool call is not valid, so it is not saved; it is kept as you typed it there.")
         self.view.status_message.emit(fill(message, step.position if step else "?"))
+
+    def keep_typing(self, data_dir: str) -> None:
+        """Closing or leaving the workspace: what was typed and not valid is kept for the next session."""
+        if self.view.step_id is not None:
+            self.leaving(self.view.step_id)
+        kept = _stored_calls()
+        kept[data_dir] = {str(step_id): text for step_id, text in self.typed_calls.items()}
+        keys.settings().setValue(TYPED_CALLS, json.dumps({k: v for k, v in kept.items() if v}, ensure_ascii=False))
+
+    def recall_typing(self, data_dir: str) -> None:
+        self.typed_calls = {int(step_id): text for step_id, text in _stored_calls().get(data_dir, {}).items()}
 
     def call_edited(self, step_id: int) -> None:
         self.typed_calls.pop(step_id, None)  # a valid (or emptied) call replaces what was kept
@@ -137,3 +152,11 @@ class StepAcceptance(QObject):
             if step_gaps(self.view.steps[step_id]):
                 return step_id
         return None
+
+
+def _stored_calls() -> dict[str, dict[str, str]]:
+    try:
+        stored = json.loads(keys.text(TYPED_CALLS) or "{}")
+    except json.JSONDecodeError:
+        return {}  # a settings file edited by hand: nothing to give back
+    return stored if isinstance(stored, dict) else {}

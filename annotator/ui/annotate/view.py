@@ -127,12 +127,15 @@ class AnnotationView(Retranslating, QWidget):
         self.save_state()
         self.saver.stop()
         self.workspace = workspace
+        self.acceptance.recall_typing(str(workspace.data_dir) if workspace else "")
         self.strip.set_screenshots(workspace.blobs.screenshot_path if workspace else None)
         self._open_generation += 1  # a load still running belongs to the old workspace
         self.show_reloaded(None)
 
     def save_state(self) -> None:
         """Write every pending edit now and wait until it is saved (closing, switching workspace)."""
+        if self.workspace is not None:
+            self.acceptance.keep_typing(str(self.workspace.data_dir))
         if not self.saver.wait():
             self.status_message.emit(self.tr("Some edits are still being saved."))
 
