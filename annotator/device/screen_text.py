@@ -89,11 +89,14 @@ def _parents(nodes: Sequence[UiNode]) -> list[int | None]:
     return parents
 
 
-def _actionable_ancestor(i: int, nodes: Sequence[UiNode], parents: list[int | None]) -> int | None:
-    parent = parents[i]
+def _holder(i: int, nodes: Sequence[UiNode], parents: list[int | None], labels: list[str]) -> tuple[int | None, bool]:
+    """The nearest actionable ancestor of node i, and whether a labelled node between them already says its text
+    (a price "￥199" whose parts "￥" and "199" are its children)."""
+    parent, covered = parents[i], False
     while parent is not None and not nodes[parent].actionable:
+        covered = covered or bool(labels[parent])
         parent = parents[parent]
-    return parent
+    return parent, covered
 
 
 def _elements(nodes: Sequence[UiNode], screen: ScreenSize) -> list[_Element]:
@@ -102,10 +105,12 @@ def _elements(nodes: Sequence[UiNode], screen: ScreenSize) -> list[_Element]:
     absorbed: dict[int, list[str]] = {}  # a clickable element without a label: the texts inside it
     dropped: set[int] = set()
     for i, node in enumerate(nodes):
-        holder = _actionable_ancestor(i, nodes, parents)
+        holder, covered = _holder(i, nodes, parents, labels)
         if node.actionable or not labels[i] or holder is None:
             continue
-        if not labels[holder]:
+        if covered and not labels[holder]:
+            dropped.add(i)  # its labelled ancestor names the holder already
+        elif not labels[holder]:
             inner = absorbed.setdefault(holder, [])
             if len(inner) < ABSORBED:
                 inner.append(labels[i])
