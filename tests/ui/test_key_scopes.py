@@ -25,6 +25,10 @@ LABEL_KEYS = (  # what would change the open step if it reached the Annotate vie
     (Qt.Key.Key_B, Qt.KeyboardModifier.NoModifier),
     (Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier),
     (Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier),
+    (Qt.Key.Key_Space, Qt.KeyboardModifier.NoModifier),  # accept the step
+    (Qt.Key.Key_T, Qt.KeyboardModifier.NoModifier),  # take the model's draft
+    (Qt.Key.Key_R, Qt.KeyboardModifier.NoModifier),  # take the offered action text
+    (Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier),  # complete, submit
 )
 
 
@@ -43,6 +47,8 @@ def test_label_keys_change_nothing_from_another_view(
     assert not window.actions.actions["annotate.verdict_correct"].isEnabled()  # its menu item is greyed too
 
     window.show_view("annotate")  # where they belong, they work
+    open_and_wait(qtbot, view, UNLABELLED)  # (Return in the list opened the row it is on)
+    view.go_to_step(step_id)
     view.canvas.setFocus()
     qtbot.keyClick(view.canvas, Qt.Key.Key_1)
     settle(qtbot, view)
