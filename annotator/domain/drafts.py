@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from rapidfuzz.distance import Levenshtein
+
 from annotator.domain import actions as act
 from annotator.domain.geometry import Box, ScreenSize
 
@@ -163,19 +165,4 @@ def action_matches(
 def edit_ratio(before: str, after: str) -> float:
     """The character edit distance (Levenshtein) between two texts over the longer one's length: 0 when equal,
     1 when nothing was kept."""
-    if before == after:
-        return 0.0
-    longer = max(len(before), len(after))
-    return _levenshtein(before, after) / longer if longer else 0.0
-
-
-def _levenshtein(a: str, b: str) -> int:
-    if len(a) < len(b):
-        a, b = b, a
-    previous = list(range(len(b) + 1))
-    for i, char_a in enumerate(a, start=1):
-        current = [i]
-        for j, char_b in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b)))
-        previous = current
-    return previous[-1]
+    return float(Levenshtein.normalized_distance(before, after))
