@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from annotator.services.draft_stats import draft_stats
 from annotator.storage.database import Database
 from annotator.storage.statistics import (
     ACTION_COLUMNS,
@@ -44,6 +46,7 @@ class DatasetStats(DatasetShape):
 
     people: pd.DataFrame = field(default_factory=lambda: empty_frame(PEOPLE_COLUMNS))
     review: pd.DataFrame = field(default_factory=lambda: empty_frame(REVIEW_COLUMNS))
+    drafts: dict[str, Any] = field(default_factory=dict)  # services.draft_stats: model drafts and what became of them
     computed_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -62,6 +65,7 @@ def compute(db: Database) -> DatasetStats:
         actions=shape.actions,
         people=read.people,
         review=read.review,
+        drafts=draft_stats(db),
     )
 
 

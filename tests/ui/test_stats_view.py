@@ -227,3 +227,24 @@ def test_a_failed_computation_is_reported_and_explained(qtbot: QtBot, workspace:
     qtbot.waitUntil(lambda: not view.is_loading())
     assert view.pages.currentWidget() is view.empty
     assert "could not be computed" in view.empty.text()
+
+
+def test_the_summary_counts_model_drafts_and_what_people_changed(qtbot: QtBot, workspace: Workspace) -> None:
+    from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
+    from annotator.services.annotation import Editor
+    from annotator.services.drafting import draft_steps
+    from annotator.storage.trajectories import load_trajectory
+    from tests.factories import add_virtual_trajectory
+
+    trajectory_id = add_virtual_trajectory(workspace, "shop-search-earbuds", hierarchy=True)
+    with ScriptedEndpoint() as endpoint:
+        draft_steps(workspace, base_url=endpoint.base_url, model="scripted", trajectory_ids=[trajectory_id])
+    editor = Editor(workspace, trajectory_id, "小王")
+    steps = load_trajectory(workspace.database, trajectory_id).steps
+    for step in steps[:2]:
+        assert step.draft is not None and step.id is not None
+        editor.accept_draft(step.id, step.draft.id or 0)
+    editor.change(steps[0].id or 0, {"think": "当前在首页，点击搜索框，以便搜索耳机"})  # one stage changed since
+    view, _jobs = open_view(qtbot, workspace)
+    summary = view.summary.text()
+    assert "Model drafts: 6 steps drafted, 6 offered · 2 labels began as drafts · 1 of 6 stages" in summary

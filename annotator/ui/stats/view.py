@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLocale, Qt, Signal
 from PySide6.QtGui import QFont, QShowEvent
@@ -308,11 +308,24 @@ class StatsView(Retranslating, QWidget):
             self.tr("%Ln step(s)", "", totals.steps),
             fill(self.tr("%1 steps per trajectory"), number_text(totals.mean_steps)),
         ]
-        self.summary.setText("<b>" + " · ".join(parts) + "</b>")
+        self.summary.setText("<b>" + " · ".join(parts) + "</b>" + self._drafts_text(stats.drafts))
         self.empty.setText(self._empty_text())
         moment = QDateTime.fromSecsSinceEpoch(int(stats.computed_at.timestamp())).toLocalTime()
         when = QLocale().toString(moment.time(), QLocale.FormatType.ShortFormat)
         self.updated.setText(self.tr("Updating…") if self._loading else fill(self.tr("Updated at %1"), when))
+
+    def _drafts_text(self, drafts: dict[str, Any]) -> str:
+        """Model drafts and what people made of them (labels that began as drafts, how many were changed since)."""
+        if not drafts.get("drafts"):
+            return ""
+        stages = drafts.get("per_stage", {})
+        accepted = sum(entry.get("accepted", 0) for entry in stages.values())
+        changed = sum(entry.get("changed", 0) for entry in stages.values())
+        text = self.tr("Model drafts: %1 steps drafted, %2 offered · %3 labels began as drafts · %4 of %5 "
+                       "stages taken from drafts were changed since")  # fmt: skip
+        numbers = (drafts["steps_with_drafts"], drafts["steps_with_matched_drafts"], drafts["labels_from_drafts"],
+                   changed, accepted)  # fmt: skip
+        return "<br>" + fill(text, *numbers)
 
     def _empty_text(self) -> str:
         if self.db is None:
