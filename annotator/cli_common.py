@@ -25,12 +25,14 @@ def opened_workspace(context: click.Context, *, migrate: bool = True, writes: bo
     from annotator.storage.failures import WorkspaceError, plain_reason
     from annotator.storage.workspace import Workspace
 
-    user_errors = (BlobError, SchemaTooNewError, MigrationError, FileExistsError, LookupError)
+    user_errors = (BlobError, SchemaTooNewError, MigrationError, FileExistsError, LookupError, WorkspaceError)
 
     try:
         workspace = Workspace.open(context.obj["data_dir"], context.obj["db_url"], migrate=migrate, writes=writes)
     except (SchemaTooNewError, MigrationError, WorkspaceError) as error:
         raise click.ClickException(str(error)) from None
+    if workspace.created and migrate:  # a mistyped --data-dir must not pass for an empty workspace
+        click.echo(f"Created a new workspace in {workspace.data_dir} (it had none).", err=True)
     for note in workspace.database.schema.notes:
         click.echo(f"Upgrade: {note}", err=True)
     try:

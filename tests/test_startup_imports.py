@@ -120,7 +120,7 @@ def test_the_app_shows_the_browser_without_loading_what_hidden_views_use(tmp_pat
         app = make_app(["probe"])
         window = MainWindow(app.languages)
         window.show()
-        window.open_workspace(Path({str(tmp_path / "data")!r}))
+        window.open_workspace(Path({str(tmp_path / "data")!r}), create=True)
         deadline = time.monotonic() + 60
         while (window.workspace is None or window.jobs.busy()) and time.monotonic() < deadline:
             QCoreApplication.processEvents()

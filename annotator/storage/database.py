@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, create_engine, event, inspect, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import ExceptionContext, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.storage import guards  # noqa: F401  (registers the raw-step guard)
+from annotator.storage.failures import WorkspaceError
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -35,6 +36,10 @@ class SchemaTooNewError(RuntimeError):
 
 class MigrationError(RuntimeError):
     """An upgrade failed; the backup named in the message holds the data as it was."""
+
+
+class ReadOnlyDatabaseError(WorkspaceError):
+    """A write to a database opened read-only (its folder cannot be written): refused, nothing changed."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,8 @@ def create_db_engine(url: str) -> Engine:
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
     engine = create_engine(url, connect_args={"timeout": 30})
+    if parsed.query.get("mode") == "ro":
+        event.listen(engine, "handle_error", _refuse_writes)
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection, _record):
@@ -83,6 +90,16 @@ def create_db_engine(url: str) -> Engine:
         cursor.close()
 
     return engine
+
+
+def _refuse_writes(context: ExceptionContext) -> None:
+    """SQLite's "attempt to write a readonly database" (with the statement and its parameters) becomes one line
+    that says why: the workspace was opened for reading only."""
+    if "readonly database" in str(context.original_exception):
+        raise ReadOnlyDatabaseError(
+            "the workspace is open read-only (its folder cannot be written), so nothing was changed: it can be "
+            "browsed and exported, not edited"
+        ) from context.original_exception
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -28,6 +28,18 @@ def resolve_db_url(data_dir: Path, db_url: str | None) -> str:
     return db_url or os.environ.get(DB_URL_ENV) or sqlite_url(data_dir / DATABASE_FILE)
 
 
+class ReadOnlyFolderError(WorkspaceError):
+    """The data folder cannot be written; opened with writes=False it can still be read."""
+
+
+def is_new(data_dir: Path, db_url: str | None = None) -> bool:
+    """Whether opening `data_dir` would make a new workspace: its database is the folder's SQLite file, and there
+    is none yet (a mistyped folder, or the first start)."""
+    folder = Path(data_dir)
+    database = folder / DATABASE_FILE
+    return resolve_db_url(folder, db_url) == sqlite_url(database) and not database.exists()
+
+
 def folder_is_read_only(folder: Path) -> bool:
     """An existing folder this process cannot write (permissions, or a read-only file system)."""
     return folder.is_dir() and not os.access(folder, os.W_OK)
@@ -63,6 +75,7 @@ class Workspace:
     database: Database
     blobs: BlobStore
     read_only: bool = False
+    created: bool = False  # this open made the workspace: its folder had no database
 
     @classmethod
     def open(
@@ -74,7 +87,8 @@ class Workspace:
         url = resolve_db_url(folder, db_url)
         read_only_folder = folder_is_read_only(folder) and url == sqlite_url(folder / DATABASE_FILE)
         if read_only_folder and writes:
-            raise WorkspaceError(read_only(folder))
+            raise ReadOnlyFolderError(read_only(folder))
+        created = not read_only_folder and is_new(folder, db_url)
         try:
             if read_only_folder:
                 database = open_database(read_only_url(folder), migrate=False)
@@ -88,9 +102,8 @@ class Workspace:
             if reason is None:
                 raise
             raise WorkspaceError(reason) from error
-        return cls(
-            data_dir=folder, database=database, blobs=BlobStore(folder / BLOBS_FOLDER), read_only=read_only_folder
-        )
+        blobs = BlobStore(folder / BLOBS_FOLDER)
+        return cls(data_dir=folder, database=database, blobs=blobs, read_only=read_only_folder, created=created)
 
     def close(self) -> None:
         self.database.dispose()

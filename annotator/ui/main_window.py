@@ -10,11 +10,13 @@ view.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QFileDialog,
     QHBoxLayout,
     QListWidget,
@@ -27,10 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from annotator import __version__
-from annotator.services.changes import Changes
-from annotator.storage.browse import BrowseFilter, Summary, summarize
 from annotator.storage.database import SchemaTooNewError
-from annotator.storage.workspace import Workspace
+from annotator.storage.workspace import ReadOnlyFolderError, Workspace, is_new
 from annotator.ui import identity
 from annotator.ui import settings as keys
 from annotator.ui.actions import WINDOW, ActionRegistry, ActionSpec
@@ -42,10 +42,11 @@ from annotator.ui.hub import Hub
 from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, Retranslating, fill
 from annotator.ui.identity_dialog import IdentityDialog
 from annotator.ui.judge import JudgeView
+from annotator.ui.opening import Question, create_question, read_only_question
 from annotator.ui.review import ReviewView
 from annotator.ui.shortcuts import ShortcutSheet
 from annotator.ui.stats import StatsView
-from annotator.ui.status import WindowStatus
+from annotator.ui.status import StatusCounts, WindowStatus
 from annotator.ui.studies import StudiesView
 from annotator.ui.view_page import view_page
 from annotator.ui.workers import Jobs, describe
@@ -71,6 +72,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.views: dict[str, QWidget] = {}
         self.view_titles: dict[str, str] = {}
         self.error_dialog: QMessageBox | None = None
+        self.question: Question | None = None  # the last question opening a workspace asked
         self.shortcut_sheet: ShortcutSheet | None = None
         self.jobs = Jobs(self)
         self.status = WindowStatus(self)
@@ -98,9 +100,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.actions.build_menus(self.menuBar(), self.toolbar)
         self.actions.bind(WINDOW, self)
         self.hub = Hub(self)  # the views announce what they wrote and listen for what others wrote
-        self.hub.changed.connect(self._changed)
-        self._counting = False  # a count of the whole workspace is running
-        self._count_again = False  # a write arrived while it ran: its figures may be old
+        self.counts = StatusCounts(self.status, self.jobs, self.hub)
         self.bundles = BundleCommands(self.jobs, self, hub=self.hub)
         self.actions.bind("bundles", self.bundles)
         self.bundles.finished.connect(self.status.show_info)
@@ -140,7 +140,7 @@ class MainWindow(Retranslating, QMainWindow):
         for view in (self.browser, self.studies):
             view.open_requested.connect(self.open_trajectory)
         self.review.edit_requested.connect(self.open_trajectory)
-        self.browser.summary_changed.connect(self._browser_counts)
+        self.browser.summary_changed.connect(self.counts.browser_counts)
 
     def add_view(self, view_id: str, title: str, widget: QWidget) -> QWidget:
         """Register a view; `title` is source text marked with QT_TRANSLATE_NOOP("Views", ...)."""
@@ -201,16 +201,34 @@ class MainWindow(Retranslating, QMainWindow):
 
     # the workspace -------------------------------------------------------------------------------------------
 
-    def open_workspace(self, data_dir: Path, db_url: str | None = None) -> None:
-        """Open (and migrate) a workspace on a worker; the views get it when it is ready."""
+    def open_workspace(
+        self, data_dir: Path, db_url: str | None = None, *, create: bool = False, read_only: bool = False
+    ) -> None:
+        """Open (and migrate) a workspace on a worker; the views get it when it is ready. A folder without one is
+        asked about first unless `create`; `read_only` opens a folder nobody can write, for reading."""
         self._close_workspace()
+        if not (create or read_only) and is_new(data_dir, db_url):
+            self._ask(create_question(self, data_dir), lambda: self.open_workspace(data_dir, db_url, create=True))
+            return
         self.status.show_info(fill(self.tr("Opening %1…"), data_dir))
         self.jobs.submit(
             self.tr("Opening the workspace"),
-            lambda: Workspace.open(data_dir, db_url),
+            lambda: Workspace.open(data_dir, db_url, writes=not read_only),
             on_result=self._workspace_opened,
-            on_error=lambda error: self._workspace_failed(data_dir, error),
+            on_error=lambda error: self._workspace_failed(data_dir, db_url, error),
         )
+
+    def _ask(self, question: Question, go: Callable[[], None]) -> None:
+        """Show `question`; its go button runs `go`, its other button chooses another folder, Cancel does nothing."""
+        self.question = question
+        question.buttonClicked.connect(lambda button: self._answered(question, button, go))
+        question.open()
+
+    def _answered(self, question: Question, button: QAbstractButton, go: Callable[[], None]) -> None:
+        if button is question.go:
+            go()
+        elif button is question.other:
+            self.choose_workspace()
 
     def choose_workspace(self) -> None:
         start = str(self.workspace.data_dir) if self.workspace else str(Path.home())
@@ -220,19 +238,29 @@ class MainWindow(Retranslating, QMainWindow):
 
     def _workspace_opened(self, workspace: Workspace) -> None:
         self.workspace = workspace
-        self.status.set_workspace(workspace.data_dir)
+        self.status.set_workspace(workspace.data_dir, workspace.read_only)
         self.status.clearMessage()  # "Opening …" is over
+        if workspace.read_only:
+            self.status.show_info(self.tr("Opened read-only: browse and export; nothing can be changed."))
+        elif workspace.created:
+            self.status.show_info(fill(self.tr("Created a new workspace in %1."), workspace.data_dir))
         if workspace.database.schema.backup is not None:
             upgraded = self.tr("The database was upgraded; a backup of the old one is in %1.")
             self.status.show_info(fill(upgraded, workspace.database.schema.backup))
         self.bundles.set_workspace(workspace)
+        self.counts.set_workspace(workspace)
         for widget in self.views.values():
             if hasattr(widget, "set_workspace"):
                 widget.set_workspace(workspace)
         self.retranslate()
         self.workspace_opened.emit(workspace)
 
-    def _workspace_failed(self, data_dir: Path, error: BaseException) -> None:
+    def _workspace_failed(self, data_dir: Path, db_url: str | None, error: BaseException) -> None:
+        if isinstance(error, ReadOnlyFolderError):
+            question = read_only_question(self, data_dir)
+            self._ask(question, lambda: self.open_workspace(data_dir, db_url, read_only=True))
+            self.workspace_failed.emit(f"{question.text()} {question.informativeText()}")
+            return
         dialog = QMessageBox(QMessageBox.Icon.Critical, self.tr("Cannot Open the Workspace"), "", parent=self)
         if isinstance(error, SchemaTooNewError):
             dialog.setText(
@@ -258,48 +286,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.workspace.close()
         self.workspace = None
         self.status.set_workspace(None)
-        self.status.set_summary(None)
-
-    def _changed(self, changes: Changes) -> None:
-        """Any write that may move a trajectory between the counted states recounts the status bar now: the
-        browser that also counts refreshes only when it shows, and the counts must agree with the Review view."""
-        if changes.trajectory_list:
-            self._recount()
-
-    def _recount(self) -> None:
-        workspace = self.workspace
-        if workspace is None:
-            return
-        if self._counting:  # one count at a time; the writes meanwhile are counted by one more after it
-            self._count_again = True
-            return
-        self._counting, self._count_again = True, False
-        db = workspace.database
-        self.jobs.submit(
-            self.tr("Counting trajectories"),
-            lambda: summarize(db, BrowseFilter()),
-            on_result=lambda summary: self._counted(workspace, summary),
-            on_error=lambda _error: self._counted(workspace, None),
-        )
-
-    def _counted(self, workspace: Workspace, summary: Summary | None) -> None:
-        self._counting = False
-        if workspace is not self.workspace:
-            return  # another workspace is open now
-        if summary is not None:
-            self.status.set_summary(summary)
-        if self._count_again:
-            self._recount()
-
-    def _browser_counts(self, summary: Summary | None) -> None:
-        """The status bar counts the whole workspace; reuse the browser's counts when it shows everything."""
-        if summary is None or summary.shown == summary.total:
-            self.status.set_summary(summary)
-            return
-        db = self.workspace.database if self.workspace else None
-        if db is not None:
-            count = self.tr("Counting trajectories")
-            self.jobs.submit(count, lambda: summarize(db, BrowseFilter()), on_result=self.status.set_summary)
+        self.counts.set_workspace(None)
 
     # the person ----------------------------------------------------------------------------------------------
 

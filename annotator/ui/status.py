@@ -1,15 +1,20 @@
-"""The status bar: which workspace is open, how much work it holds, and what just failed."""
+"""The status bar: which workspace is open, how much work it holds, and what just failed; and what keeps its
+counts current."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QLocale, QObject
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
-from annotator.storage.browse import Summary
+from annotator.services.changes import Changes
+from annotator.storage.browse import BrowseFilter, Summary, summarize
+from annotator.storage.workspace import Workspace
+from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.identity_dialog import role_title
+from annotator.ui.workers import Jobs
 
 ERROR_MS = 15_000
 INFO_MS = 6_000
@@ -30,6 +35,7 @@ class WindowStatus(Retranslating, QStatusBar):
         self.addPermanentWidget(self.counts)
         self.addPermanentWidget(self.workspace)
         self._path: Path | None = None
+        self._read_only = False
         self._summary: Summary | None = None
         self._person = ("", "")
         self.retranslate()
@@ -38,8 +44,8 @@ class WindowStatus(Retranslating, QStatusBar):
         self._person = (name, role)
         self.retranslate()
 
-    def set_workspace(self, path: Path | None) -> None:
-        self._path = path
+    def set_workspace(self, path: Path | None, read_only: bool = False) -> None:
+        self._path, self._read_only = path, read_only
         self.retranslate()
 
     def set_summary(self, summary: Summary | None) -> None:
@@ -58,7 +64,8 @@ class WindowStatus(Retranslating, QStatusBar):
         self.showMessage(message, INFO_MS)
 
     def retranslate(self) -> None:
-        self.workspace.setText(str(self._path) if self._path else self.tr("No workspace open"))
+        shown = fill(self.tr("%1 (read-only)"), self._path) if self._read_only else str(self._path or "")
+        self.workspace.setText(shown or self.tr("No workspace open"))
         self.workspace.setToolTip(self.tr("The workspace folder: database and screenshots"))
         name, role = self._person
         self.person.setText(name or self.tr("Nobody signed in"))
@@ -80,3 +87,57 @@ class WindowStatus(Retranslating, QStatusBar):
                 locale.toString(summary.awaiting_review),
             )
         )
+
+
+class StatusCounts(QObject):
+    """Keeps the status bar's counts of the whole workspace current: recounted after every write the hub announces
+    (the browser, which counts too, refreshes only while it shows), so that they agree with the Review view."""
+
+    def __init__(self, status: WindowStatus, jobs: Jobs, hub: Hub) -> None:
+        super().__init__(status)
+        self.status, self.jobs = status, jobs
+        self.workspace: Workspace | None = None
+        self._counting = False  # a count is running
+        self._count_again = False  # a write arrived while it ran: its figures may be old
+        hub.changed.connect(self._changed)
+
+    def set_workspace(self, workspace: Workspace | None) -> None:
+        self.workspace = workspace
+        if workspace is None:
+            self.status.set_summary(None)
+
+    def browser_counts(self, summary: Summary | None) -> None:
+        """The browser's counts serve when it shows everything; filtered, the whole workspace is counted."""
+        if summary is None or summary.shown == summary.total:
+            self.status.set_summary(summary)
+        else:
+            self.recount()
+
+    def _changed(self, changes: Changes) -> None:
+        if changes.trajectory_list:
+            self.recount()
+
+    def recount(self) -> None:
+        workspace = self.workspace
+        if workspace is None:
+            return
+        if self._counting:  # one count at a time; the writes meanwhile are counted by one more after it
+            self._count_again = True
+            return
+        self._counting, self._count_again = True, False
+        db = workspace.database
+        self.jobs.submit(
+            self.tr("Counting trajectories"),
+            lambda: summarize(db, BrowseFilter()),
+            on_result=lambda summary: self._counted(workspace, summary),
+            on_error=lambda _error: self._counted(workspace, None),
+        )
+
+    def _counted(self, workspace: Workspace, summary: Summary | None) -> None:
+        self._counting = False
+        if workspace is not self.workspace:
+            return  # another workspace is open now
+        if summary is not None:
+            self.status.set_summary(summary)
+        if self._count_again:
+            self.recount()

@@ -16,9 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+
+from annotator.storage.database import ReadOnlyDatabaseError
 
 log = logging.getLogger(__name__)
+READ_ONLY = QT_TRANSLATE_NOOP(
+    "Jobs", "the workspace is open read-only, so nothing was changed: it can be browsed and exported, not edited"
+)
 
 
 @dataclass
@@ -36,6 +41,8 @@ class Job:
 
 def describe(error: BaseException) -> str:
     """One line for a person: the message, or the exception's name when it has none."""
+    if isinstance(error, ReadOnlyDatabaseError):  # the everyday refusal of a read-only workspace: in their language
+        return QCoreApplication.translate("Jobs", READ_ONLY)
     text = str(error).strip()
     return text if text else type(error).__name__
 

@@ -60,6 +60,7 @@ class ReviewView(Retranslating, QWidget):
         self.setObjectName("review-view")
         self.jobs = jobs
         self.hub = hub or Hub(self)
+        self.hub.changed.connect(self._changed)
         self.workspace: Workspace | None = None
         self.fixing: int | None = None  # opened with fix(): its accept is a fix-and-accept
         self.reject_dialog: RejectDialog | None = None
@@ -146,6 +147,12 @@ class ReviewView(Retranslating, QWidget):
         # A hidden view reads its queues when shown (showEvent does): at start they would cost seconds and
         # hundreds of MiB over a large workspace while the browser loads its first page.
         if self.isVisible() or workspace is None:
+            self.reload()
+
+    def _changed(self, changes: Changes) -> None:
+        """A submission, a decision, a label or a new trajectory from another view moves the queues and the counts
+        on the tabs; a hidden view reads them when it shows."""
+        if changes.trajectory_list and self.workspace is not None and self.isVisible():
             self.reload()
 
     def save_state(self) -> None:

@@ -43,6 +43,7 @@ LEVEL_HINTS = (
 
 class RatingPage(Retranslating, QWidget):
     finished = Signal()  # every item has a score now
+    saved = Signal()  # a score or a note is stored
     status_message = Signal(str)
 
     def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
@@ -167,6 +168,7 @@ class RatingPage(Retranslating, QWidget):
         self.jobs.submit(
             self.tr("Saving a score"),
             lambda: blind_rating.rate(db, study, rater, entry.item_id, level, note),
+            on_result=lambda _stored: self.saved.emit(),
             on_error=lambda _error: self._save_failed(entry),
             queue=RATING_QUEUE,
         )

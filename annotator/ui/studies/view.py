@@ -28,9 +28,11 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.services import blind_rating, judging, studies
+from annotator.services.changes import Changes
 from annotator.services.studies import StudyInfo
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
+from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.studies.new_study import NewStudyDialog
 from annotator.ui.studies.rating import RatingPage
@@ -45,14 +47,17 @@ class StudiesView(Retranslating, QWidget):
     status_message = Signal(str)
     open_requested = Signal(int)  # a trajectory to open in the annotation view
 
-    def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
+    def __init__(self, jobs: Jobs, parent: QWidget | None = None, *, hub: Hub | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("studies-view")
         self.jobs = jobs
+        self.hub = hub or Hub(self)
+        self.hub.changed.connect(self._changed)
         self.workspace: Workspace | None = None
         self.infos: list[StudyInfo] = []
         self.tie_rule = "median"
         self._generation = 0
+        self._rows_generation = 0
         self.table = read_only_table(5, self)
         self.table.setObjectName("studies-table")
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -66,6 +71,7 @@ class StudiesView(Retranslating, QWidget):
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.rating = RatingPage(jobs, self)
         self.rating.finished.connect(self.reload)
+        self.rating.saved.connect(lambda: self.hub.announce(Changes(studies=True)))
         self.rating.status_message.connect(self.status_message)
         self.report = ReportPage(self)
         self.report.tie_rule_changed.connect(self._tie_rule_changed)
@@ -143,6 +149,40 @@ class StudiesView(Retranslating, QWidget):
         finally:
             self.table.blockSignals(False)
         self.show_selected()
+
+    def _changed(self, changes: Changes) -> None:
+        """A score given (here or by another view) moves the raters' counts; a hidden view reads all when shown."""
+        if changes.studies and self.workspace is not None and self.isVisible():
+            self._refresh_rows()
+
+    def _refresh_rows(self) -> None:
+        """Read the table's rows again without touching the page below: a rater keeps rating where they are."""
+        workspace = self.workspace
+        if workspace is None:
+            return
+        self._rows_generation += 1
+        generation = self._rows_generation
+        self.jobs.submit(
+            self.tr("Reading the studies"),
+            lambda: studies.list_studies(workspace.database),
+            on_result=lambda infos: self._rows_arrived(generation, infos),
+        )
+
+    def _rows_arrived(self, generation: int, infos: list[StudyInfo]) -> None:
+        if generation != self._rows_generation:
+            return
+        if [info.name for info in infos] != [info.name for info in self.infos]:
+            self.reload()  # studies came or went: choose again
+            return
+        rows = self.table.selectionModel().selectedRows()
+        self.infos = infos
+        self.table.blockSignals(True)
+        try:
+            self._fill_table()
+            if rows:
+                self.table.selectRow(rows[0].row())
+        finally:
+            self.table.blockSignals(False)
 
     def _fill_table(self) -> None:
         rows = []

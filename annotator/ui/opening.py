@@ -1,0 +1,61 @@
+"""The questions opening a workspace may ask: a folder without one (create it, or choose another) and a folder
+nobody can write (open it read-only, to browse and export).
+
+A mistyped folder used to become a new, empty workspace without a word, and a read-only one only failed; each
+now says what it found and offers what can be done. The dialogs are window-modal (open(), not exec()): the
+window's other work goes on while they wait.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
+
+from annotator.ui.i18n import fill
+
+CONTEXT = "Opening"
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate(CONTEXT, text)
+
+
+class Question(QMessageBox):
+    """A question with one button that goes ahead (`go`) and one that chooses another folder (`other`, or None)."""
+
+    def __init__(self, parent: QWidget, icon: QMessageBox.Icon, title: str, text: str, detail: str) -> None:
+        super().__init__(icon, title, text, parent=parent)
+        self.setInformativeText(detail)
+        self.go: QPushButton = self.addButton("", QMessageBox.ButtonRole.AcceptRole)
+        self.other: QPushButton | None = None
+        self.addButton(QMessageBox.StandardButton.Cancel)
+        self.setDefaultButton(self.go)
+
+
+def create_question(parent: QWidget, data_dir: Path) -> Question:
+    question = Question(
+        parent,
+        QMessageBox.Icon.Question,
+        tr("New Workspace?"),
+        fill(tr("There is no workspace in %1."), data_dir),
+        tr("Create a new, empty workspace there, or choose the folder that holds yours."),
+    )
+    question.setObjectName("create-workspace")
+    question.go.setText(tr("Create Workspace"))
+    question.other = question.addButton(tr("Choose Another Folder…"), QMessageBox.ButtonRole.ActionRole)
+    return question
+
+
+def read_only_question(parent: QWidget, data_dir: Path) -> Question:
+    question = Question(
+        parent,
+        QMessageBox.Icon.Warning,
+        tr("Read-Only Workspace"),
+        fill(tr("The workspace folder %1 is read-only: nothing in it can be changed here."), data_dir),
+        tr("Open it read-only to browse and export it? Labels, reviews and ratings cannot be saved then."),
+    )
+    question.setObjectName("read-only-workspace")
+    question.go.setText(tr("Open Read-Only"))
+    return question
