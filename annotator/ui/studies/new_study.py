@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
 from annotator.storage.judging import ConfigSummary
 from annotator.ui.i18n import fill
 
+DEFAULT_SIZE = 30  # trajectories a study samples unless the judge scored fewer
+
 
 class NewStudyDialog(QDialog):
     def __init__(self, judges: list[ConfigSummary], parent: QWidget | None = None) -> None:
@@ -25,12 +27,18 @@ class NewStudyDialog(QDialog):
         self.setWindowTitle(self.tr("New Validation Study"))
         self.name = QLineEdit(self)
         self.judge = QComboBox(self)
+        self.scored = {judge.id: judge.scored for judge in judges}
         for judge in judges:
             text = fill(self.tr("%1: %2 · %3 (%4 scored)"), judge.id, judge.prompt_name, judge.model, judge.scored)
             self.judge.addItem(text, judge.id)
         self.size = QSpinBox(self)
         self.size.setRange(1, 10_000)
-        self.size.setValue(30)
+        self.size.setValue(DEFAULT_SIZE)
+        self.available = QLabel(self)
+        self.available.setObjectName("new-study-available")
+        self.available.setWordWrap(True)
+        self.judge.currentIndexChanged.connect(self._judge_chosen)
+        self._judge_chosen()
         self.raters = QLineEdit(self)
         self.raters.setPlaceholderText(self.tr("Names, separated by commas, e.g. 小王, 小李, 张审核"))
         self.seed = QSpinBox(self)
@@ -47,6 +55,7 @@ class NewStudyDialog(QDialog):
         form.addRow(self.tr("Name:"), self.name)
         form.addRow(self.tr("Judge:"), self.judge)
         form.addRow(self.tr("Trajectories:"), self.size)
+        form.addRow("", self.available)
         form.addRow(self.tr("Raters:"), self.raters)
         form.addRow(self.tr("Seed:"), self.seed)
         form.addRow("", self.by_app)
@@ -62,6 +71,18 @@ class NewStudyDialog(QDialog):
         form.addRow(self.problem)
         form.addRow(self.buttons)
         self.resize(520, 0)
+
+    def _judge_chosen(self) -> None:
+        """A study samples only what the judge scored: offer that many at most, and say how many there are."""
+        scored = self.scored.get(self.judge.currentData(), 0)
+        if scored <= 0:
+            self.available.clear()
+            return
+        self.size.setMaximum(scored)
+        self.size.setValue(min(DEFAULT_SIZE, scored))
+        self.available.setText(
+            self.tr("This judge scored %n trajectories: a study of it holds at most that many.", "", scored)
+        )
 
     def rater_names(self) -> list[str]:
         text = self.raters.text().replace("，", ",").replace("、", ",")
