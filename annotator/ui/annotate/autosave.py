@@ -16,7 +16,7 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QTimer, Signal
 from annotator.domain.trajectory import LabelledStep
 from annotator.services.annotation import Editor, LabelError
 from annotator.storage.workspace import Workspace
-from annotator.ui.workers import Jobs
+from annotator.ui.workers import Jobs, describe
 
 QUEUE = "annotate"
 TYPING_PAUSE_MS = 500  # how long typing must pause before the text is saved
@@ -106,7 +106,7 @@ class LabelSaver(QObject):
             if not isinstance(error, LabelError):  # a passing failure (a locked database): send it again later
                 for field, value in changes.items():
                     self._pending.setdefault((step_id, field), value)
-            self.save_failed.emit(step_id, str(error), error)
+            self.save_failed.emit(step_id, describe(error), error)
 
         self.submit(self.tr("Saving the label"), lambda: editor.change(step_id, changes), saved, failed)
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont, QPainter, QPaintEvent
+from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from annotator.domain.trajectory import LabelledTrajectory, Outcome, ReviewStatus
 from annotator.ui import labels
@@ -12,6 +12,24 @@ from annotator.ui.browser.model import local_time
 from annotator.ui.i18n import Retranslating, fill
 
 BANNER_STYLE = "background: #fde7e4; color: #8c1d18; border: 1px solid #e8a39b; border-radius: 4px; padding: 6px;"
+
+
+class OneLineLabel(QLabel):
+    """A line that gives way to the buttons beside it: cut short with "…" (the whole of it in its tooltip), so that
+    a narrow window does not wrap it into lines that take the screenshot's height."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(text)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, self.contentsRect().width())
+        painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown)
 
 
 class TrajectoryHeader(Retranslating, QWidget):
@@ -30,9 +48,8 @@ class TrajectoryHeader(Retranslating, QWidget):
         large.setPointSizeF(large.pointSizeF() * 1.5)
         large.setBold(True)
         self.instruction.setFont(large)
-        self.details = QLabel(self)
+        self.details = OneLineLabel(self)
         self.details.setObjectName("trajectory-details")
-        self.details.setWordWrap(True)  # a narrow window wraps the details instead of growing
         self.outcome_caption = QLabel(self)
         self.completed, self.not_completed = QPushButton(self), QPushButton(self)
         self.outcome_buttons = QButtonGroup(self)

@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QHideEvent, QShowEvent
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from annotator.device.hierarchy import UiNode
 from annotator.domain.trajectory import (
@@ -35,7 +35,7 @@ from annotator.ui.annotate.drafts import StepDrafts
 from annotator.ui.annotate.editors import STAGES
 from annotator.ui.annotate.elements import ScreenElements
 from annotator.ui.annotate.gestures import LabelGestures
-from annotator.ui.annotate.header import TrajectoryHeader
+from annotator.ui.annotate.header import OneLineLabel, TrajectoryHeader
 from annotator.ui.annotate.overlays import overlays_for
 from annotator.ui.annotate.privacy import PrivacyRegions
 from annotator.ui.annotate.step_panel import StepPanel
@@ -69,9 +69,8 @@ class AnnotationView(Retranslating, QWidget):
         self.saver.save_failed.connect(self._save_failed)
         self.header = TrajectoryHeader(self)
         self.canvas = StepCanvas(self)
-        self.canvas_hint = QLabel(self)  # the mouse gestures, where the annotator looks
+        self.canvas_hint = OneLineLabel(self)  # the mouse gestures, where the annotator looks
         self.canvas_hint.setObjectName("canvas-hint")
-        self.canvas_hint.setWordWrap(True)
         self.canvas_hint.setContentsMargins(8, 0, 8, 0)
         self.strip = StepStrip(self)
         self.panel = StepPanel(self)
@@ -275,7 +274,8 @@ class AnnotationView(Retranslating, QWidget):
         if fresh:
             self.drafts.showing(step)
             self.acceptance.showing(step)
-        self.editors.set_read_only(not identity.current_person()[0])
+        read_only = self.workspace is not None and self.workspace.read_only
+        self.editors.set_read_only(read_only or not identity.current_person()[0])
 
     def _show_overlays(self, step: LabelledStep) -> None:
         labelled = overlays_for(step.label.tool_call, step.label.target_box)
@@ -357,6 +357,9 @@ class AnnotationView(Retranslating, QWidget):
         """Whether edits may be made now; says why not when they may not."""
         if self.record is None:
             self.status_message.emit(self.tr("Open a trajectory first."))
+            return False
+        if self.workspace is not None and self.workspace.read_only:
+            self.status_message.emit(self.tr("The workspace is open read-only: labels cannot be changed here."))
             return False
         name, role = identity.current_person()
         if not name:
