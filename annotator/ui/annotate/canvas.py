@@ -26,34 +26,30 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
-    QResizeEvent,
-    QTransform,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView, QWidget
 
 from annotator.device.hierarchy import UiNode, element_at
+from annotator.domain.action_text import element_name
 from annotator.ui.annotate import canvas_paint as paint
 from annotator.ui.annotate.canvas_labels import click_points
+from annotator.ui.annotate.canvas_zoom import ZOOM_STEP, ZoomingView
 from annotator.ui.annotate.overlays import Box, Overlays, region_at
 from annotator.ui.i18n import Retranslating, fill
 
-ZOOM_STEP = 1.25  # one wheel notch or one zoom command
-MIN_ZOOM, MAX_ZOOM = 0.05, 16.0
 MIN_BOX = 8.0  # device pixels: a smaller drag is a slip, not a target box
-FIT_MARGIN = 6  # viewport pixels around a fitted screen (and no scroll bars flickering on and off)
 CACHED_SCREENS = 8  # decoded screenshots kept: stepping back and forth does not decode again
 BACKGROUND = QColor("#3c3f41")  # neutral grey: neither a light nor a dark screenshot melts into it
 
 
-class StepCanvas(Retranslating, QGraphicsView):
+class StepCanvas(Retranslating, ZoomingView):
     point_chosen = Signal(float, float)  # a click (no modifier), in device pixels
     box_drawn = Signal(float, float, float, float)  # a drag: x1, y1, x2, y2 device pixels, x1 < x2, y1 < y2
     element_chosen = Signal(object)  # Ctrl+click: the UiNode under the pointer
     element_hovered = Signal(object)  # UiNode or None as the pointer moves
     region_drawn = Signal(float, float, float, float)  # privacy tool: a drag (normalised, on the screen) or an element
     region_menu_requested = Signal(int, QPoint)  # right click: the privacy region under it (-1: none), global position
-    zoom_changed = Signal(float)
     space_tapped = Signal()  # space pressed and let go without panning: the view's "accept the step"
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -71,13 +67,11 @@ class StepCanvas(Retranslating, QGraphicsView):
         self.viewport().setCursor(Qt.CursorShape.CrossCursor)
         self._screen: paint.Screen | None = None
         self._problem = ""  # why the screenshot cannot be shown
-        self._size = QSize(0, 0)  # the screen in device pixels
         self._cache = paint.DecodedScreens(CACHED_SCREENS)
         self._elements: list[UiNode] = []
         self._labelled = Overlays()
         self._original: Overlays | None = None
         self._hovered: UiNode | None = None
-        self._fit = True
         self._press: QPointF | None = None  # viewport position of a left press not yet released
         self._dragged: QRectF | None = None  # the box being drawn, device pixels
         self._pan_from: QPointF | None = None
@@ -163,78 +157,15 @@ class StepCanvas(Retranslating, QGraphicsView):
         return self._hovered
 
     def element_text(self, node: UiNode) -> str:
-        """The element's text or description; else its first descendant's (a list row's title, as on Android,
-        is a TextView inside the clickable row)."""
-        own = node.text or node.content_desc
-        if own or not 0 <= node.order < len(self._elements) or self._elements[node.order] is not node:
-            return own
-        for child in self._elements[node.order + 1 :]:
-            if child.depth <= node.depth:
-                break  # the dump lists a node's subtree right after it
-            if child.text or child.content_desc:
-                return child.text or child.content_desc
-        return ""
+        """What a person calls the element: its text or description, else the first text inside it (a list row's
+        title, as on Android, is a TextView inside the clickable row)."""
+        return element_name(self._elements, node)
 
     def problem(self) -> str:
         """Why the screenshot is not shown ("" when it is)."""
         return self._problem
 
-    # zoom ------------------------------------------------------------------------------------------------------
-
-    def zoom(self) -> float:
-        """View pixels per device pixel."""
-        return self.transform().m11()
-
-    def zoom_in(self) -> None:
-        self._set_zoom(self.zoom() * ZOOM_STEP, None)
-
-    def zoom_out(self) -> None:
-        self._set_zoom(self.zoom() / ZOOM_STEP, None)
-
-    def zoom_fit(self) -> None:
-        self._fit = True
-        self._apply_fit()
-
-    def is_fit(self) -> bool:
-        return self._fit
-
-    def _apply_fit(self) -> None:
-        if self._size.isEmpty():
-            return
-        room = self.viewport().size()
-        factor = min(
-            (room.width() - 2 * FIT_MARGIN) / self._size.width(), (room.height() - 2 * FIT_MARGIN) / self._size.height()
-        )
-        self._scale_to(max(factor, MIN_ZOOM))
-        self.centerOn(self._size.width() / 2, self._size.height() / 2)
-
-    def _set_zoom(self, factor: float, anchor: QPointF | None) -> None:
-        """Zoom keeping the device pixel under `anchor` (viewport pixels; the centre when None) in place."""
-        self._fit = False
-        anchor = anchor if anchor is not None else QPointF(self.viewport().rect().center())
-        fixed = self.to_device(anchor)
-        self._scale_to(min(max(factor, MIN_ZOOM), MAX_ZOOM))
-        moved = self.viewportTransform().map(fixed) - anchor
-        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + round(moved.x()))
-        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + round(moved.y()))
-
-    def _scale_to(self, factor: float) -> None:
-        changed = abs(factor - self.zoom()) > 1e-9
-        self.setTransform(QTransform.fromScale(factor, factor))
-        if changed:
-            self.zoom_changed.emit(factor)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        if self._fit:
-            self._apply_fit()
-
     # coordinates -----------------------------------------------------------------------------------------------
-
-    def to_device(self, position: QPointF) -> QPointF:
-        """A viewport position in device pixels (sub-pixel: the transform is inverted, not rounded)."""
-        inverse, _ok = self.viewportTransform().inverted()
-        return inverse.map(position)
 
     def _on_screen(self, point: QPointF) -> bool:
         return 0 <= point.x() < self._size.width() and 0 <= point.y() < self._size.height()
