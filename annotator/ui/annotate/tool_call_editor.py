@@ -10,16 +10,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -31,79 +29,21 @@ from annotator.domain.actions import (
     SYSTEM_BUTTONS,
     TERMINATE_STATUSES,
     TOOL_NAME,
-    ActionError,
-    action_from_tool_call,
-    validate_action,
 )
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.response import tool_call_json
 from annotator.ui.annotate import textdiff
+from annotator.ui.annotate.tool_call_parts import (
+    ACTION_HELP,
+    BUTTON_NAMES,
+    CONTEXT,
+    POINT_ACTIONS,
+    STATUS_NAMES,
+    PointInput,
+    check_tool_call,
+    number,
+)
 from annotator.ui.i18n import Retranslating, fill
-
-CONTEXT = "ToolCallEditor"
-ACTION_HELP = {
-    "key": QT_TRANSLATE_NOOP("ToolCallEditor", "press a key (adb keyevent)"),
-    "click": QT_TRANSLATE_NOOP("ToolCallEditor", "click a point"),
-    "long_press": QT_TRANSLATE_NOOP("ToolCallEditor", "press a point for some seconds"),
-    "swipe": QT_TRANSLATE_NOOP("ToolCallEditor", "swipe from one point to another"),
-    "type": QT_TRANSLATE_NOOP("ToolCallEditor", "type text into the active input box"),
-    "system_button": QT_TRANSLATE_NOOP("ToolCallEditor", "press Back, Home, Menu or Enter"),
-    "open": QT_TRANSLATE_NOOP("ToolCallEditor", "open an app by its name"),
-    "wait": QT_TRANSLATE_NOOP("ToolCallEditor", "wait for the screen to change"),
-    "terminate": QT_TRANSLATE_NOOP("ToolCallEditor", "end the task: success or failure"),
-}
-BUTTON_NAMES = {
-    "Back": QT_TRANSLATE_NOOP("ToolCallEditor", "Back"),
-    "Home": QT_TRANSLATE_NOOP("ToolCallEditor", "Home"),
-    "Menu": QT_TRANSLATE_NOOP("ToolCallEditor", "Menu"),
-    "Enter": QT_TRANSLATE_NOOP("ToolCallEditor", "Enter"),
-}
-STATUS_NAMES = {
-    "success": QT_TRANSLATE_NOOP("ToolCallEditor", "success: the task is done"),
-    "failure": QT_TRANSLATE_NOOP("ToolCallEditor", "failure: the task cannot be done"),
-}
-POINT_ACTIONS = ("click", "long_press", "swipe")
-
-
-def check_tool_call(value: Any, screen: ScreenSize) -> tuple[dict[str, Any] | None, list[str]]:
-    """(the canonical call, []) when `value` is a valid action on `screen`; else (None, problems in words)."""
-    try:
-        action = action_from_tool_call(value)
-    except ActionError as error:
-        return None, [f"{error.field.removeprefix('arguments.')}: {error.detail}"]
-    problems = [f"{e.field.removeprefix('arguments.')}: {e.detail}" for e in validate_action(action, screen)]
-    return (None, problems) if problems else (action.to_tool_call(), [])
-
-
-def _number(value: float) -> float | int:
-    return int(value) if float(value).is_integer() else value
-
-
-class PointInput(QWidget):
-    """x and y spin boxes in device pixels; a value changes when typing is done (Enter, Tab) or on arrows."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.x, self.y = QSpinBox(self), QSpinBox(self)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        for prefix, box in (("x ", self.x), ("y ", self.y)):
-            box.setPrefix(prefix)
-            box.setKeyboardTracking(False)  # one save per finished number, not one per digit
-            layout.addWidget(box, 1)
-
-    def set_range(self, width: int, height: int) -> None:
-        self.x.setRange(0, max(0, width - 1))
-        self.y.setRange(0, max(0, height - 1))
-
-    def set_point(self, point: Any) -> None:
-        if isinstance(point, (list, tuple)) and len(point) == 2:
-            for box, value in zip((self.x, self.y), point, strict=True):
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    box.setValue(round(value))
-
-    def point(self) -> list[int]:
-        return [self.x.value(), self.y.value()]
 
 
 class ToolCallEditor(Retranslating, QWidget):
@@ -283,7 +223,7 @@ class ToolCallEditor(Retranslating, QWidget):
             "coordinate": self.coordinate.point(),
             "coordinate2": self.coordinate2.point(),
             "text": self.text.text(),
-            "time": _number(self.time.value()),
+            "time": number(self.time.value()),
             "button": self.button.currentData(),
             "status": self.status.currentData(),
         }
