@@ -15,12 +15,6 @@ from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from annotator.ui.i18n import fill
 
-CONTEXT = "Opening"
-
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate(CONTEXT, text)
-
 
 class Question(QMessageBox):
     """A question with one button that goes ahead (`go`) and one that chooses another folder (`other`, or None)."""
@@ -38,13 +32,17 @@ def create_question(parent: QWidget, data_dir: Path) -> Question:
     question = Question(
         parent,
         QMessageBox.Icon.Question,
-        tr("New Workspace?"),
-        fill(tr("There is no workspace in %1."), data_dir),
-        tr("Create a new, empty workspace there, or choose the folder that holds yours."),
+        QCoreApplication.translate("Opening", "New Workspace?"),
+        fill(QCoreApplication.translate("Opening", "There is no workspace in %1."), data_dir),
+        QCoreApplication.translate(
+            "Opening", "Create a new, empty workspace there, or choose the folder that holds yours."
+        ),
     )
     question.setObjectName("create-workspace")
-    question.go.setText(tr("Create Workspace"))
-    question.other = question.addButton(tr("Choose Another Folder…"), QMessageBox.ButtonRole.ActionRole)
+    question.go.setText(QCoreApplication.translate("Opening", "Create Workspace"))
+    question.other = question.addButton(
+        QCoreApplication.translate("Opening", "Choose Another Folder…"), QMessageBox.ButtonRole.ActionRole
+    )
     return question
 
 
@@ -52,10 +50,17 @@ def read_only_question(parent: QWidget, data_dir: Path) -> Question:
     question = Question(
         parent,
         QMessageBox.Icon.Warning,
-        tr("Read-Only Workspace"),
-        fill(tr("The workspace folder %1 is read-only: nothing in it can be changed here."), data_dir),
-        tr("Open it read-only to browse and export it? Labels, reviews and ratings cannot be saved then."),
+        QCoreApplication.translate("Opening", "Read-Only Workspace"),
+        fill(
+            QCoreApplication.translate(
+                "Opening", "The workspace folder %1 is read-only: nothing in it can be changed here."
+            ),
+            data_dir,
+        ),
+        QCoreApplication.translate(
+            "Opening", "Open it read-only to browse and export it? Labels, reviews and ratings cannot be saved then."
+        ),
     )
     question.setObjectName("read-only-workspace")
-    question.go.setText(tr("Open Read-Only"))
+    question.go.setText(QCoreApplication.translate("Opening", "Open Read-Only"))
     return question
