@@ -15,6 +15,7 @@ from annotator.cli_common import command_workspace, emit
 from annotator.judge import REPORT_FORMATS as FORMATS
 from annotator.judge.agreement_consensus import TIE_RULES, TieRule
 from annotator.services import studies as service
+from annotator.storage.studies import PERSON_ENV, person_asking
 
 ERRORS = (ValueError, LookupError, PermissionError)
 
@@ -29,6 +30,8 @@ def _status_lines(info: service.StudyInfo) -> list[str]:
         f"Study {info.name!r} of judge {info.judge_id} ({info.judge}), seed {info.seed}"
         + (", stratified by level and app" if info.by_app else ", stratified by level"),
         f"  {info.size} trajectories (asked for {info.asked}); per judge level: {levels}",
+        "  a rater sees where they and the judge differ "
+        + ("as soon as they finish" if info.show_differences_early else "once every rater has finished"),
     ]
     for rater in info.raters:
         mark = "done" if rater.finished else "rating"
@@ -52,16 +55,19 @@ def study() -> None:
 @click.option("--rubric-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The rubric raters read (default: the judge's prompt without its reply format).")  # fmt: skip
 @click.option("--by", "created_by", help="Who creates the study (recorded).")
+@click.option("--show-differences-early", is_flag=True,
+              help="Show a rater where they and the judge differ as soon as they finish, not only once every rater "
+                   "has (recorded in the study).")  # fmt: skip
 def create_command(
     name: str, judge_id: int, size: int, raters: tuple[str, ...], seed: int, by_app: bool,
-    rubric_file: Path | None, created_by: str | None,
+    rubric_file: Path | None, created_by: str | None, show_differences_early: bool,
 ) -> None:  # fmt: skip
     """Sample SIZE trajectories the judge scored, stratified over its 0-4 levels, for RATERs to score blind."""
     rubric = rubric_file.read_text(encoding="utf-8") if rubric_file else None
     with _workspace() as workspace:
         info = service.create_study(
             workspace.database, name, judge_id, size, list(raters), seed=seed, by_app=by_app, rubric=rubric,
-            created_by=created_by,
+            created_by=created_by, show_differences_early=show_differences_early,
         )  # fmt: skip
     for line in _status_lines(info):
         click.echo(line)
@@ -118,7 +124,9 @@ def adjudicate_command(name: str, trajectory_id: int, label: int, note: str, who
 @click.option("--tie-rule", type=click.Choice(TIE_RULES), default="median", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds the bootstrap and random tie-breaks.")
 @click.option("--bootstrap", "n_boot", type=click.IntRange(0), default=2000, show_default=True)
-@click.option("--as", "viewer", help="Who asks: needed while the study is still being rated (not by its raters).")
+@click.option("--as", "viewer",
+              help=f"Who asks (default: ${PERSON_ENV}, else your login name when the workspace knows it); while the "
+                   "study is being rated, a person the workspace knows who is not one of its raters.")  # fmt: skip
 def report_command(
     name: str, output_format: str, out: Path | None, tie_rule: TieRule, seed: int, n_boot: int, viewer: str | None
 ) -> None:
@@ -129,7 +137,7 @@ def report_command(
         report = service.study_report(
             workspace.database,
             name,
-            viewer,
+            person_asking(workspace.database, viewer),
             tie_rule=tie_rule,
             seed=seed,
             n_boot=n_boot,

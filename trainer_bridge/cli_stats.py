@@ -5,10 +5,16 @@ the selection and split options are `trainer-bridge export`'s own (trainer_bridg
 statistics describe exactly the trajectories an export with the same options puts in it. Only --review
 differs: by default every review state is counted (the whole collected dataset); ``--review accepted`` gives
 what an export would draw from.
+
+A selection by judge score (--min-judge-score) leaves out the trajectories whose judge results are hidden from
+whoever runs it (annotator.storage.studies.hidden_judging: the items of a study still being rated, for its
+raters and for someone who did not say who they are), and says so: whether such a trajectory is counted would
+tell its score.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +22,9 @@ import click
 import pandas as pd
 
 from annotator.storage.database import Database
-from annotator.storage.selection import TrajectorySelection, selected_keys
+from annotator.storage.selection import TrajectorySelection, selected_ids, selected_keys
 from annotator.storage.statistics import WHOLE, DatasetShape, load_facts, split_shapes, totals_table, write_tables
+from annotator.storage.studies import PERSON_ENV, HiddenJudging, hidden_judging, person_asking
 from annotator.storage.workspace import Workspace
 from trainer_bridge.cli_options import selection, selection_options, split_options, split_plan, workspace_options
 from trainer_bridge.export.splits import SplitPlan, assign_splits
@@ -30,6 +37,9 @@ TOTALS_FILE = "totals.csv"
               help="Write CSV and PNG files into this folder (files of the same name are replaced).")  # fmt: skip
 @split_options(default=None)
 @selection_options(reviews=(), review_help="Review states (repeat; default: every state).")
+@click.option("--as", "person", metavar="NAME",
+              help=f"Who asks (default: ${PERSON_ENV}, else your login name when the workspace knows it): a study's "
+                   "raters get no judge-score selection of its trajectories while it is being rated.")  # fmt: skip
 @workspace_options
 def stats_command(**given: Any) -> None:
     """Dataset statistics per split: Mobile-R1 Table 2 and Table 6, trajectory lengths, action types.
@@ -44,7 +54,13 @@ def stats_command(**given: Any) -> None:
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     with Workspace.open(given["data_dir"], given["db_url"]) as workspace:
-        shapes = selection_shapes(workspace.database, chosen, plan if given["split_text"] else None)
+        hidden = None
+        if chosen.min_judge_score is not None:
+            try:
+                hidden = hidden_judging(workspace.database, person_asking(workspace.database, given["person"]))
+            except LookupError as error:
+                raise click.UsageError(str(error)) from None
+        shapes = selection_shapes(workspace.database, chosen, plan if given["split_text"] else None, hidden)
     with pd.option_context("display.unicode.east_asian_width", True, "display.width", 200, "display.max_rows", None):
         click.echo("Table 2 (Mobile-R1): the selection" + (" per split" if len(shapes) > 1 else ""))
         click.echo(totals_table(shapes).to_string(index=False))
@@ -59,9 +75,17 @@ def stats_command(**given: Any) -> None:
         click.echo(f"  {folder}/: {', '.join(path.name for path in paths)}")
 
 
-def selection_shapes(db: Database, chosen: TrajectorySelection, plan: SplitPlan | None) -> dict[str, DatasetShape]:
-    """The shape of each split of the selection (none without a plan), then of the whole selection."""
+def selection_shapes(
+    db: Database, chosen: TrajectorySelection, plan: SplitPlan | None, hidden: HiddenJudging | None = None
+) -> dict[str, DatasetShape]:
+    """The shape of each split of the selection (none without a plan), then of the whole selection; the
+    trajectories in `hidden` are left out (said on stderr), whatever their score."""
     _judge, keys = selected_keys(db, chosen)
+    if hidden:
+        left_out = hidden.hidden_of(selected_ids(db, replace(chosen, min_judge_score=None)))  # not by their scores
+        if left_out:
+            keys = [key for key in keys if key.trajectory_id not in left_out]
+            click.echo(left_out_note(hidden, len(left_out)), err=True)
     if not keys:
         raise click.ClickException(
             "No trajectories match the selection; nothing to count (see --review and the other filters)."
@@ -74,6 +98,14 @@ def selection_shapes(db: Database, chosen: TrajectorySelection, plan: SplitPlan 
         return split_shapes(facts, splits)
     except ValueError as error:  # a held-out app not in the selection, a split named "all"
         raise click.UsageError(str(error)) from None
+
+
+def left_out_note(hidden: HiddenJudging, count: int) -> str:
+    return (
+        f"Left out of the judge-score selection, whatever their scores: {count} "
+        f"{'trajectory' if count == 1 else 'trajectories'}, since {hidden.why()}; their judge results stay hidden "
+        "until every rater has finished."
+    )
 
 
 def write_files(shapes: dict[str, DatasetShape], out: Path) -> dict[str, list[Path]]:

@@ -2,8 +2,9 @@
 
 A rater gets the study's items in an order of their own (shuffled with their seed), each as the judge saw it
 (instruction, every step's screenshot, reasoning, action and tool call) and with their own score and note,
-never the judge's score or reason nor another rater's score: nothing here reads them. Once a rater has
-scored every item, `disagreements` shows where that rater and the judge differ most, with the judge's reason.
+never the judge's score or reason nor another rater's score: nothing here reads them. Once every rater has
+scored every item (or, when the study's owner chose so at creation, once this rater has), `disagreements`
+shows where that rater and the judge differ most, with the judge's reason.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from annotator.judge.agreement_consensus import check_level
 from annotator.judge.messages import JudgedTrajectory, judged_trajectory
-from annotator.services.studies import NotYetError
+from annotator.services.studies import NotYetError, progress
 from annotator.storage import studies as stored
 from annotator.storage.database import Database
 from annotator.storage.studies import StoredRater, StoredStudy
@@ -102,6 +103,12 @@ def disagreements(db: Database, name: str, rater_name: str) -> list[Disagreement
     missing = [entry.number for entry in queue if entry.score is None]
     if missing:
         raise NotYetError(f"{len(missing)} item(s) of study {name!r} are not rated yet (first: #{missing[0]})")
+    pending = [f"{rater.name} {rater.rated}/{rater.total}" for rater in progress(study) if not rater.finished]
+    if pending and not study.show_differences_early:
+        raise NotYetError(
+            f"where you and the judge differ in study {name!r} shows once every rater has finished "
+            f"(still rating: {', '.join(pending)})"
+        )
     items = {item.id: item for item in study.items}
     trajectory_ids = [item.trajectory_id for item in study.items]
     reasons = stored.judge_reasons(db, study.config_id, trajectory_ids)

@@ -27,10 +27,12 @@ from annotator import __version__
 from annotator.imaging.decode import verified_image_size
 from annotator.services import bundle_manifest as fmt
 from annotator.services.bundle_io import BundleReader, open_bundle
-from annotator.services.bundle_judging import validate_judging
+from annotator.services.bundle_judging import validate_judging, withhold
 from annotator.services.target_boxes import suggest_missing_boxes
 from annotator.storage import bundles, integrity
+from annotator.storage import studies as stored_studies
 from annotator.storage.blobs import BlobCorruptError, BlobStore, hash_stream
+from annotator.storage.studies import HiddenJudging
 from annotator.storage.workspace import Workspace
 
 Progress = Callable[[int, int], None]
@@ -43,6 +45,7 @@ class ExportResult:
     steps: int
     blobs: int
     bytes: int
+    withheld: dict[str, Any] | None = None  # the manifest's "withheld" section: judge results left out, and why
 
 
 @dataclass
@@ -54,27 +57,40 @@ class ImportResult:
     judge_scores_added: int = 0
     studies_added: int = 0
     skipped_uids: list[str] = field(default_factory=list)
+    withheld: dict[str, Any] | None = None  # the bundle's writer could not see some judge results: not in it
 
 
-def build_manifest(workspace: Workspace, app: str | None, status: str | None) -> dict[str, Any]:
-    return {
+def build_manifest(
+    workspace: Workspace, app: str | None, status: str | None, hidden: HiddenJudging | None = None
+) -> dict[str, Any]:
+    """The manifest; `hidden` (storage.studies.hidden_judging of whoever writes it) leaves out what they may not
+    see, and the "withheld" section says what was left out."""
+    manifest = {
         "format": fmt.FORMAT_NAME,
         "format_version": fmt.FORMAT_VERSION,
         "created_at": datetime.now(UTC).isoformat(),
         "created_by": f"annotator {__version__}",
         **bundles.export_sections(workspace.database, app, status),
     }
+    if hidden:
+        uid_of = stored_studies.trajectory_uids(workspace.database, hidden.trajectory_ids)
+        withheld = withhold(manifest, hidden, uid_of)
+        if withheld is not None:
+            manifest["withheld"] = withheld
+    return manifest
 
 
 def export_bundle(
     workspace: Workspace, out: Path, *, app: str | None = None, status: str | None = None,
-    progress: Progress | None = None,
+    progress: Progress | None = None, hidden: HiddenJudging | None = None,
 ) -> ExportResult:  # fmt: skip
-    """Write a bundle to `out` (a folder, or a zip when it ends in .zip); written aside, then renamed."""
+    """Write a bundle to `out` (a folder, or a zip when it ends in .zip); written aside, then renamed. `hidden`:
+    the judge results its writer may not see (storage.studies.hidden_judging), left out and named in the
+    manifest's "withheld" section; None writes everything."""
     out = Path(out)
     if out.exists():
         raise FileExistsError(f"{out} already exists; choose a new name")
-    manifest = build_manifest(workspace, app, status)
+    manifest = build_manifest(workspace, app, status, hidden)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
@@ -86,7 +102,8 @@ def export_bundle(
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     steps = sum(len(t["steps"]) for t in manifest["trajectories"])
-    return ExportResult(out, len(manifest["trajectories"]), steps, len(manifest["blobs"]), total)
+    withheld = manifest.get("withheld")
+    return ExportResult(out, len(manifest["trajectories"]), steps, len(manifest["blobs"]), total, withheld)
 
 
 def _write_folder(workspace: Workspace, folder: Path, manifest: dict[str, Any], progress: Progress | None) -> int:
@@ -156,7 +173,7 @@ def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None
     return ImportResult(
         trajectories_added=written.trajectories, trajectories_skipped=len(skipped), steps_added=written.steps,
         blobs_added=len(copier.written), judge_scores_added=written.judge_scores, studies_added=written.studies,
-        skipped_uids=skipped,
+        skipped_uids=skipped, withheld=manifest.get("withheld"),
     )  # fmt: skip
 
 

@@ -1,6 +1,10 @@
 """Checking the judges, their scores and validation studies of a bundle (format version 2), so that a bundle used as
 a backup or to move work between machines keeps the judge's answers and the people's blind ratings; a judge's
 fingerprint must match its settings. storage/bundle_judging.py reads and writes their rows.
+
+A bundle written by a rater of a study still being rated leaves out what that rater may not see
+(storage.studies.hidden_judging): the judge's scores of the study's trajectories and the study itself (it holds
+the judge's levels and the other raters' scores), and says so in its "withheld" section.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from typing import Any
 
 from annotator.domain.judge_settings import ImagePolicy, JudgeSettings
 from annotator.services.bundle_manifest import BundleError, require
+from annotator.storage.studies import HiddenJudging
 
 # validation -------------------------------------------------------------------------------------------------
 
@@ -68,3 +73,29 @@ def _validate_study(study: Any, where: str, fingerprints: set[str], trajectory_u
             if require(rating, "trajectory", str, at) not in items:
                 raise BundleError(f"{at}: trajectory {rating['trajectory']!r} is not one of the study's items")
             _level(rating.get("score"), f"{at}.score")
+
+
+# what a rater may not take along ------------------------------------------------------------------------------
+
+
+def withhold(manifest: dict[str, Any], hidden: HiddenJudging, uid_of: dict[int, str]) -> dict[str, Any] | None:
+    """Remove from `manifest` the judge results `hidden` keeps from its person, and the open studies they rate;
+    returns the "withheld" section that says so (None when nothing in the bundle was hidden)."""
+    uids = {uid_of[trajectory_id] for trajectory_id in hidden.trajectory_ids if trajectory_id in uid_of}
+    in_bundle = {trajectory["uid"] for trajectory in manifest["trajectories"]} & uids
+    names = set(hidden.study_names)
+    studies = [study["name"] for study in manifest.get("studies", []) if study["name"] in names]
+    if not in_bundle and not studies:
+        return None
+    for judge in manifest.get("judges", []):
+        judge["scores"] = [score for score in judge["scores"] if score["trajectory"] not in in_bundle]
+    manifest["studies"] = [study for study in manifest.get("studies", []) if study["name"] not in names]
+    who = hidden.person or "someone who did not say who they are"
+    return {
+        "reason": f"written by {who} while these studies were being rated: their judge results stay hidden from "
+                  "their raters until every rater has finished",
+        "person": hidden.person,
+        "open_studies": sorted(names),
+        "judge_results_of": sorted(in_bundle),
+        "studies": studies,
+    }  # fmt: skip

@@ -16,6 +16,9 @@ A step may hold "drafts" (models' proposals, annotator.domain.drafts: {"model", 
 "think", "action_text", "tool_call", "matches_executed", "problem", "reply", "created_at"}, one per model and
 prompt), and a revision that took one names it with "draft": {"model", "prompt_sha256"}; bundles without them
 import with none.
+A bundle written by a rater of a study still being rated (or by someone who did not say who they are) has a
+"withheld" section: {"reason", "person", "open_studies", "judge_results_of": [uid, ...], "studies": [name, ...]},
+the judge results and studies left out of it (services/bundle_judging.withhold); readers ignore it.
 Blob bytes live beside it as blobs/<sha256>.
 """
 

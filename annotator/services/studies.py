@@ -1,9 +1,11 @@
 """Validation studies of a judge: create one (a stratified sample, its raters, the rubric), follow it, adjudicate
 items without a majority, and report the judge's agreement with the human consensus.
 
-Blindness: a rater who has not finished rating a study gets no report of it (it shows the judge's scores and
-the other raters'); the rating itself goes through annotator.services.blind_rating, which never reads a
-judge score.
+Blindness: while a study is open (some rater has not scored every item) none of its raters gets its report (it
+shows the judge's scores and the other raters'), finished or not; the rating itself goes through
+annotator.services.blind_rating, which never reads a judge score. Which trajectories' judge results a person may
+not see elsewhere is storage.studies.hidden_judging; who asks on the command line, storage.studies.person_asking
+(a name given there must be someone the workspace knows).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from annotator.judge.agreement_consensus import RatedItem, TieRule, check_level,
 from annotator.judge.sampling import Candidate, stratified_sample
 from annotator.storage import studies as stored
 from annotator.storage.database import Database
-from annotator.storage.studies import StoredStudy, StudyNameTaken
+from annotator.storage.studies import HiddenJudging, StoredStudy, StudyNameTaken
 
 if TYPE_CHECKING:
     from annotator.judge.agreement import AgreementReport
@@ -59,10 +61,20 @@ class StudyInfo:
     flagged: int  # items whose ratings are complete and have no unique majority, not adjudicated
     adjudicated: int
     created_at: datetime
+    show_differences_early: bool = False  # a rater who finished sees their differences before the others finish
 
     @property
     def finished(self) -> bool:
         return all(rater.finished for rater in self.raters)
+
+    def rater(self, name: str) -> RaterProgress | None:
+        return next((rater for rater in self.raters if rater.name == name), None)
+
+    def differences_for(self, name: str) -> bool:
+        """May rater `name` see where they and the judge differ now: after every rater finished, or, when the
+        owner chose so at creation, as soon as they themselves did."""
+        mine = self.rater(name)
+        return mine is not None and mine.finished and (self.finished or self.show_differences_early)
 
 
 def _order_seed(seed: int, rater: str) -> int:
@@ -80,8 +92,11 @@ def create_study(
     by_app: bool = False,
     rubric: str | None = None,
     created_by: str | None = None,
+    show_differences_early: bool = False,
 ) -> StudyInfo:
-    """Sample `size` trajectories scored by judge `judge_id`, stratified by its levels (and apps)."""
+    """Sample `size` trajectories scored by judge `judge_id`, stratified by its levels (and apps).
+    `show_differences_early`: a rater who finished sees their differences from the judge at once, rather than
+    when every rater has finished."""
     names = [rater.strip() for rater in raters if rater.strip()]
     if not name.strip():
         raise StudyError("a study needs a name")
@@ -97,6 +112,7 @@ def create_study(
             db, name.strip(), judge_id, seed=seed, size=size, by_app=by_app, rubric=rubric or rubric_text(prompt),
             created_by=created_by, items=[stored.NewItem(c.trajectory_id, c.level, c.app) for c in sample],
             raters=[(rater, _order_seed(seed, rater)) for rater in names],
+            show_differences_early=show_differences_early,
         )  # fmt: skip
     except StudyNameTaken as error:
         raise StudyError(str(error)) from None
@@ -120,6 +136,7 @@ def _info(study: StoredStudy) -> StudyInfo:
         study.id, study.name, study.config_id, study.judge, study.seed, len(study.items), study.sample_size,
         study.by_app, dict(sorted(Counter(item.judge_reward for item in study.items).items())), progress(study),
         flagged, sum(item.adjudicated is not None for item in study.items), study.created_at,
+        study.show_differences_early,
     )  # fmt: skip
 
 
@@ -144,22 +161,29 @@ def adjudicate(db: Database, name: str, trajectory_id: int, label: int | None, n
 
 
 def refuse_pending_rater(study: StoredStudy, viewer: str | None, what: str) -> None:
-    """NotYetError when `viewer` (or, unnamed, anyone) is still rating: they must not see scores yet."""
+    """NotYetError while the study is open and `viewer` rates it (finished or not: nobody sees the others' or the
+    judge's scores before every rater has given theirs), or is unnamed."""
     found = progress(study)
-    if viewer is not None:
-        mine = next((rater for rater in found if rater.name == viewer), None)
-        if mine is not None and not mine.finished:
-            raise NotYetError(
-                f"{viewer} is still rating study {study.name!r} ({mine.rated}/{mine.total}); finish first, then "
-                f"{what}: until then the judge's and the other raters' scores stay hidden"
-            )
-        return
     pending = [f"{rater.name} {rater.rated}/{rater.total}" for rater in found if not rater.finished]
-    if pending:
+    if not pending:
+        return
+    if viewer is None:
         raise NotYetError(
             f"study {study.name!r} is still being rated ({', '.join(pending)}); to {what} now, say who you are "
-            "(someone who is not rating it), so that no rater sees the judge's scores before finishing"
+            "(someone who is not rating it), so that no rater sees the judge's scores before every rater finished"
         )
+    mine = next((rater for rater in found if rater.name == viewer), None)
+    if mine is not None:
+        done = f"{viewer} has rated all {mine.total} items" if mine.finished else f"{viewer} is still rating"
+        raise NotYetError(
+            f"{done} of study {study.name!r}, which is still being rated ({', '.join(pending)}); a rater may "
+            f"{what} once every rater has finished: until then the judge's and the other raters' scores stay hidden"
+        )
+
+
+def hidden_judging(db: Database, person: str | None) -> HiddenJudging:
+    """Which trajectories' judge results are hidden from `person` (storage.studies.hidden_judging: the rule)."""
+    return stored.hidden_judging(db, person)
 
 
 def rated_items(db: Database, name: str, viewer: str | None) -> tuple[list[RatedItem], dict[str, int]]:

@@ -5,6 +5,11 @@ the last row it holds (keyset pagination on ``(sort key, id)``), so a page costs
 at row 0 and rows recorded meanwhile by a collection run neither repeat nor vanish. Sorting and filtering
 run in the database, never over rows in memory. Each call uses its own short session, so it may run on a
 worker thread. No Qt here: the CLI or a script can page through trajectories the same way.
+
+The judge score column and filter read one judge's scores (the newest that scored anything, unless the filter
+names one). The trajectories in the filter's `hidden` (storage.studies.hidden_judging of whoever looks) show no
+score, sort with the unscored and match no score filter, so that neither the column nor a filter or an order
+tells their scores.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, and_, exists, func, or_, select
+from sqlalchemy import ColumnElement, and_, case, exists, func, literal, or_, select
 from sqlalchemy.orm import aliased
 
 from annotator.domain.trajectory import ReviewStatus, TrajectoryStatus
@@ -23,11 +28,14 @@ from annotator.storage.database import Database
 from annotator.storage.selection import AnySelect
 
 T, Ins, A, S, R = models.Trajectory, models.Instruction, models.App, models.Step, models.LabelRevision
+JS = models.JudgeScore
 Collector = aliased(models.Person, name="collector")
 
 SORT_COLUMNS: tuple[str, ...] = (
     "id", "app", "instruction", "steps", "collector", "status", "outcome", "review", "labelled_by", "started",
+    "judge_score",
 )  # fmt: skip
+UNSCORED = -1  # the judge score filter's value for "not scored"
 Want = Literal["unlabelled", "review"]
 # What "next unlabelled" / "next needing review" look for: a trajectory still being recorded is not work yet.
 WANTED_REVIEW_STATE: dict[Want, str] = {"unlabelled": ReviewStatus.UNLABELLED, "review": ReviewStatus.ANNOTATED}
@@ -43,6 +51,9 @@ class BrowseFilter:
     collector_kind: str | None = None
     labelled_by: int | None = None  # a person id: trajectories where they wrote at least one label revision
     text: str = ""  # matched in the instruction and the steps' labelled think / action text
+    judge_id: int | None = None  # whose scores the column shows and the score filter reads (None: the newest)
+    judge_score: int | None = None  # 0-4: trajectories the judge scored so; UNSCORED: those it has no score for
+    hidden: frozenset[int] = frozenset()  # trajectories whose judge results the person looking may not see
 
 
 @dataclass(frozen=True)
@@ -68,6 +79,8 @@ class TrajectoryRow:
     review_status: str
     labelled_by: tuple[str, ...]
     started_at: datetime
+    judge_score: int | None = None  # the judge's usable score; None also when hidden
+    judge_hidden: bool = False  # the person looking may not see it (a study they rate is still being rated)
 
 
 Cursor = tuple[Any, int]  # the last row's (sort key, id)
@@ -93,6 +106,7 @@ class Choices:
 
     apps: list[tuple[int, str]] = field(default_factory=list)
     people: list[tuple[int, str]] = field(default_factory=list)
+    judge: tuple[int, str] | None = None  # the newest judge that scored anything: (id, "prompt · model")
 
 
 def _step_count() -> ColumnElement[int]:
@@ -113,8 +127,17 @@ def _first_labeller() -> ColumnElement[str]:
     return func.coalesce(first, "")
 
 
-def _sort_key(column: str) -> ColumnElement[Any]:
+def _judge_score(where: BrowseFilter) -> ColumnElement[Any]:
+    """The score of the filter's judge (the newest one by default), NULL where there is none or it is hidden."""
+    judge = literal(where.judge_id) if where.judge_id is not None else select(func.max(JS.config_id)).scalar_subquery()
+    score = select(JS.reward).where(JS.trajectory_id == T.id, JS.config_id == judge).correlate(T).scalar_subquery()
+    return case((T.id.in_(sorted(where.hidden)), None), else_=score) if where.hidden else score
+
+
+def _sort_key(column: str, where: BrowseFilter) -> ColumnElement[Any]:
     """Never NULL, so that keyset comparisons hold on every backend."""
+    if column == "judge_score":
+        return func.coalesce(_judge_score(where), UNSCORED)  # a hidden score sorts with the unscored
     keys: dict[str, Any] = {
         "id": T.id,
         "app": A.name,
@@ -153,20 +176,26 @@ def _matching(query: AnySelect, where: BrowseFilter) -> AnySelect:
             or_(S.think.icontains(text, autoescape=True), S.action_text.icontains(text, autoescape=True)),
         )
         conditions.append(or_(Ins.text.icontains(text, autoescape=True), in_labels.correlate(T)))
+    if where.judge_score == UNSCORED:  # a hidden score is not "no score" either: it matches no score filter
+        conditions.append(_judge_score(where).is_(None))
+        if where.hidden:
+            conditions.append(T.id.not_in(sorted(where.hidden)))
+    elif where.judge_score is not None:
+        conditions.append(_judge_score(where) == where.judge_score)
     return query.where(*conditions)
 
 
 def fetch_page(db: Database, where: BrowseFilter, sort: Sort, after: Cursor | None = None, limit: int = 200) -> Page:
     """Up to `limit` rows after the cursor, in sort order with the id breaking ties."""
-    key = _sort_key(sort.column).label("sort_key")
+    key = _sort_key(sort.column, where).label("sort_key")
     query = _matching(
         select(
             T.id, A.name, Ins.text, _step_count(), T.collector_kind, func.coalesce(Collector.name, T.agent_model, ""),
-            T.status, T.outcome, T.review_status, T.started_at, key,
+            T.status, T.outcome, T.review_status, T.started_at, key, _judge_score(where),
         ).select_from(T),
         where,
     ).outerjoin(Collector, Collector.id == T.collector_person_id)  # fmt: skip
-    expression = _sort_key(sort.column)
+    expression = _sort_key(sort.column, where)
     if after is not None:
         last_key, last_id = after
         if sort.descending:
@@ -182,6 +211,7 @@ def fetch_page(db: Database, where: BrowseFilter, sort: Sort, after: Cursor | No
         TrajectoryRow(
             id=r[0], app=r[1], instruction=r[2], steps=r[3], collector_kind=r[4], collector=r[5], status=r[6],
             outcome=r[7], review_status=r[8], labelled_by=labellers.get(r[0], ()), started_at=r[9],
+            judge_score=r[11], judge_hidden=r[0] in where.hidden,
         )
         for r in results
     ]  # fmt: skip
@@ -253,4 +283,7 @@ def filter_choices(db: Database) -> Choices:
             .where(exists().where(R.person_id == models.Person.id))
             .order_by(models.Person.name)
         ).all()
-    return Choices(apps=[(i, n) for i, n in apps], people=[(i, n) for i, n in people])
+        newest = session.scalar(select(func.max(JS.config_id)))
+        judge = session.get(models.JudgeConfig, newest) if newest is not None else None
+    named = (judge.id, f"{judge.prompt_name} · {judge.model}") if judge is not None else None
+    return Choices(apps=[(i, n) for i, n in apps], people=[(i, n) for i, n in people], judge=named)

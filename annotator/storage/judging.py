@@ -161,3 +161,61 @@ def config_summaries(db: Database) -> list[ConfigSummary]:
             )  # fmt: skip
             summaries.append(summary)
         return summaries
+
+
+@dataclass(frozen=True)
+class TrajectoryScore:
+    """One judge's answer about one trajectory, with what identifies the trajectory to a person."""
+
+    trajectory_id: int
+    app: str
+    instruction: str
+    reward: int | None
+    reason: str | None
+    error: str | None  # why there is no reward
+    images: int  # screenshots sent
+    attempts: int
+    updated_at: datetime
+    config_id: int = 0
+    judge: str = ""  # "prompt · model"
+
+
+def _answers(where: Any) -> Any:
+    T, Ins, A, C = models.Trajectory, models.Instruction, models.App, models.JudgeConfig
+    return (
+        select(S.trajectory_id, A.name, Ins.text, S.reward, S.reason, S.error, S.images, S.attempts, S.updated_at,
+               S.config_id, C.prompt_name, C.model)
+        .join(T, T.id == S.trajectory_id).join(Ins, Ins.id == T.instruction_id).join(A, A.id == Ins.app_id)
+        .join(C, C.id == S.config_id).where(where)
+    )  # fmt: skip
+
+
+def _score(row: Any) -> TrajectoryScore:
+    trajectory_id, app, instruction, reward, reason, error, images, attempts, updated_at, config_id, prompt, model = row
+    return TrajectoryScore(
+        trajectory_id, app, instruction, reward, reason, error, images, attempts, updated_at, config_id,
+        f"{prompt} · {model}",
+    )  # fmt: skip
+
+
+def answers_of(db: Database, config_id: int) -> list[TrajectoryScore]:
+    """Every answer of a judge configuration, usable or not, newest trajectory first."""
+    with db.session() as session:
+        rows = session.execute(_answers(S.config_id == config_id).order_by(S.trajectory_id.desc()))
+        return [_score(row) for row in rows]
+
+
+def answers_about(db: Database, trajectory_id: int) -> list[TrajectoryScore]:
+    """Every judge's answer about one trajectory, the newest judge first."""
+    with db.session() as session:
+        rows = session.execute(_answers(S.trajectory_id == trajectory_id).order_by(S.config_id.desc()))
+        return [_score(row) for row in rows]
+
+
+def image_policy(db: Database, config_id: int) -> dict[str, Any]:
+    """The screenshots policy a configuration was run with (domain.judge_settings.ImagePolicy as a dict)."""
+    with db.session() as session:
+        config = session.get(models.JudgeConfig, config_id)
+        if config is None:
+            raise LookupError(f"no judge {config_id}; `annotator judge list` shows them")
+        return dict(config.image_policy)

@@ -1,14 +1,23 @@
 """Validation studies as stored: a study with its items, raters and ratings, read in one snapshot, and the
-writes that create a study, rate an item and adjudicate one. The rules (blindness, consensus, sampling) are
-the services' (annotator.services.studies, annotator.services.blind_rating); here are only rows."""
+writes that create a study, rate an item and adjudicate one. The rules of consensus and sampling are the
+services' (annotator.services.studies, annotator.services.blind_rating).
+
+One rule lives here, because every reader of judge results needs it, the trainer bridge too (which may not
+import the services): which trajectories' judge results are hidden from a person (`hidden_judging`). A study
+is open while some rater has not scored every item; its raters, finished or not, see no judge score or reason
+of its trajectories anywhere (trajectory list, judge view, review, bundles, statistics filtered by score) until
+it closes. Someone who has not said who they are is treated as a possible rater of every open study.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import getpass
+import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.strategy_options import _AbstractLoad
@@ -19,6 +28,7 @@ from annotator.storage.database import Database
 from annotator.storage.models import utcnow
 
 St, It, Ra, Rt = models.Study, models.StudyItem, models.StudyRater, models.StudyRating
+PERSON_ENV = "ANNOTATOR_PERSON"  # who runs a command, when it has no --as
 
 
 class StudyNameTaken(ValueError):
@@ -56,6 +66,7 @@ class StoredStudy:
     items: tuple[StoredItem, ...]  # in sampling order
     raters: tuple[StoredRater, ...]
     ratings: dict[int, dict[str, int]]  # item id -> rater name -> score
+    show_differences_early: bool = False  # the owner's choice: a rater who finished sees their differences at once
 
 
 @dataclass(frozen=True)
@@ -84,7 +95,7 @@ def _stored(session: Session, study: models.Study) -> StoredStudy:
         study.seed, study.sample_size, study.by_app, study.rubric, study.created_at,
         tuple(StoredItem(i.id, i.trajectory_id, i.position, i.judge_reward, i.app, i.adjudicated) for i in study.items),
         tuple(StoredRater(r.id, r.person.name, r.order_seed) for r in study.raters),
-        _ratings(session, study.id),
+        _ratings(session, study.id), study.show_differences_early,
     )  # fmt: skip
 
 
@@ -130,13 +141,14 @@ def scored_by(db: Database, judge_id: int) -> list[NewItem]:
 def insert_study(
     db: Database, name: str, judge_id: int, *, seed: int, size: int, by_app: bool, rubric: str,
     created_by: str | None, items: Sequence[NewItem], raters: Sequence[tuple[str, int]],
+    show_differences_early: bool = False,
 ) -> StoredStudy:  # fmt: skip
     """Write a study with its sampled items (in order) and its raters (name, order seed)."""
     with db.session() as session:
         creator = ensure_person(session, created_by, "reviewer").id if created_by else None
         study = St(
             name=name, config_id=judge_id, seed=seed, sample_size=size, by_app=by_app, rubric=rubric,
-            created_by_id=creator,
+            created_by_id=creator, show_differences_early=show_differences_early,
         )  # fmt: skip
         study.items = [
             It(trajectory_id=item.trajectory_id, position=n, judge_reward=item.judge_reward, app=item.app)
@@ -197,3 +209,120 @@ def instruction_texts(db: Database, trajectory_ids: Sequence[int]) -> dict[int, 
     query = select(T.id, Ins.text).join(Ins, Ins.id == T.instruction_id).where(T.id.in_(trajectory_ids))
     with db.session() as session:
         return {trajectory_id: text for trajectory_id, text in session.execute(query)}
+
+
+# who may see judge results ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpenStudy:
+    """A study some rater has not finished: its name, its trajectories and its raters."""
+
+    name: str
+    trajectory_ids: frozenset[int]
+    raters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HiddenJudging:
+    """The trajectories whose judge results (scores, reasons) a person must not see, and the open studies that
+    hide them. Empty (false) when nothing is hidden."""
+
+    person: str | None  # None: nobody said who they are
+    studies: tuple[OpenStudy, ...] = ()
+
+    @property
+    def trajectory_ids(self) -> frozenset[int]:
+        return frozenset().union(*(study.trajectory_ids for study in self.studies))
+
+    @property
+    def study_names(self) -> tuple[str, ...]:
+        return tuple(study.name for study in self.studies)
+
+    def __contains__(self, trajectory_id: object) -> bool:
+        return any(trajectory_id in study.trajectory_ids for study in self.studies)
+
+    def __bool__(self) -> bool:
+        return any(study.trajectory_ids for study in self.studies)
+
+    def hidden_of(self, trajectory_ids: Iterable[int]) -> set[int]:
+        return {trajectory_id for trajectory_id in trajectory_ids if trajectory_id in self}
+
+    def why(self) -> str:
+        """For a command's note: "小王 rates '试点', which is still being rated"."""
+        names = ", ".join(repr(name) for name in self.study_names)
+        verb = "is" if len(self.studies) == 1 else "are"
+        if self.person is None:
+            return f"nobody said who asks (--as NAME), and {names} {verb} still being rated"
+        return f"{self.person} rates {names}, which {verb} still being rated"
+
+
+def open_studies(db: Database) -> list[OpenStudy]:
+    """Every study that some rater has not finished (scored each of its items)."""
+    rated = (
+        select(Ra.study_id, models.Person.name, func.count(Rt.id))
+        .join(models.Person, models.Person.id == Ra.person_id).outerjoin(Rt, Rt.rater_id == Ra.id)
+        .group_by(Ra.id, Ra.study_id, models.Person.name).order_by(Ra.id)
+    )  # fmt: skip
+    with db.session() as session:
+        names = dict(session.execute(select(St.id, St.name)).all())
+        items: dict[int, set[int]] = {}
+        for study_id, trajectory_id in session.execute(select(It.study_id, It.trajectory_id)):
+            items.setdefault(study_id, set()).add(trajectory_id)
+        progress: dict[int, list[tuple[str, int]]] = {}
+        for study_id, rater, count in session.execute(rated):
+            progress.setdefault(study_id, []).append((rater, int(count)))
+    found = []
+    for study_id, name in sorted(names.items()):
+        total, raters = len(items.get(study_id, ())), progress.get(study_id, [])
+        if any(count < total for _rater, count in raters):
+            found.append(OpenStudy(name, frozenset(items[study_id]), tuple(rater for rater, _count in raters)))
+    return found
+
+
+def hidden_judging(db: Database, person: str | None) -> HiddenJudging:
+    """Which trajectories' judge results are hidden from `person`: those of every open study they rate (finished
+    with it or not: nobody's scores are seen before every rater has given theirs); for None, someone who has not
+    said who they are, those of every open study. The owner's early-differences option shows a finished rater
+    their own differences in the Studies view (annotator.services.blind_rating), and nothing else."""
+    studies = tuple(study for study in open_studies(db) if person is None or person in study.raters)
+    return HiddenJudging(person, studies)
+
+
+def is_known_person(db: Database, name: str) -> bool:
+    with db.session() as session:
+        return session.scalar(select(models.Person.id).where(models.Person.name == name)) is not None
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name (some containers)
+        return ""
+
+
+def person_asking(db: Database, named: str | None) -> str | None:
+    """Who runs a command: `named` (its --as), else the ANNOTATOR_PERSON variable, else the login name (what the
+    desktop app suggests at first start) when someone of that name works here; None when nobody is known. A name
+    given (option or variable) must be someone who works here, else LookupError: an invented name would pass
+    for someone who is not rating."""
+    given = (named or "").strip() or os.environ.get(PERSON_ENV, "").strip()
+    if given:
+        if not is_known_person(db, given):
+            raise LookupError(
+                f"nobody called {given!r} works in this workspace; name a person it knows "
+                f"(--as or {PERSON_ENV}): who labelled, reviewed, rated or created a study"
+            )
+        return given
+    login = _login_name()
+    return login if login and is_known_person(db, login) else None
+
+
+def trajectory_uids(db: Database, trajectory_ids: Iterable[int]) -> dict[int, str]:
+    """id -> uid: a bundle names trajectories by uid."""
+    wanted = sorted(set(trajectory_ids))
+    if not wanted:
+        return {}
+    T = models.Trajectory
+    with db.session() as session:
+        return dict(session.execute(select(T.id, T.uid).where(T.id.in_(wanted))).all())

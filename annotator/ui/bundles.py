@@ -9,7 +9,9 @@ from PySide6.QtWidgets import QFileDialog, QProgressBar, QWidget
 
 from annotator.services.bundle import ExportResult, ImportResult, export_bundle, import_bundle
 from annotator.services.changes import Changes
+from annotator.services.studies import hidden_judging
 from annotator.storage.workspace import Workspace
+from annotator.ui import identity
 from annotator.ui.hub import Hub
 from annotator.ui.i18n import fill
 from annotator.ui.workers import Jobs
@@ -46,11 +48,13 @@ class BundleCommands(QObject):
             if not chosen:
                 return
             out = Path(chosen)
-        workspace = self.workspace
+        workspace, person = self.workspace, identity.current_person()[0] or None
         self._start()
         self.jobs.submit(
-            self.tr("Exporting a bundle"),
-            lambda: export_bundle(workspace, out, progress=self.progressed.emit),
+            self.tr("Exporting a bundle"),  # without the judge results the person working may not see
+            lambda: export_bundle(
+                workspace, out, progress=self.progressed.emit, hidden=hidden_judging(workspace.database, person)
+            ),
             on_result=self._exported,
             on_error=lambda _error: self.bar.hide(),
             queue=QUEUE,
@@ -86,8 +90,13 @@ class BundleCommands(QObject):
 
     def _exported(self, result: ExportResult) -> None:
         self.bar.hide()
-        text = self.tr("Exported %n trajectory(s) to %1", "", result.trajectories)
-        self.finished.emit(fill(text, result.path))
+        text = fill(self.tr("Exported %n trajectory(s) to %1", "", result.trajectories), result.path)
+        if result.withheld:
+            left_out = len(result.withheld["judge_results_of"])
+            text += " " + self.tr(
+                "(without the judge results of %n trajectory(s) in a study still being rated)", "", left_out
+            )
+        self.finished.emit(text)
 
     def _imported(self, result: ImportResult) -> None:
         self.bar.hide()

@@ -98,3 +98,30 @@ def test_a_damaged_judging_section_is_refused_and_nothing_is_written(
         with pytest.raises(BundleError, match=problem):
             import_bundle(other, folder)
         assert database_snapshot(other) == before
+
+
+def test_a_bundle_written_by_a_rater_of_an_open_study_leaves_its_judge_results_out(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    """Issue 16, defect 8: the manifest carried every judge score and reason while a study was being rated."""
+    config = judging.ensure_config(workspace.database, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
+    ids = []
+    for n in range(4):
+        ids.append(add_trajectory(workspace, "淘宝", f"任务 {n}", 2, seed=n))
+        record = ScoreRecord(n, f"理由 {n}", "{}", None, None, 1.0, 2)
+        judging.save_score(workspace.database, config, None, ids[-1], record)
+    studies.create_study(workspace.database, "试点", config, 3, ["小王", "小李"], seed=1, created_by="主管")
+    in_study = {e.trajectory_id for e in blind_rating.rater_queue(workspace.database, "试点", "小王")}
+    hidden = studies.hidden_judging(workspace.database, "小王")
+    result = export_bundle(workspace, tmp_path / "rater", hidden=hidden)
+    manifest = json.loads((result.path / "manifest.json").read_text(encoding="utf-8"))
+    kept = {score["trajectory"] for score in manifest["judges"][0]["scores"]}
+    assert len(kept) == 1 and manifest["studies"] == [] and result.withheld == manifest["withheld"]
+    assert len(manifest["withheld"]["judge_results_of"]) == len(in_study) == 3
+    assert not kept & set(manifest["withheld"]["judge_results_of"])
+    with Workspace.open(tmp_path / "other") as other:
+        imported = import_bundle(other, result.path)  # a bundle with less in it still imports
+        assert (imported.trajectories_added, imported.judge_scores_added, imported.studies_added) == (4, 1, 0)
+        assert imported.withheld is not None and imported.withheld["person"] == "小王"
+    everything = export_bundle(workspace, tmp_path / "owner", hidden=studies.hidden_judging(workspace.database, "主管"))
+    assert everything.withheld is None

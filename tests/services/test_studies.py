@@ -16,6 +16,7 @@ from annotator.services import blind_rating, studies
 from annotator.services.studies import NotYetError, StudyError
 from annotator.storage import judging, models
 from annotator.storage.judging import ScoreRecord
+from annotator.storage.studies import person_asking
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 
@@ -163,3 +164,55 @@ def test_a_finished_study_reports_what_the_agreement_module_computes(scored) -> 
     assert flagged not in settled.flagged_items
     assert studies.study_info(workspace.database, "s").adjudicated == 1
     assert Counter(item.human for item in settled.items)[0] >= 1
+
+
+def test_a_finished_rater_sees_no_score_until_every_rater_has_finished(scored) -> None:
+    """Issue 16, defect 8: finishing gave a rater the judge's scores and the report while the others rated."""
+    workspace, config, rewards = scored
+    studies.create_study(workspace.database, "s", config, 6, RATERS, created_by="主管")
+    rate_all(workspace, "s", "小王", lambda t: 2)
+    with pytest.raises(NotYetError, match="once every rater has finished"):
+        blind_rating.disagreements(workspace.database, "s", "小王")
+    with pytest.raises(NotYetError, match="小王 has rated all 6 items"):
+        studies.study_report(workspace.database, "s", "小王", n_boot=0)
+    with pytest.raises(NotYetError, match="once every rater has finished"):
+        studies.adjudicate(workspace.database, "s", next(iter(rewards)), 2, "", "小王")
+    with pytest.raises(LookupError, match="nobody called '路人'"):
+        person_asking(workspace.database, "路人")  # on the command line, an invented name is not "not a rater"
+    for rater in RATERS[1:]:
+        rate_all(workspace, "s", rater, lambda t: 3)
+    assert len(blind_rating.disagreements(workspace.database, "s", "小王")) == 6
+    assert studies.study_report(workspace.database, "s", "小王", n_boot=0).n == 6
+    assert studies.study_report(workspace.database, "s", None, n_boot=0).n == 6  # closed: anyone may read it
+
+
+def test_the_owner_may_show_a_finished_rater_their_differences_early(scored) -> None:
+    workspace, config, _rewards = scored
+    info = studies.create_study(workspace.database, "early", config, 6, RATERS, show_differences_early=True)
+    assert info.show_differences_early and not info.differences_for("小王")
+    rate_all(workspace, "early", "小王", lambda t: 2)
+    assert studies.study_info(workspace.database, "early").differences_for("小王")
+    assert len(blind_rating.disagreements(workspace.database, "early", "小王")) == 6
+    with pytest.raises(NotYetError):  # the report (the others' scores) still waits for everyone
+        studies.study_report(workspace.database, "early", "小王", n_boot=0)
+    with pytest.raises(NotYetError, match="not rated yet"):
+        blind_rating.disagreements(workspace.database, "early", "小李")
+    assert studies.hidden_judging(workspace.database, "小王")  # and the judge's scores elsewhere too
+
+
+def test_which_judge_results_are_hidden_from_whom(scored) -> None:
+    """The one rule (storage.studies.hidden_judging) the GUI, bundles and statistics use."""
+    workspace, config, _rewards = scored
+    db = workspace.database
+    studies.create_study(db, "a", config, 5, ["小王", "小李"], seed=1)
+    studies.create_study(db, "b", config, 5, ["张审核"], seed=2)
+    items = {name: {e.trajectory_id for e in blind_rating.rater_queue(db, name, rater)}
+             for name, rater in (("a", "小王"), ("b", "张审核"))}  # fmt: skip
+    assert studies.hidden_judging(db, "小王").trajectory_ids == items["a"]
+    assert studies.hidden_judging(db, "张审核").trajectory_ids == items["b"]
+    assert studies.hidden_judging(db, None).trajectory_ids == items["a"] | items["b"]  # anyone may be a rater
+    assert not studies.hidden_judging(db, "主管").trajectory_ids  # not a rater: nothing hidden
+    rate_all(workspace, "a", "小王", lambda t: 1)
+    assert studies.hidden_judging(db, "小王").study_names == ("a",)  # finished, but 小李 has not
+    rate_all(workspace, "a", "小李", lambda t: 1)
+    assert not studies.hidden_judging(db, "小王") and studies.hidden_judging(db, None).study_names == ("b",)

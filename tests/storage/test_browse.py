@@ -7,9 +7,11 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import select
 
+from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.domain.trajectory import CollectorKind, ReviewStatus
-from annotator.storage import browse, collection, labels, models
+from annotator.storage import browse, collection, judging, labels, models
 from annotator.storage.browse import BrowseFilter, Sort
+from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 
@@ -131,5 +133,32 @@ def test_next_trajectory_wraps_around_skips_collecting_and_respects_the_filter(v
 
 
 def test_an_unknown_sort_column_is_refused_by_name() -> None:
-    with pytest.raises(ValueError, match="cannot sort by 'judge_score'"):
-        Sort("judge_score")
+    with pytest.raises(ValueError, match="cannot sort by 'reward'"):
+        Sort("reward")
+
+
+def test_the_judge_score_column_sorts_and_filters_and_tells_nothing_of_a_hidden_score(populated: Workspace) -> None:
+    """Issue 16, defect 7: the browser had no judge score; a hidden one sorts and filters like no score at all."""
+    db = populated.database
+    old = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "old"))
+    new = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "new"))
+    judging.save_score(db, old, None, 3, ScoreRecord(0, "旧", "{}", None, None, 1, 1))
+    for trajectory, level in ((1, 4), (2, 1)):
+        judging.save_score(db, new, None, trajectory, ScoreRecord(level, "新", "{}", None, None, 1, 1))
+    scores = {row.id: row.judge_score for row in browse.fetch_page(db, BrowseFilter(), Sort()).rows}
+    assert scores == {1: 4, 2: 1, 3: None}  # the newest judge's
+    assert browse.filter_choices(db).judge == (new, "mobile-r1 · new")
+    assert [r.judge_score for r in browse.fetch_page(db, BrowseFilter(judge_id=old), Sort()).rows] == [None, None, 0]
+    assert every_page(populated, Sort("judge_score", descending=True)) == [1, 2, 3]
+    assert [r.id for r in browse.fetch_page(db, BrowseFilter(judge_score=4), Sort()).rows] == [1]
+    assert [r.id for r in browse.fetch_page(db, BrowseFilter(judge_score=browse.UNSCORED), Sort()).rows] == [3]
+    assert browse.summarize(db, BrowseFilter(judge_score=1)).shown == 1
+
+    blind = BrowseFilter(hidden=frozenset({1}))
+    rows = {row.id: row for row in browse.fetch_page(db, blind, Sort()).rows}
+    assert (rows[1].judge_score, rows[1].judge_hidden, rows[2].judge_hidden) == (None, True, False)
+    assert every_page(populated, Sort("judge_score", descending=True), blind) == [2, 3, 1]  # with the unscored
+    for level in (*range(5), browse.UNSCORED):
+        where = BrowseFilter(judge_score=level, hidden=frozenset({1}))
+        assert 1 not in [row.id for row in browse.fetch_page(db, where, Sort()).rows]
+        assert browse.summarize(db, where).shown == (1 if level in (1, browse.UNSCORED) else 0)

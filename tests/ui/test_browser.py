@@ -7,9 +7,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 from pytestqt.qtbot import QtBot
 
+from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.domain.trajectory import ReviewStatus
-from annotator.storage import labels
+from annotator.storage import judging, labels, models
+from annotator.storage.collection import ensure_person
+from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
+from annotator.ui import identity
 from annotator.ui.app import AnnotatorApp
 from annotator.ui.browser.model import COLUMN_INDEX, ID_ROLE
 from annotator.ui.main_window import MainWindow
@@ -139,3 +143,42 @@ def test_next_unlabelled_and_next_needing_review(qtbot: QtBot, window: MainWindo
     with qtbot.waitSignal(window.browser.open_requested) as opened:
         window.actions.actions["browser.next_review"].trigger()
     assert opened.args == [1]  # and round again
+
+
+def test_the_judge_score_column_and_filter_hide_a_study_from_its_raters_while_it_is_open(
+    qtbot: QtBot, qapp: AnnotatorApp, populated: Workspace
+) -> None:
+    """Issue 16, defect 7: no judge score in the browser; and it stays hidden from the raters of an open study."""
+    db = populated.database
+    config = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
+    for trajectory, level in ((1, 4), (2, 4), (3, 1)):
+        judging.save_score(db, config, None, trajectory, ScoreRecord(level, "理由", "{}", None, None, 1.0, 1))
+    with db.session() as session:  # a study of trajectory 1 alone, which 小李 has not rated yet
+        study = models.Study(name="试点", config_id=config, seed=0, sample_size=1, rubric="…")
+        study.items = [models.StudyItem(trajectory_id=1, position=0, judge_reward=4, app="淘宝")]
+        study.raters = [models.StudyRater(person_id=ensure_person(session, "小李", "annotator").id, order_seed=1)]
+        session.add(study)
+        session.commit()
+
+    def scores_as(person: str) -> dict[int, str]:
+        identity.remember(person, "annotator")
+        window = open_window(qtbot, qapp, populated.data_dir)
+        wait_loaded(qtbot, window)
+        return {trajectory: cell(window, row, "judge_score") for row, trajectory in enumerate(shown_ids(window))}
+
+    assert scores_as("主管") == {3: "1", 2: "4", 1: "4"}
+    assert scores_as("小李") == {3: "1", 2: "4", 1: "hidden"}
+    window = open_window(qtbot, qapp, populated.data_dir)
+    wait_loaded(qtbot, window)
+    model = window.browser.model
+    assert "试点" in model.data(model.index(shown_ids(window).index(1), COLUMN_INDEX["judge_score"]),
+                                Qt.ItemDataRole.ToolTipRole)  # fmt: skip
+    choose(qtbot, window, window.browser.filters.score, "Judge score 4")
+    assert shown_ids(window) == [2]  # not 1: its score is not shown, nor told by a filter
+    assert "Showing 1 of 3 trajectories" in window.browser.counts.text()
+    choose(qtbot, window, window.browser.filters.score, "Not scored by the judge")
+    assert shown_ids(window) == []
+    choose(qtbot, window, window.browser.filters.score, "Any judge score")
+    window.browser.table.sortByColumn(COLUMN_INDEX["judge_score"], Qt.SortOrder.DescendingOrder)
+    qtbot.waitUntil(lambda: not window.browser.model.loading())
+    assert shown_ids(window) == [2, 3, 1]  # the hidden one sorts with the unscored

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
+from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
+from annotator.services import studies
+from annotator.storage import judging
+from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
+from annotator.ui import identity
 from annotator.ui.app import AnnotatorApp
 from annotator.ui.main_window import MainWindow
 from tests.ui.conftest import open_window, wait_loaded
@@ -43,3 +49,24 @@ def test_a_truncated_bundle_is_reported_and_nothing_is_added(qtbot: QtBot, windo
     assert failed.args[0] == "Importing a bundle" and "truncated" in failed.args[1]
     qtbot.waitUntil(lambda: "truncated" in window.status.currentMessage())
     assert not window.bundles.bar.isVisible()
+
+
+def test_a_rater_exports_no_judge_result_of_an_open_study(
+    qtbot: QtBot, qapp: AnnotatorApp, populated: Workspace, tmp_path: Path
+) -> None:
+    """Issue 16, defect 8: the GUI's export is the same leak as `annotator export bundle`."""
+    db = populated.database
+    config = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
+    for trajectory in (1, 2, 3):
+        judging.save_score(db, config, None, trajectory, ScoreRecord(2, "理由", "{}", None, None, 1.0, 1))
+    studies.create_study(db, "试点", config, 2, ["小王", "小李"], seed=1)
+    identity.remember("小王", "annotator")
+    window = open_window(qtbot, qapp, populated.data_dir)
+    wait_loaded(qtbot, window)
+    out = tmp_path / "mine"
+    with qtbot.waitSignal(window.bundles.finished, timeout=30_000) as done:
+        window.bundles.export_bundle(out)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert len(manifest["judges"][0]["scores"]) == 1 and manifest["studies"] == []
+    assert manifest["withheld"]["person"] == "小王"
+    assert "without the judge results of 2 trajectories" in done.args[0]

@@ -4,6 +4,7 @@ the workspace mid-run), what the form refuses, and a language change."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from PySide6.QtCore import Qt, QTranslator
@@ -12,9 +13,15 @@ from pytestqt.qtbot import QtBot
 from sqlalchemy import func, select
 
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
+from annotator.domain.judge_settings import ImagePolicy, JudgeSettings, builtin_prompt
+from annotator.judge.messages import build_judge_messages, judged_trajectory
 from annotator.judge.runner import RunSummary
+from annotator.services import blind_rating, studies
 from annotator.storage import judging, models
+from annotator.storage.judging import ScoreRecord
+from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
+from annotator.ui import identity
 from annotator.ui import settings as keys
 from annotator.ui.app import AnnotatorApp
 from annotator.ui.judge import JudgeView
@@ -236,3 +243,62 @@ def test_the_view_follows_a_language_change(qtbot: QtBot, qapp: AnnotatorApp, po
     qapp.languages.install("en")
     qtbot.waitUntil(lambda: view.form.start.text() == "Start")
     assert view.refresh_button.text() == "Refresh" and view.table.horizontalHeaderItem(1).text() == "Prompt"
+
+
+def test_each_answer_shows_its_score_reason_and_the_screens_the_judge_saw(qtbot: QtBot, populated: Workspace) -> None:
+    """Issue 16, defect 7: the view had no per-trajectory scores or reasons; which screenshots the judge was sent
+    (and which its image cap left out) could not be checked."""
+    db = populated.database
+    capped = JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m", images=ImagePolicy(max_images=2))
+    config = judging.ensure_config(db, capped)
+    judging.save_score(db, config, None, 1, ScoreRecord(3, "搜索后没有加入购物车", "{}", None, None, 1.0, 2))
+    judging.save_score(db, config, None, 2, ScoreRecord(None, None, "?", "no JSON in the reply", None, 1.0, 2))
+    identity.remember("主管", "reviewer")
+    view, jobs = open_view(qtbot, populated)
+    assert view.selected_judge() == config  # the newest judge is chosen, its answers listed
+    assert view.answers.cells() == [
+        ["2", "—", "抖音", "打开抖音，关注第一个视频的作者", "no JSON in the reply"],
+        ["1", "3", "淘宝", "打开淘宝，搜索 iPhone 16 Pro Max 并加入购物车", "搜索后没有加入购物车"],
+    ]
+    assert view.answers.select_trajectory(1)
+    qtbot.waitUntil(lambda: view.detail.drilldown is not None and view.detail.large.image is not None)
+    wait_idle(qtbot, view, jobs)
+    detail = view.detail
+    assert "score 3 of 4" in detail.title.text() and detail.reason.toPlainText() == "搜索后没有加入购物车"
+    # three steps, the last a terminate: the initial screen and those after steps 1 and 2; a cap of 2 keeps the
+    # first and the last
+    assert detail.screen_names() == ["Initial screen", "After step 1\nnot sent", "After step 2"]
+    assert "2 screenshots sent · 1 left out by the cap of 2 (greyed)" in detail.title.text()
+    asked: list[str] = []  # the screenshots the judge's own messages carry, in order
+    sent = build_judge_messages(
+        judged_trajectory(load_trajectory(db, 1)), "…", capped.images,
+        SimpleNamespace(png=lambda sha256, _original, _size: asked.append(sha256) or b"png"),
+    )  # fmt: skip
+    assert asked == [screen.sha256 for screen in detail.drilldown.screens if screen.sent]
+    assert (sent.images, sent.dropped) == (2, 1)
+    assert all(not detail.screens.item(row).icon().isNull() for row in range(3))
+    detail.screens.setCurrentRow(2)
+    qtbot.waitUntil(lambda: "After step 2" in detail.caption.text() and "click (101, 200)" in detail.caption.text())
+
+
+def test_a_rater_of_an_open_study_sees_no_score_or_reason_of_its_trajectories(
+    qtbot: QtBot, populated: Workspace
+) -> None:
+    db = populated.database
+    config = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
+    for trajectory, level in ((1, 4), (2, 1)):
+        judging.save_score(db, config, None, trajectory, ScoreRecord(level, f"理由 {level}", "{}", None, None, 1, 2))
+    studies.create_study(db, "试点", config, 1, ["小王", "小李"], seed=3)
+    in_study = blind_rating.rater_queue(db, "试点", "小王")[0].trajectory_id
+    identity.remember("小王", "annotator")
+    view, jobs = open_view(qtbot, populated)
+    rows = {int(cells[0]): cells for cells in view.answers.cells()}
+    assert rows[in_study][1:] == ["hidden", rows[in_study][2], rows[in_study][3], ""]
+    assert rows[3 - in_study][1] in ("4", "1")  # the other one is not in the study
+    assert view.table.cells()[0][7] == f"{rows[3 - in_study][1]}.00"  # a mean of the two would tell the other
+    assert "1 hidden from you" in view.answers_heading.text()
+    view.answers.select_trajectory(in_study)
+    qtbot.waitUntil(lambda: view.detail.drilldown is not None)
+    wait_idle(qtbot, view, jobs)
+    assert "score hidden" in view.detail.title.text() and "试点" in view.detail.reason.toPlainText()
+    assert "理由" not in view.detail.reason.toPlainText() + view.detail.title.text()

@@ -10,10 +10,13 @@ from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 from sqlalchemy import select
 
+from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.domain.trajectory import ReviewStatus
 from annotator.services.changes import Changes
 from annotator.services.review import FIXED_NOTE
-from annotator.storage import labels, models
+from annotator.storage import judging, labels, models
+from annotator.storage.collection import ensure_person
+from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.app import AnnotatorApp
@@ -260,3 +263,52 @@ def test_the_preview_says_how_many_privacy_regions_a_step_has(qtbot: QtBot, jobs
     settle(qtbot, jobs)
     assert shown.preview.cell(0, "tool_call") == "click (100, 200)\nprivacy regions: 2"
     assert "privacy" not in shown.preview.cell(1, "tool_call")  # an unmarked step says nothing
+
+
+def test_the_preview_shows_the_judges_score_or_why_it_is_hidden(qtbot: QtBot, jobs: Jobs, submitted: Workspace) -> None:
+    """Issue 16, defect 7: Review said "not judged" after judging (it meant the outcome) and showed no score."""
+    db = submitted.database
+    config = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
+    judging.save_score(db, config, None, 1, ScoreRecord(3, "第三步多点了一次", "{}", None, None, 1.0, 2))
+    identity.remember("李审核", "reviewer")
+    shown = ReviewView(jobs)
+    qtbot.addWidget(shown)
+    shown.show()
+    shown.set_workspace(submitted)
+    settle(qtbot, jobs)
+    preview = shown.preview
+    assert "not judged" not in preview.details.text() and "outcome: not set" in preview.details.text()
+    assert preview.judge.isVisible() and "Judge: <b>3</b> of 4" in preview.judge.text()
+    assert "第三步多点了一次" in preview.judge.text() and f"judge {config}" in preview.judge.text()
+    choose(shown, 2)
+    settle(qtbot, jobs)
+    assert preview.judge.text() == "Judge: not judged yet"
+
+    with db.session() as session:  # 李审核 rates trajectory 1 in a study 小王 has not finished
+        study = models.Study(name="试点", config_id=config, seed=0, sample_size=1, rubric="…")
+        study.items = [models.StudyItem(trajectory_id=1, position=0, judge_reward=3, app="淘宝")]
+        study.raters = [models.StudyRater(person_id=ensure_person(session, name, "annotator").id, order_seed=n)
+                        for n, name in enumerate(("李审核", "小王"))]  # fmt: skip
+        session.add(study)
+        session.commit()
+    choose(shown, 1)
+    settle(qtbot, jobs)
+    assert "hidden" in preview.judge.text() and "第三步" not in preview.judge.text() + preview.judge.toolTip()
+    assert "试点" in preview.judge.toolTip()
+
+
+def test_the_chosen_step_shows_large_with_its_labelled_click_point(qtbot: QtBot, view: ReviewView, jobs: Jobs) -> None:
+    """Issue 16, defect 10: the step thumbnails (~45 px wide) were too small to check a click point."""
+    preview = view.preview
+    qtbot.waitUntil(lambda: preview.screen.image is not None)
+    assert preview.current_step() == 0 and preview.screen.step is preview.record.steps[0]
+    assert preview.screen.width() > 4 * preview.thumbnail(0).width()
+    preview.steps.selectRow(1)
+    qtbot.waitUntil(lambda: preview.screen.step is preview.record.steps[1] and preview.screen.image is not None)
+    settle(qtbot, jobs)
+    screen = preview.screen.screen_rect()
+    scale = screen.width() / 1080  # the step's click (101, 200) in device pixels, on the large view
+    x, y = round(screen.left() + 101 * scale), round(screen.top() + 200 * scale)
+    shot = preview.screen.grab().toImage()
+    ring = shot.pixelColor(x + 5, y)  # inside the labelled point's disc, beside its exact spot
+    assert ring.red() > 200 and ring.green() < 90 and ring.blue() < 140, ring.name()

@@ -18,7 +18,8 @@ from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.app import AnnotatorApp
 from annotator.ui.main_window import MainWindow
-from annotator.ui.studies.view import RATING, RESULTS
+from annotator.ui.studies.new_study import NewStudyDialog
+from annotator.ui.studies.view import MESSAGE, RATING, RESULTS
 from tests.factories import add_trajectory
 from tests.ui.conftest import open_window, wait_loaded
 
@@ -48,6 +49,11 @@ def shown_as(qtbot: QtBot, qapp: AnnotatorApp, workspace: Workspace, person: str
     return window
 
 
+def rate_all(workspace: Workspace, rater: str, score: int, study: str = "试点") -> None:
+    for entry in blind_rating.rater_queue(workspace.database, study, rater):
+        blind_rating.rate(workspace.database, study, rater, entry.item_id, score)
+
+
 def every_text(root: QWidget) -> str:
     """What the view can show: labels, buttons, tables (cells and tooltips), text browsers."""
     parts = []
@@ -67,6 +73,7 @@ def every_text(root: QWidget) -> str:
 def test_a_rater_scores_blind_with_the_keyboard_then_sees_the_differences(
     qtbot: QtBot, qapp: AnnotatorApp, study: Workspace
 ) -> None:
+    rate_all(study, "小李", 1)  # the other rater is done: the last score closes the study
     window = shown_as(qtbot, qapp, study, "小王")
     view, page = window.studies, window.studies.rating
     qtbot.waitUntil(lambda: view.pages.currentIndex() == RATING and page.trajectory is not None)
@@ -121,7 +128,7 @@ def test_someone_who_is_not_rating_sees_the_report_and_can_save_it(
         "annotator.ui.studies.view.QFileDialog.getSaveFileName", lambda *_args: (str(target), "HTML (*.html)")
     )
     view.export_report()
-    qtbot.waitUntil(target.exists)
+    qtbot.waitUntil(lambda: target.exists() and not window.jobs.busy())  # written whole, not being written
     assert target.read_text(encoding="utf-8").count("data:image/png;base64,") == 2
 
 
@@ -159,3 +166,50 @@ def test_score_keys_reach_the_rating_wherever_the_focus_is(qtbot: QtBot, qapp: A
     qtbot.waitUntil(lambda: not page.jobs.busy())
     stored = [entry.score for entry in blind_rating.rater_queue(study.database, "试点", "小王")]
     assert stored[:2] == [2, 2]
+
+
+def test_a_finished_rater_sees_nothing_of_the_judge_until_every_rater_has_finished(
+    qtbot: QtBot, qapp: AnnotatorApp, study: Workspace
+) -> None:
+    """Issue 16, defect 8: finishing showed the judge's scores, reasons and the report while 小李 still rated."""
+    rate_all(study, "小王", 2)
+    window = shown_as(qtbot, qapp, study, "小王")
+    view = window.studies
+    qtbot.waitUntil(lambda: view.pages.currentIndex() == MESSAGE and "小李 0/6" in view.message.text())
+    qtbot.waitUntil(lambda: not window.jobs.busy())
+    assert "once every rater has finished" in view.message.text()
+    assert REASON not in every_text(view) and view.report.report is None and view.differences.rowCount() == 0
+    rate_all(study, "小李", 3)
+    view.reload()
+    qtbot.waitUntil(lambda: view.pages.currentIndex() == RESULTS and view.differences.rowCount() == 6)
+    assert view.results.isTabVisible(0) and view.results.isTabVisible(1)
+    qtbot.waitUntil(lambda: view.report.report is not None, timeout=30_000)
+
+
+def test_the_owner_may_choose_early_differences_in_the_new_study_dialog(
+    qtbot: QtBot, qapp: AnnotatorApp, study: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = shown_as(qtbot, qapp, study, "主管")
+    view = window.studies
+
+    def fill_in(dialog: NewStudyDialog) -> int:
+        dialog.name.setText("早")
+        dialog.size.setValue(6)
+        dialog.raters.setText("小王, 小李")
+        dialog.show_early.setChecked(True)
+        return NewStudyDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(NewStudyDialog, "exec", fill_in)
+    view.new_study()
+    qtbot.waitUntil(lambda: any(info.name == "早" for info in view.infos), timeout=10_000)
+    assert studies.study_info(study.database, "早").show_differences_early
+    assert not studies.study_info(study.database, "试点").show_differences_early
+    rate_all(study, "小王", 2, study="早")
+    identity.remember("小王", "annotator")
+    view.table.selectRow([info.name for info in view.infos].index("早"))
+    view.reload()
+    qtbot.waitUntil(lambda: view.pages.currentIndex() == RESULTS and view.differences.rowCount() == 6)
+    assert REASON in every_text(view.differences)  # the owner's choice: at once, their own differences
+    assert view.results.isTabVisible(0) and not view.results.isTabVisible(1)  # not the others' scores
+    qtbot.waitUntil(lambda: not window.jobs.busy(), timeout=30_000)
+    assert view.report.report is None

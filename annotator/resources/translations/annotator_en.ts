@@ -12,6 +12,16 @@
     </message>
 </context>
 <context>
+    <name>AnswerDetail</name>
+    <message numerus="yes">
+        <source>%n screenshot(s) sent</source>
+        <translation>
+            <numerusform>%n screenshot sent</numerusform>
+            <numerusform>%n screenshots sent</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>BrowserView</name>
     <message numerus="yes">
         <source>%Ln trajectories</source>
@@ -35,6 +45,13 @@
         <translation>
             <numerusform>Imported %n trajectory; %1 were already here</numerusform>
             <numerusform>Imported %n trajectories; %1 were already here</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>(without the judge results of %n trajectory(s) in a study still being rated)</source>
+        <translation>
+            <numerusform>(without the judge results of %n trajectory in a study still being rated)</numerusform>
+            <numerusform>(without the judge results of %n trajectories in a study still being rated)</numerusform>
         </translation>
     </message>
 </context>
@@ -72,6 +89,26 @@
         <translation>
             <numerusform>History: %n change</numerusform>
             <numerusform>History: %n changes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>JudgeLine</name>
+    <message numerus="yes">
+        <source>%n more judge(s) in the Judge view</source>
+        <translation>
+            <numerusform>%n more judge in the Judge view</numerusform>
+            <numerusform>%n more judges in the Judge view</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>JudgeView</name>
+    <message numerus="yes">
+        <source>%n hidden from you while a study you rate is being rated</source>
+        <translation>
+            <numerusform>%n hidden from you while a study you rate is being rated</numerusform>
+            <numerusform>%n hidden from you while a study you rate is being rated</numerusform>
         </translation>
     </message>
 </context>

@@ -684,6 +684,98 @@
     </message>
 </context>
 <context>
+    <name>AnswerDetail</name>
+    <message>
+        <source>%1 left out by the cap of %2 (greyed)</source>
+        <translation>上限为 %2 张，略去 %1 张（灰色）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n screenshot(s) sent</source>
+        <translation>
+            <numerusform>发送了 %n 张截图</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(The judge gave no reason.)</source>
+        <translation>（评判模型没有给出理由。）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;#%1&lt;/b&gt; · %2 · %3 — &lt;b&gt;%4&lt;/b&gt; from judge %5 (%6)</source>
+        <translation>&lt;b&gt;#%1&lt;/b&gt; · %2 · %3 — 评判模型 %5（%6）：&lt;b&gt;%4&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>After step %1</source>
+        <translation>第 %1 步之后</translation>
+    </message>
+    <message>
+        <source>After step %1 (the last)</source>
+        <translation>第 %1 步之后（最后一步）</translation>
+    </message>
+    <message>
+        <source>Before the first step</source>
+        <translation>第一步之前</translation>
+    </message>
+    <message>
+        <source>Initial screen</source>
+        <translation>初始界面</translation>
+    </message>
+    <message>
+        <source>Left out by the judge&apos;s image cap: the first and the last screens are kept</source>
+        <translation>因评判模型的截图上限而略去：只保留最前和最后的界面</translation>
+    </message>
+    <message>
+        <source>Loading a screenshot</source>
+        <translation>读取截图</translation>
+    </message>
+    <message>
+        <source>Loading the screenshot…</source>
+        <translation>正在读取截图…</translation>
+    </message>
+    <message>
+        <source>No usable score: %1</source>
+        <translation>没有可用的分数：%1</translation>
+    </message>
+    <message>
+        <source>Sent at %1×%2 pixels</source>
+        <translation>以 %1×%2 像素发送</translation>
+    </message>
+    <message>
+        <source>Step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>The judge was shown no screenshot.</source>
+        <translation>评判模型没有看到任何截图。</translation>
+    </message>
+    <message>
+        <source>no usable score</source>
+        <translation>没有可用的分数</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation>未发送</translation>
+    </message>
+    <message>
+        <source>score %1 of 4</source>
+        <translation>%1 分（满分 4 分）</translation>
+    </message>
+    <message>
+        <source>score hidden</source>
+        <translation>分数已隐藏</translation>
+    </message>
+</context>
+<context>
+    <name>AnswersTable</name>
+    <message>
+        <source>No usable score: %1</source>
+        <translation>没有可用的分数：%1</translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation>已隐藏</translation>
+    </message>
+</context>
+<context>
     <name>BlindSteps</name>
     <message>
         <source>#</source>
@@ -758,6 +850,10 @@
         <source>loading more…</source>
         <translation>正在加载更多…</translation>
     </message>
+    <message>
+        <source>Reading which judge scores you may see</source>
+        <translation>读取你可以看到的评判分数</translation>
+    </message>
 </context>
 <context>
     <name>BundleCommands</name>
@@ -795,6 +891,12 @@
         <source>Imported %n trajectory(s); %1 were already here</source>
         <translation>
             <numerusform>已导入 %n 条轨迹；%1 条已存在</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>(without the judge results of %n trajectory(s) in a study still being rated)</source>
+        <translation>
+            <numerusform>（不含仍在评分的研究中 %n 条轨迹的评判结果）</numerusform>
         </translation>
     </message>
 </context>
@@ -1053,6 +1155,26 @@
         <source>Show every trajectory again</source>
         <translation>重新显示全部轨迹</translation>
     </message>
+    <message>
+        <source>Any judge score</source>
+        <translation>任意评判分数</translation>
+    </message>
+    <message>
+        <source>Judge score %1</source>
+        <translation>评判分数 %1</translation>
+    </message>
+    <message>
+        <source>No judge has scored anything yet</source>
+        <translation>还没有评判模型打过分</translation>
+    </message>
+    <message>
+        <source>Not scored by the judge</source>
+        <translation>评判模型未打分</translation>
+    </message>
+    <message>
+        <source>Scores of judge %1 (%2), the newest; a score hidden from you matches no score</source>
+        <translation>最新的评判模型 %1（%2）的分数；对你隐藏的分数不符合任何分数筛选</translation>
+    </message>
 </context>
 <context>
     <name>HistoryPane</name>
@@ -1230,6 +1352,58 @@ After:
     </message>
 </context>
 <context>
+    <name>JudgeAnswers</name>
+    <message>
+        <source>App</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Instruction</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>轨迹</translation>
+    </message>
+</context>
+<context>
+    <name>JudgeLine</name>
+    <message numerus="yes">
+        <source>%n more judge(s) in the Judge view</source>
+        <translation>
+            <numerusform>评判视图中另有 %n 个评判模型</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Judge: &lt;b&gt;%1&lt;/b&gt; of 4 · %2 · %3</source>
+        <translation>评判：&lt;b&gt;%1&lt;/b&gt; 分（满分 4 分）· %2 · %3</translation>
+    </message>
+    <message>
+        <source>Judge: &lt;b&gt;hidden&lt;/b&gt; · %1</source>
+        <translation>评判：&lt;b&gt;已隐藏&lt;/b&gt; · %1</translation>
+    </message>
+    <message>
+        <source>Judge: no usable score · %1</source>
+        <translation>评判：没有可用的分数 · %1</translation>
+    </message>
+    <message>
+        <source>Judge: not judged yet</source>
+        <translation>评判：尚未评判</translation>
+    </message>
+    <message>
+        <source>judge %1 (%2)</source>
+        <translation>评判模型 %1（%2）</translation>
+    </message>
+</context>
+<context>
     <name>JudgeView</name>
     <message>
         <source>Loading the judges</source>
@@ -1290,6 +1464,32 @@ After:
     <message>
         <source>Read the judges and their scores again</source>
         <translation>重新读取评判模型及其评分</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hidden from you while a study you rate is being rated</source>
+        <translation>
+            <numerusform>%n 条对你隐藏：你参与评分的研究尚未完成</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Answers of judge %1: %2</source>
+        <translation>评判模型 %1 的回答：%2 条</translation>
+    </message>
+    <message>
+        <source>Choose a judge above to see its answers</source>
+        <translation>在上方选择一个评判模型，查看它的回答</translation>
+    </message>
+    <message>
+        <source>Choose a trajectory to see the judge&apos;s reason and the screens it saw.</source>
+        <translation>选择一条轨迹，查看评判理由和评判模型看到的界面。</translation>
+    </message>
+    <message>
+        <source>Reading the judge&apos;s answers</source>
+        <translation>读取评判模型的回答</translation>
+    </message>
+    <message>
+        <source>Reading the screens the judge saw</source>
+        <translation>读取评判模型看到的界面</translation>
     </message>
 </context>
 <context>
@@ -1489,6 +1689,14 @@ After:
     <message>
         <source>Name at least one rater (Mobile-R1 used three).</source>
         <translation>至少填写一位评分人（Mobile-R1 用了三位）。</translation>
+    </message>
+    <message>
+        <source>Otherwise a rater sees their differences once every rater has finished (recorded in the study)</source>
+        <translation>否则评分人要等所有评分人都完成后，才能看到自己与评判模型的差异（记录在研究中）</translation>
+    </message>
+    <message>
+        <source>Show a rater their differences from the judge as soon as they finish</source>
+        <translation>评分人一完成评分，就显示其与评判模型的差异</translation>
     </message>
 </context>
 <context>
@@ -2697,6 +2905,29 @@ After:
     </message>
 </context>
 <context>
+    <name>StepScreen</name>
+    <message>
+        <source>as collected</source>
+        <translation>采集时</translation>
+    </message>
+    <message>
+        <source>as collected: %1</source>
+        <translation>采集时：%1</translation>
+    </message>
+    <message>
+        <source>hold</source>
+        <translation>长按</translation>
+    </message>
+    <message>
+        <source>hold %1 s</source>
+        <translation>长按 %1 秒</translation>
+    </message>
+    <message>
+        <source>label</source>
+        <translation>标注</translation>
+    </message>
+</context>
+<context>
     <name>StepStrip</name>
     <message>
         <source>correct</source>
@@ -2900,6 +3131,10 @@ After:
     <message>
         <source>Agreement report</source>
         <translation>一致性报告</translation>
+    </message>
+    <message>
+        <source>You have scored all %1 trajectories of %2. Where you and the judge differ, and the agreement report, show once every rater has finished (still rating: %3): until then nobody sees another&apos;s scores.</source>
+        <translation>你已为 %2 的全部 %1 条轨迹评分。你与评判模型的差异和一致性报告要等所有评分人都完成后才显示（仍在评分：%3）：在此之前，谁都看不到别人的分数。</translation>
     </message>
 </context>
 <context>
@@ -3310,10 +3545,6 @@ After:
         <translation>请在队列中选择一条轨迹。</translation>
     </message>
     <message>
-        <source>not judged</source>
-        <translation>未判断</translation>
-    </message>
-    <message>
         <source>#%1</source>
         <translation>#%1</translation>
     </message>
@@ -3387,6 +3618,14 @@ After:
         <source>Loading a screenshot</source>
         <translation>读取截图</translation>
     </message>
+    <message>
+        <source>Loading the screenshot…</source>
+        <translation>正在读取截图…</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未设定</translation>
+    </message>
 </context>
 <context>
     <name>TrajectoryTableModel</name>
@@ -3433,6 +3672,30 @@ After:
     <message>
         <source>Loading trajectories</source>
         <translation>加载轨迹</translation>
+    </message>
+    <message>
+        <source>Hidden while %1 is being rated: say who you are (File › Who Is Working…); a rater sees the judge&apos;s results once every rater has finished</source>
+        <translation>%1 正在评分，已隐藏：请先说明你是谁（文件 › 当前使用者…）；评分人要等所有评分人都完成后才能看到评判结果</translation>
+    </message>
+    <message>
+        <source>Hidden while %1 is being rated: you rate it, and see the judge&apos;s results once every rater has finished</source>
+        <translation>%1 正在评分，已隐藏：你是它的评分人，要等所有评分人都完成后才能看到评判结果</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>评判</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s score (0-4); no judge has scored anything yet</source>
+        <translation>评判分数（0-4）；还没有评判模型打过分</translation>
+    </message>
+    <message>
+        <source>The score (0-4) of judge %1 (%2), the newest</source>
+        <translation>最新的评判模型 %1（%2）的分数（0-4）</translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation>已隐藏</translation>
     </message>
 </context>
 <context>

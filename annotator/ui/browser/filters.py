@@ -7,15 +7,16 @@ from typing import Any
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QToolButton, QWidget
 
-from annotator.storage.browse import BrowseFilter, Choices
+from annotator.storage.browse import UNSCORED, BrowseFilter, Choices
 from annotator.ui import labels
-from annotator.ui.i18n import Retranslating
+from annotator.ui.i18n import Retranslating, fill
 
 TYPING_PAUSE_MS = 250  # search after a pause in typing, not on every key
 
 
 class FilterBar(Retranslating, QWidget):
-    """The menus (app, status, review state, collector, labeller) in a row; the view places `search` itself.
+    """The menus (app, status, review state, collector, labeller, judge score) in a row; the view places `search`
+    itself.
 
     The search box sits beside the counts, so that the filters fit a 1024-pixel-wide screen in either language.
     """
@@ -33,6 +34,7 @@ class FilterBar(Retranslating, QWidget):
         self.review = self._combo("filter-review")
         self.collector = self._combo("filter-collector")
         self.labeller = self._combo("filter-labelled-by")
+        self.score = self._combo("filter-judge-score")
         self.clear_button = QToolButton(self)
         self.clear_button.clicked.connect(self.clear)
         self._choices = Choices()
@@ -42,7 +44,7 @@ class FilterBar(Retranslating, QWidget):
         self.search.returnPressed.connect(self._emit)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.app, self.status, self.review, self.collector, self.labeller):
+        for widget in (self.app, self.status, self.review, self.collector, self.labeller, self.score):
             layout.addWidget(widget, 1)
         layout.addWidget(self.clear_button)
         self.retranslate()
@@ -64,6 +66,7 @@ class FilterBar(Retranslating, QWidget):
             collector_kind=self.collector.currentData(),
             labelled_by=self.labeller.currentData(),
             text=self.search.text().strip(),
+            judge_score=self.score.currentData(),
         )
 
     def set_choices(self, choices: Choices) -> None:
@@ -72,11 +75,16 @@ class FilterBar(Retranslating, QWidget):
         self._choices = choices
         self._fill(self.app, self.tr("All apps"), choices.apps)
         self._fill(self.labeller, self.tr("Labelled by anyone"), choices.people)
+        if choices.judge is None:
+            self.score.setToolTip(self.tr("No judge has scored anything yet"))
+        else:
+            tip = self.tr("Scores of judge %1 (%2), the newest; a score hidden from you matches no score")
+            self.score.setToolTip(fill(tip, *choices.judge))
         if self.current() != before:  # the chosen app or person is gone: show what the menus now say
             self._emit()
 
     def clear(self) -> None:
-        for combo in (self.app, self.status, self.review, self.collector, self.labeller):
+        for combo in (self.app, self.status, self.review, self.collector, self.labeller, self.score):
             combo.setCurrentIndex(0)
         self.search.clear()
         self._emit()
@@ -87,6 +95,8 @@ class FilterBar(Retranslating, QWidget):
         self._fill(self.status, self.tr("Any status"), _values(labels.STATUS))
         self._fill(self.review, self.tr("Any review state"), _values(labels.REVIEW))
         self._fill(self.collector, self.tr("Agents and people"), _values(labels.COLLECTOR))
+        scores = [(level, fill(self.tr("Judge score %1"), level)) for level in range(4, -1, -1)]
+        self._fill(self.score, self.tr("Any judge score"), [*scores, (UNSCORED, self.tr("Not scored by the judge"))])
         self.set_choices(self._choices)
         self.clear_button.setText(self.tr("Clear"))
         self.clear_button.setToolTip(self.tr("Show every trajectory again"))

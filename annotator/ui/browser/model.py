@@ -25,7 +25,9 @@ from PySide6.QtCore import (
 
 from annotator.storage import browse
 from annotator.storage.database import Database
+from annotator.storage.studies import HiddenJudging
 from annotator.ui import labels
+from annotator.ui.i18n import fill
 from annotator.ui.workers import Jobs
 
 CONTEXT = "TrajectoryTableModel"
@@ -39,11 +41,13 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("status", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Status")),
     ("outcome", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Outcome")),
     ("review", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Review")),
+    ("judge_score", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Judge")),
     ("labelled_by", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Labelled by")),
     ("started", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Started")),
 )
 COLUMN_INDEX = {key: index for index, (key, _title) in enumerate(COLUMNS)}
-NUMERIC = {"id", "steps"}
+NUMERIC = {"id", "steps", "judge_score"}
+NO_SCORE = "—"
 ID_ROLE = Qt.ItemDataRole.UserRole
 Parent = QModelIndex | QPersistentModelIndex
 
@@ -71,6 +75,8 @@ class TrajectoryTableModel(QAbstractTableModel):
         self._fetching = False
         self._failed = False
         self._generation = 0
+        self.hidden: HiddenJudging | None = None  # whose judge results the person looking may not see, and why
+        self.judge: tuple[int, str] | None = None  # the judge whose scores the column shows
 
     # what the view asks ------------------------------------------------------------------------------------
 
@@ -81,9 +87,18 @@ class TrajectoryTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return QCoreApplication.translate(CONTEXT, COLUMNS[section][1])
+        if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section][0] == "judge_score":
+            return self._judge_tooltip()
         return None
+
+    def _judge_tooltip(self) -> str:
+        if self.judge is None:
+            return self.tr("The judge's score (0-4); no judge has scored anything yet")
+        return fill(self.tr("The score (0-4) of judge %1 (%2), the newest"), self.judge[0], self.judge[1])
 
     def data(self, index: Parent, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or index.row() >= len(self._rows):
@@ -93,7 +108,7 @@ class TrajectoryTableModel(QAbstractTableModel):
             return self._display(row, key)
         if role == ID_ROLE:
             return row.id
-        if role == Qt.ItemDataRole.ToolTipRole and key in ("instruction", "collector", "labelled_by"):
+        if role == Qt.ItemDataRole.ToolTipRole and key in ("instruction", "collector", "labelled_by", "judge_score"):
             return self._tooltip(row, key)
         if role == Qt.ItemDataRole.TextAlignmentRole and key in NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -111,6 +126,10 @@ class TrajectoryTableModel(QAbstractTableModel):
             return ", ".join(row.labelled_by)
         if key == "started":
             return local_time(row.started_at)
+        if key == "judge_score":
+            if row.judge_hidden:
+                return self.tr("hidden")
+            return str(row.judge_score) if row.judge_score is not None else NO_SCORE
         table, value = {
             "status": (labels.STATUS, row.status),
             "outcome": (labels.OUTCOME, row.outcome),
@@ -119,6 +138,8 @@ class TrajectoryTableModel(QAbstractTableModel):
         return labels.label(table, value)
 
     def _tooltip(self, row: browse.TrajectoryRow, key: str) -> str:
+        if key == "judge_score":
+            return hidden_reason(self.hidden, row.id) if row.judge_hidden else self._judge_tooltip()
         if key == "collector":
             return f"{labels.label(labels.COLLECTOR, row.collector_kind)}: {row.collector}"
         if key == "labelled_by":
@@ -210,3 +231,25 @@ class TrajectoryTableModel(QAbstractTableModel):
         if fetching != self._fetching:
             self._fetching = fetching
             self.loading_changed.emit(fetching)
+
+
+def hidden_reason(hidden: HiddenJudging | None, trajectory_id: int | None = None) -> str:
+    """Why the judge's result (of `trajectory_id`) is not shown, for a tooltip; the views that show judge results
+    share it."""
+    studies = ", ".join(
+        study.name
+        for study in (hidden.studies if hidden else ())
+        if trajectory_id is None or trajectory_id in study.trajectory_ids
+    )
+    if hidden is not None and hidden.person is None:
+        text = QCoreApplication.translate(
+            "TrajectoryTableModel",
+            "Hidden while %1 is being rated: say who you are (File › Who Is Working…); a rater sees the judge's "
+            "results once every rater has finished",
+        )
+    else:
+        text = QCoreApplication.translate(
+            "TrajectoryTableModel",
+            "Hidden while %1 is being rated: you rate it, and see the judge's results once every rater has finished",
+        )
+    return fill(text, studies)

@@ -1,6 +1,13 @@
-"""The trajectory browser view: counts, filters, the table, and "next unlabelled / needing review"."""
+"""The trajectory browser view: counts, filters, the table, and "next unlabelled / needing review".
+
+The judge score column shows no score that the person working may not see (storage.studies.hidden_judging): which
+those are is read before the first rows, again on Refresh, when judge scores or studies change, and when the
+view shows for another person.
+"""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QResizeEvent, QShowEvent
@@ -9,7 +16,9 @@ from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabe
 from annotator.services.changes import Changes
 from annotator.storage import browse
 from annotator.storage.database import Database
+from annotator.storage.studies import HiddenJudging, hidden_judging
 from annotator.storage.workspace import Workspace
+from annotator.ui import identity
 from annotator.ui import settings as keys
 from annotator.ui.browser.filters import FilterBar
 from annotator.ui.browser.model import COLUMN_INDEX, ID_ROLE, TrajectoryTableModel
@@ -17,11 +26,11 @@ from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.workers import Jobs
 
-HEADER_STATE = "browser/header"
+HEADER_STATE = "browser/header-2"  # "-2": the judge score column came; an older layout would misplace it
 # The instruction column takes what is left: it is the one people read.
-COLUMN_WIDTHS = {"id": 60, "app": 90, "steps": 50, "collector": 112, "status": 76, "outcome": 100, "review": 112,
-                 "labelled_by": 90, "started": 122}  # fmt: skip
-MIN_INSTRUCTION = 300
+COLUMN_WIDTHS = {"id": 60, "app": 90, "steps": 50, "collector": 104, "status": 76, "outcome": 96, "review": 108,
+                 "judge_score": 54, "labelled_by": 90, "started": 122}  # fmt: skip
+MIN_INSTRUCTION = 260  # with the others as above, the instruction stretches in a 1280-pixel-wide window
 
 
 class TrajectoryTable(QTableView):
@@ -53,8 +62,8 @@ class TrajectoryTable(QTableView):
         mode = QHeaderView.ResizeMode.Stretch if roomy else QHeaderView.ResizeMode.Interactive
         if header.sectionResizeMode(column) != mode:
             header.setSectionResizeMode(column, mode)
-            if not roomy:
-                header.resizeSection(column, MIN_INSTRUCTION)
+        if not roomy and header.sectionSize(column) < MIN_INSTRUCTION:  # also when it was never stretched
+            header.resizeSection(column, MIN_INSTRUCTION)
 
     def _other_column_resized(self, column: int, _old: int, _new: int) -> None:
         if column != COLUMN_INDEX["instruction"]:
@@ -81,6 +90,9 @@ class BrowserView(Retranslating, QWidget):
         self.db: Database | None = None
         self.summary: browse.Summary | None = None
         self._summary_generation = 0
+        self.hidden: HiddenJudging | None = None  # judge results the person working may not see; None: not read yet
+        self._hidden_generation = 0
+        self._person: str | None = None  # whom `hidden` is for
         self.counts = QLabel(self)
         self.counts.setObjectName("browser-counts")
         self.counts.setWordWrap(True)  # a long message wraps instead of widening the window
@@ -127,9 +139,10 @@ class BrowserView(Retranslating, QWidget):
 
     def set_workspace(self, workspace: Workspace | None) -> None:
         self.db = workspace.database if workspace else None
-        self.model.set_database(self.db)
+        self.hidden = None
+        self.model.set_database(None)  # no row before it is known whose judge scores may show
         self._load_choices()
-        self._load_summary()
+        self._load_hidden()
 
     def save_state(self) -> None:
         keys.settings().setValue(HEADER_STATE, self.table.horizontalHeader().saveState())
@@ -137,8 +150,9 @@ class BrowserView(Retranslating, QWidget):
     # commands (rows of the actions table) ------------------------------------------------------------------
 
     def _changed(self, changes: Changes) -> None:
-        """Rows may differ (new trajectories, labels, review states): refresh now if shown, else when shown."""
-        if not changes.trajectory_list:
+        """Rows may differ (new trajectories, labels, review states, judge scores, who may see them): refresh now if
+        shown, else when shown."""
+        if not (changes.trajectory_list or changes.judged or changes.studies):
             return
         if self.isVisible():
             self.refresh()
@@ -147,15 +161,15 @@ class BrowserView(Retranslating, QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self._stale:
+        if self._stale or (self.hidden is not None and self._person != (identity.current_person()[0] or None)):
             self._stale = False
-            self.refresh()
+            self.refresh()  # things changed, or another person works: their judge scores may differ
 
     def refresh(self) -> None:
-        """Read everything again: new trajectories from a running collection, labels from other annotators."""
-        self.model.reload()
+        """Read everything again: new trajectories from a running collection, labels from other annotators, judge
+        scores, and which of them the person working may see."""
         self._load_choices()
-        self._load_summary()
+        self._load_hidden()
 
     def focus_search(self) -> None:
         self.filters.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -200,16 +214,51 @@ class BrowserView(Retranslating, QWidget):
         self.open_requested.emit(found)
 
     def _filter_changed(self, where: browse.BrowseFilter) -> None:
-        self.model.set_filter(where)
+        self.model.set_filter(self._blind(where))
+        self._load_summary()
+
+    def _blind(self, where: browse.BrowseFilter) -> browse.BrowseFilter:
+        """The filter, with the trajectories whose judge results the person working may not see."""
+        return replace(where, hidden=self.hidden.trajectory_ids if self.hidden else frozenset())
+
+    def _load_hidden(self) -> None:
+        """Which judge results the person working may not see; then the rows and the counts."""
+        self._hidden_generation += 1
+        generation, db, person = self._hidden_generation, self.db, identity.current_person()[0] or None
+        if db is None:
+            self._load_summary()
+            return
+        self.jobs.submit(
+            self.tr("Reading which judge scores you may see"),
+            lambda: hidden_judging(db, person),
+            on_result=lambda hidden: self._hidden_arrived(generation, db, hidden),
+        )
+
+    def _hidden_arrived(self, generation: int, db: Database, hidden: HiddenJudging) -> None:
+        if generation != self._hidden_generation or db is not self.db:
+            return
+        self.hidden, self._person, self.model.hidden = hidden, hidden.person, hidden
+        where = self._blind(self.filters.current())
+        if self.model.db is not db:
+            self.model.where = where
+            self.model.set_database(db)
+        elif where != self.model.where:
+            self.model.set_filter(where)
+        else:
+            self.model.reload()
         self._load_summary()
 
     def _load_choices(self) -> None:
         db = self.db
         if db is None:
-            self.filters.set_choices(browse.Choices())
+            self._choices_arrived(browse.Choices())
             return
         loading = self.tr("Loading filter choices")
-        self.jobs.submit(loading, lambda: browse.filter_choices(db), on_result=self.filters.set_choices)
+        self.jobs.submit(loading, lambda: browse.filter_choices(db), on_result=self._choices_arrived)
+
+    def _choices_arrived(self, choices: browse.Choices) -> None:
+        self.model.judge = choices.judge  # the column's tooltip names it
+        self.filters.set_choices(choices)
 
     def _load_summary(self) -> None:
         self._summary_generation += 1

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from annotator.storage.judging import ConfigSummary
+from annotator.services.judging import list_judges
+from annotator.storage.browse import filter_choices
+from annotator.storage.database import Database
+from annotator.storage.judging import ConfigSummary, rewards
+from annotator.storage.studies import hidden_judging
 from annotator.ui.i18n import Retranslating, fill
 
 CONTEXT = "JudgesTable"
@@ -26,6 +32,26 @@ COLUMNS: tuple[tuple[str, str], ...] = (
 NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 NUMERIC = {0, 3, 4, 5, 6, 7}  # columns aligned right
 NO_VALUE = "—"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    judges: list[ConfigSummary]
+    apps: list[str]
+
+
+def load(db: Database, person: str | None = None) -> Loaded:
+    """The judges and the apps; a judge's mean leaves out the scores `person` may not see (a mean over a study's
+    few trajectories would tell them)."""
+    judges, hidden = list_judges(db), hidden_judging(db, person)
+    if hidden:
+        judges = [_without(db, judge, hidden.trajectory_ids) for judge in judges]
+    return Loaded(judges, [name for _id, name in filter_choices(db).apps])
+
+
+def _without(db: Database, judge: ConfigSummary, hidden: frozenset[int]) -> ConfigSummary:
+    shown = [reward for trajectory, reward in rewards(db, judge.id).items() if trajectory not in hidden]
+    return replace(judge, mean_reward=sum(shown) / len(shown) if shown else None)
 
 
 def _number(value: float | None, decimals: int | None = None) -> str:

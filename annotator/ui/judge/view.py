@@ -5,6 +5,10 @@ worker threads through a queued signal; Stop sets the run's event, so the reques
 stored, and the run ends "stopped". Closing the workspace or quitting stops the run and waits for it, since it
 writes to the database that is about to close. The judges table and the apps of the form are read on
 ``jobs`` when the workspace opens, after each run and on Refresh.
+
+Below, the chosen judge's answers, one per trajectory, and the chosen answer's drill-down: the score, the reason
+and the screens the judge was shown (annotator.ui.judge.answers). A score the person working may not see (a study
+they rate is still being rated) shows as hidden, with why.
 """
 
 from __future__ import annotations
@@ -15,20 +19,22 @@ import threading
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from annotator.judge.runner import RunProgress, RunSummary
 from annotator.services.changes import Changes
-from annotator.services.judging import list_judges, run_judge
-from annotator.storage.browse import filter_choices
-from annotator.storage.database import Database
-from annotator.storage.judging import ConfigSummary
+from annotator.services.judging import run_judge
 from annotator.storage.workspace import Workspace
+from annotator.ui import identity
+from annotator.ui.browser.model import hidden_reason
 from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.judge.answer_detail import AnswerDetail
+from annotator.ui.judge.answers import Answer, Answers, AnswersTable, Drilldown, load_answers, load_drilldown
 from annotator.ui.judge.form import RunForm, RunRequest
 from annotator.ui.judge.progress import ProgressRelay, RunPanel
-from annotator.ui.judge.table import JudgesTable
+from annotator.ui.judge.table import JudgesTable, Loaded, load
 from annotator.ui.workers import Jobs, describe
 
 log = logging.getLogger(__name__)
@@ -44,16 +50,6 @@ class _Run:
     stop: threading.Event = field(default_factory=threading.Event)
     finished: threading.Event = field(default_factory=threading.Event)  # set by the worker, whatever the end
     stopping: bool = False
-
-
-@dataclass(frozen=True)
-class Loaded:
-    judges: list[ConfigSummary]
-    apps: list[str]
-
-
-def load(db: Database) -> Loaded:
-    return Loaded(list_judges(db), [name for _id, name in filter_choices(db).apps])
 
 
 def work(run: _Run, request: RunRequest, relay: ProgressRelay) -> RunSummary:
@@ -98,6 +94,15 @@ class JudgeView(Retranslating, QWidget):
         self.hint = QLabel(self)
         self.hint.setObjectName("judge-hint")
         self.hint.setWordWrap(True)
+        self.table.itemSelectionChanged.connect(self.load_answers)
+        self.answers_heading = QLabel(self)
+        self.answers_heading.setStyleSheet("font-weight: bold")
+        self.answers = AnswersTable(self)
+        self.answers.chosen.connect(self._answer_chosen)
+        self.detail = AnswerDetail(jobs, self)
+        self._answers_generation = 0
+        self._person: str | None = None  # whom the answers shown are for
+        self.hub.changed.connect(self._changed)
         self._lay_out()
         self.setFocusProxy(self.form.url)
         QCoreApplication.instance().aboutToQuit.connect(self.shutdown)
@@ -105,6 +110,8 @@ class JudgeView(Retranslating, QWidget):
         self._update_controls()
 
     def _lay_out(self) -> None:
+        """The run on the left; on the right, from top to bottom, the judges, the chosen judge's answers, and the
+        chosen answer's reason and screens, which take most of the height."""
         left = QVBoxLayout()
         left.addWidget(self.form)
         left.addWidget(self.panel)
@@ -112,13 +119,26 @@ class JudgeView(Retranslating, QWidget):
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
         top.addWidget(self.refresh_button)
-        right = QVBoxLayout()
-        right.addLayout(top)
-        right.addWidget(self.hint)
-        right.addWidget(self.table, 1)
+        judges = QWidget(self)
+        judges_layout = QVBoxLayout(judges)
+        judges_layout.setContentsMargins(0, 0, 0, 0)
+        judges_layout.addLayout(top)
+        judges_layout.addWidget(self.hint)
+        judges_layout.addWidget(self.table, 1)
+        answers = QWidget(self)
+        answers_layout = QVBoxLayout(answers)
+        answers_layout.setContentsMargins(0, 0, 0, 0)
+        answers_layout.addWidget(self.answers_heading)
+        answers_layout.addWidget(self.answers, 1)
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        for part, stretch in ((judges, 1), (answers, 2), (self.detail, 5)):
+            self.splitter.addWidget(part)
+            self.splitter.setStretchFactor(self.splitter.count() - 1, stretch)
+        self.splitter.setSizes([100, 180, 520])
+        self.splitter.setChildrenCollapsible(False)
         layout = QHBoxLayout(self)
-        layout.addLayout(left, 2)
-        layout.addLayout(right, 3)
+        layout.addLayout(left, 1)
+        layout.addWidget(self.splitter, 2)
 
     # the workspace ---------------------------------------------------------------------------------------------
 
@@ -126,6 +146,7 @@ class JudgeView(Retranslating, QWidget):
         if self.current_run is not None and workspace is not self.current_run.workspace:
             self._stop_and_wait()  # the run writes to the database that is about to close
         self.workspace = workspace
+        self.detail.locate = workspace.blobs.screenshot_path if workspace else None
         self.refresh()
         self._update_controls()
 
@@ -152,6 +173,7 @@ class JudgeView(Retranslating, QWidget):
         """Read the judges and the apps again on a worker; `select_judge` is chosen in the table when they come."""
         self._generation += 1
         generation, db = self._generation, self.workspace.database if self.workspace else None
+        person = identity.current_person()[0] or None
         if db is None:
             self._loading = False
             self.table.show_judges([])
@@ -162,7 +184,7 @@ class JudgeView(Retranslating, QWidget):
         self._show_hint()
         self.jobs.submit(
             self.tr("Loading the judges"),
-            lambda: load(db),
+            lambda: load(db, person),
             on_result=lambda loaded: self._loaded(generation, loaded, select_judge),
             on_error=lambda _error: self._load_failed(generation),
         )
@@ -175,12 +197,78 @@ class JudgeView(Retranslating, QWidget):
         self.form.set_apps(loaded.apps)
         if select_judge is not None:
             self.table.select_judge(select_judge)
+        elif self.selected_judge() is None and loaded.judges:
+            self.table.select_judge(loaded.judges[-1].id)  # the newest: its answers show below
         self._show_hint()
 
     def _load_failed(self, generation: int) -> None:
         if generation == self._generation:
             self._loading = False  # Jobs.failed has told the user why
             self._show_hint()
+
+    # a judge's answers -----------------------------------------------------------------------------------------
+
+    def selected_judge(self) -> int | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.table.judges[rows[0].row()].id if rows and rows[0].row() < len(self.table.judges) else None
+
+    def load_answers(self) -> None:
+        """Read the chosen judge's answers, without those the person working may not see, on a worker."""
+        self._answers_generation += 1
+        generation, judge, workspace = self._answers_generation, self.selected_judge(), self.workspace
+        person = identity.current_person()[0] or None
+        self._person = person
+        if judge is None or workspace is None:
+            self._answers_arrived(generation, None)
+            return
+        self.jobs.submit(
+            self.tr("Reading the judge's answers"),
+            lambda: load_answers(workspace.database, judge, person),
+            on_result=lambda answers: self._answers_arrived(generation, answers),
+        )
+
+    def _answers_arrived(self, generation: int, answers: Answers | None) -> None:
+        if generation != self._answers_generation:
+            return
+        self.answers.show_answers(answers)
+        self._show_answers_heading()
+
+    def _answer_chosen(self, answer: Answer | None) -> None:
+        workspace, answers = self.workspace, self.answers.answers
+        if answer is None or workspace is None:
+            self.detail.clear(self.tr("Choose a trajectory to see the judge's reason and the screens it saw."))
+            return
+        why = hidden_reason(answers.hidden if answers else None, answer.score.trajectory_id) if answer.hidden else ""
+        self.detail.show_answer(answer, why)
+        self.jobs.submit(
+            self.tr("Reading the screens the judge saw"),
+            lambda: load_drilldown(workspace.database, answer),
+            on_result=self._drilldown_arrived,
+        )
+
+    def _drilldown_arrived(self, drilldown: Drilldown) -> None:
+        self.detail.show_screens(drilldown)
+
+    def _changed(self, changes: Changes) -> None:
+        """New scores, or a study's ratings (who may see which score): read the answers again when shown."""
+        if (changes.judged or changes.studies) and self.isVisible() and self.workspace is not None:
+            self.load_answers()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.answers.answers is not None and self._person != (identity.current_person()[0] or None):
+            self.load_answers()  # another person works: their hidden scores differ
+
+    def _show_answers_heading(self) -> None:
+        answers = self.answers.answers
+        if answers is None:
+            self.answers_heading.setText(self.tr("Choose a judge above to see its answers"))
+            return
+        text = fill(self.tr("Answers of judge %1: %2"), answers.judge_id, len(answers.rows))
+        hidden = sum(answer.hidden for answer in answers.rows)
+        if hidden:
+            text += " · " + self.tr("%n hidden from you while a study you rate is being rated", "", hidden)
+        self.answers_heading.setText(text)
 
     # a run -----------------------------------------------------------------------------------------------------
 
@@ -281,6 +369,7 @@ class JudgeView(Retranslating, QWidget):
         self.hint.setText(text)
 
     def retranslate(self) -> None:
+        self._show_answers_heading()
         self.heading.setText(self.tr("Judges of this workspace"))
         self.refresh_button.setText(self.tr("Refresh"))
         self.refresh_button.setToolTip(self.tr("Read the judges and their scores again"))

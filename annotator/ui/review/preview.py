@@ -1,9 +1,11 @@
 """A read-only summary of one trajectory, so that a reviewer can accept without opening the editor.
 
-The instruction, the labelled outcome, the newest review note, and each step of the labelled sequence as a
-row: a small screenshot, the verdict, the think, the action and the tool call. Screenshots are decoded at
-thumbnail size on a worker (QImageReader.setScaledSize reads only what the small image needs); a result for
-a trajectory that is no longer shown is dropped.
+The instruction, the labelled outcome, the judge's score and reason (unless a study the reviewer rates is still
+being rated), the newest review note, and each step of the labelled sequence as a row: a small screenshot, the
+verdict, the think, the action and the tool call; beside them the chosen step large, with its labelled click
+point or box drawn (step_screen.StepScreen). Screenshots are decoded at the size shown on a worker
+(QImageReader.setScaledSize reads only what the image needs); a result for a trajectory or step that is no
+longer shown is dropped.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QImage, QImageReader, QPixmap, 
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -29,11 +32,15 @@ from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, Review
 from annotator.ui import labels
 from annotator.ui.browser.model import local_time
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.review.judge_line import JudgeLine, Judgement
+from annotator.ui.review.step_screen import StepScreen
 from annotator.ui.workers import Jobs
 
 CONTEXT = "TrajectoryPreview"
 THUMBNAIL_HEIGHT = 120
 THUMBNAIL_QUEUE = "review-thumbnails"  # one decode at a time: the database jobs keep their threads
+LARGE_HEIGHT = 1200  # the chosen step's screenshot, decoded at most this tall
+PHONE_ASPECT = 1080 / 2400  # width / height of the screen beside the table before a trajectory is shown
 COLUMNS = ("position", "screen", "verdict", "think", "action", "tool_call")
 TITLES = (
     QT_TRANSLATE_NOOP("TrajectoryPreview", "#"),
@@ -105,7 +112,7 @@ class StepTable(QTableWidget):
         header = self.horizontalHeader()
         for key, width in FIXED_WIDTHS.items():
             header.resizeSection(COLUMNS.index(key), width)
-        left = max(self.viewport().width() - sum(FIXED_WIDTHS.values()), 240)
+        left = max(self.viewport().width() - sum(FIXED_WIDTHS.values()), 180)
         for key, share in SHARES.items():
             header.resizeSection(COLUMNS.index(key), int(left * share))
 
@@ -119,6 +126,8 @@ class TrajectoryPreview(Retranslating, QWidget):
         self.locate: Callable[[str], Path] | None = None  # a screenshot's file by its sha256 (the blob store)
         self.placeholder = ""
         self._generation = 0  # the record shown; thumbnails of an older one are dropped
+        self._screen_generation = 0  # the step shown large
+        self.judged: Judgement | None = None
         self.instruction = QLabel(self)
         self.instruction.setObjectName("preview-instruction")
         self.instruction.setWordWrap(True)
@@ -135,8 +144,17 @@ class TrajectoryPreview(Retranslating, QWidget):
         self.banner.setObjectName("preview-banner")
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.judge = JudgeLine(self)
         self.steps = StepTable(0, len(COLUMNS), self)
         self.steps.setObjectName("preview-steps")
+        self.steps.itemSelectionChanged.connect(self._show_chosen_step)
+        self.screen = StepScreen(self)
+        self.split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.split.addWidget(self.steps)
+        self.split.addWidget(self.screen)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.split.setChildrenCollapsible(False)
         self._refit = QTimer(self)  # rows follow the column widths once a resize settles
         self._refit.setSingleShot(True)
         self._refit.setInterval(0)
@@ -146,9 +164,24 @@ class TrajectoryPreview(Retranslating, QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.instruction)
         layout.addWidget(self.details)
+        layout.addWidget(self.judge)
         layout.addWidget(self.banner)
-        layout.addWidget(self.steps, 1)
+        layout.addWidget(self.split, 1)
         self.retranslate()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_screen()
+
+    def fit_screen(self) -> None:
+        """The step's screen as wide as a phone screenshot needs at the height it has (at most half the width); the
+        table takes the rest."""
+        total, height = self.split.width(), self.split.height()
+        steps = self.record.steps if self.record else ()
+        aspect = steps[0].screen.width / max(steps[0].screen.height, 1) if steps else PHONE_ASPECT
+        wanted = min(int(height * aspect) + 16, total // 2)
+        if total > 0 and height > 0:
+            self.split.setSizes([total - wanted, wanted])
 
     def _set_up_table(self) -> None:
         table, header = self.steps, self.steps.horizontalHeader()
@@ -164,13 +197,16 @@ class TrajectoryPreview(Retranslating, QWidget):
 
     # what the view asks ----------------------------------------------------------------------------------------
 
-    def show_record(self, record: LabelledTrajectory | None, placeholder: str = "") -> None:
-        """Show a trajectory, or `placeholder` (why nothing is shown) when there is none."""
+    def show_record(
+        self, record: LabelledTrajectory | None, placeholder: str = "", judged: Judgement | None = None
+    ) -> None:
+        """Show a trajectory (with the judge's answer, when read), or `placeholder` (why nothing is shown)."""
         self._generation += 1
-        self.record, self.placeholder = record, placeholder
+        self.record, self.placeholder, self.judged = record, placeholder, judged
         self.steps.setRowCount(0)
         self._show_header()
         if record is None:
+            self.screen.show_step(None, None)
             return
         self.steps.setRowCount(len(record.steps))
         for row, step in enumerate(record.steps):
@@ -178,6 +214,9 @@ class TrajectoryPreview(Retranslating, QWidget):
             if self.locate is not None:
                 self._load_thumbnail(row, self.locate(step.screenshot_sha256))
         self._fit_rows()
+        self.fit_screen()
+        if record.steps:
+            self.steps.selectRow(0)  # shown large beside the table
 
     def thumbnail(self, row: int) -> QPixmap | None:
         item = self.steps.item(row, COLUMNS.index("screen"))
@@ -195,13 +234,15 @@ class TrajectoryPreview(Retranslating, QWidget):
         if record is None:
             self.instruction.setText(self.placeholder or self.tr("Choose a trajectory in the queue."))
             self.details.clear()
+            self.judge.hide()
             self.banner.hide()
-            self.steps.setVisible(False)
+            self.split.setVisible(False)
             return
-        self.steps.setVisible(True)
+        self.split.setVisible(True)
         self.instruction.setText(record.instruction)
+        self.judge.show_judgement(self.judged)
         collected = sum(1 for step in record.steps if step.origin == "collected")
-        outcome = labels.label(labels.OUTCOME, record.label_outcome) if record.label_outcome else self.tr("not judged")
+        outcome = labels.label(labels.OUTCOME, record.label_outcome) if record.label_outcome else self.tr("not set")
         parts = [
             fill(self.tr("#%1"), record.id),
             record.app,
@@ -304,6 +345,31 @@ class TrajectoryPreview(Retranslating, QWidget):
             on_result=lambda image: self._thumbnail_arrived(generation, row, image),
             queue=THUMBNAIL_QUEUE,
         )
+
+    def current_step(self) -> int | None:
+        rows = self.steps.selectionModel().selectedRows()
+        return rows[0].row() if rows else None
+
+    def _show_chosen_step(self) -> None:
+        """The chosen step large beside the table, with its labelled point or box."""
+        row, record = self.current_step(), self.record
+        if row is None or record is None or row >= len(record.steps) or self.locate is None:
+            return
+        self._screen_generation += 1
+        generation, step = self._screen_generation, record.steps[row]
+        path = self.locate(step.screenshot_sha256)
+        self.screen.show_step(step, None, self.tr("Loading the screenshot…"))
+        self.jobs.submit(
+            self.tr("Loading a screenshot"),
+            lambda: read_thumbnail(path, LARGE_HEIGHT) if generation == self._screen_generation else None,
+            on_result=lambda image: self._large_arrived(generation, step, image),
+            on_error=lambda error: self.screen.show_step(step, None, str(error)),
+            queue=THUMBNAIL_QUEUE,
+        )
+
+    def _large_arrived(self, generation: int, step: LabelledStep, image: QImage | None) -> None:
+        if image is not None and generation == self._screen_generation:
+            self.screen.show_step(step, image)
 
     def _thumbnail_arrived(self, generation: int, row: int, image: QImage | None) -> None:
         item = self.steps.item(row, COLUMNS.index("screen"))

@@ -33,6 +33,7 @@ from annotator.ui import identity, labels
 from annotator.ui import settings as keys
 from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.review.judge_line import Judgement, judgement
 from annotator.ui.review.preview import TrajectoryPreview
 from annotator.ui.review.queue_model import REVIEW_COLUMNS, WORK_COLUMNS, QueueModel, Queues, QueueTable
 from annotator.ui.review.reject_dialog import RejectDialog
@@ -124,7 +125,7 @@ class ReviewView(Retranslating, QWidget):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
-        self.splitter.setSizes([460, 690])  # the preview's think column needs the room
+        self.splitter.setSizes([400, 750])  # the preview's think column and the step's screen need the room
         self.splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -331,16 +332,16 @@ class ReviewView(Retranslating, QWidget):
         if workspace is None or item is None:
             self.preview.show_record(None, self._empty_text(workspace))
             return
-        trajectory_id = item.trajectory_id
+        trajectory_id, db, person = item.trajectory_id, workspace.database, identity.current_person()[0] or None
         self.jobs.submit(
             self.tr("Loading the trajectory"),
-            lambda: load_trajectory(workspace.database, trajectory_id),
-            on_result=lambda record: self._preview_arrived(generation, record),
+            lambda: (load_trajectory(db, trajectory_id), judgement(db, trajectory_id, person)),
+            on_result=lambda loaded: self._preview_arrived(generation, *loaded),
         )
 
-    def _preview_arrived(self, generation: int, record: LabelledTrajectory) -> None:
+    def _preview_arrived(self, generation: int, record: LabelledTrajectory, judged: Judgement) -> None:
         if generation == self._preview_generation:
-            self.preview.show_record(record)
+            self.preview.show_record(record, judged=judged)
 
     def _empty_text(self, workspace: Workspace | None) -> str:
         if workspace is None:

@@ -44,6 +44,12 @@ class NewStudyDialog(QDialog):
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 2**31 - 1)
         self.by_app = QCheckBox(self.tr("Spread each level over the apps"), self)
+        early = self.tr("Show a rater their differences from the judge as soon as they finish")
+        self.show_early = QCheckBox(early, self)
+        self.show_early.setObjectName("new-study-show-early")
+        self.show_early.setToolTip(
+            self.tr("Otherwise a rater sees their differences once every rater has finished (recorded in the study)")
+        )
         self.problem = QLabel(self)
         self.problem.setObjectName("new-study-problem")
         self.problem.setStyleSheet("color: #b3261e;")
@@ -59,6 +65,7 @@ class NewStudyDialog(QDialog):
         form.addRow(self.tr("Raters:"), self.raters)
         form.addRow(self.tr("Seed:"), self.seed)
         form.addRow("", self.by_app)
+        form.addRow("", self.show_early)
         form.addRow(
             QLabel(
                 self.tr(

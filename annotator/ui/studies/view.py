@@ -215,12 +215,29 @@ class StudiesView(Retranslating, QWidget):
         if mine is not None and not mine.finished:
             self._start_rating(workspace, info, person)
             return
+        if mine is not None and not info.differences_for(person):
+            self.report.show_report(None, "")
+            self._show_message(self._waiting_text(info, mine.total))  # blind until every rater has finished
+            return
+        report = mine is None or info.finished  # a rater reads the others' scores once every rater has given theirs
         self.pages.setCurrentIndex(RESULTS)
         self.results.setTabVisible(0, mine is not None)
+        self.results.setTabVisible(1, report)
         self.results.setCurrentIndex(0 if mine is not None else 1)
-        self._load_report(workspace, info, person)
+        if report:
+            self._load_report(workspace, info, person)
+        else:
+            self.report.show_report(None, "")  # nor another study's, shown before
         if mine is not None:
             self._load_differences(workspace, info, person)
+
+    def _waiting_text(self, info: StudyInfo, total: int) -> str:
+        pending = ", ".join(f"{rater.name} {rater.rated}/{rater.total}" for rater in info.raters if not rater.finished)
+        text = self.tr(
+            "You have scored all %1 trajectories of %2. Where you and the judge differ, and the agreement report, "
+            "show once every rater has finished (still rating: %3): until then nobody sees another's scores."
+        )
+        return fill(text, total, info.name, pending)
 
     def _start_rating(self, workspace: Workspace, info: StudyInfo, person: str) -> None:
         self.pages.setCurrentIndex(RATING)
@@ -287,11 +304,11 @@ class StudiesView(Retranslating, QWidget):
         name, judge, size = dialog.name.text().strip(), dialog.judge.currentData(), dialog.size.value()
         raters, seed, by_app = dialog.rater_names(), dialog.seed.value(), dialog.by_app.isChecked()
         creator = identity.current_person()[0] or None
+        options = {"seed": seed, "by_app": by_app, "created_by": creator,
+                   "show_differences_early": dialog.show_early.isChecked()}  # fmt: skip
         self.jobs.submit(
             self.tr("Creating the study"),
-            lambda: studies.create_study(
-                workspace.database, name, judge, size, raters, seed=seed, by_app=by_app, created_by=creator
-            ),
+            lambda: studies.create_study(workspace.database, name, judge, size, raters, **options),
             on_result=lambda info: (
                 self.status_message.emit(fill(self.tr("Study %1 created with %2 trajectories."), info.name, info.size)),
                 self.reload(),
