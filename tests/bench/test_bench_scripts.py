@@ -80,9 +80,12 @@ def test_gui_bench_prints_the_browser_figures_and_goals(tmp_path: Path) -> None:
     assert figures["process_bare_qt_window_ms"] > 0 and figures["process_to_rows_vs_bare_qt"] > 0
     assert [goal["name"] for goal in result["goals"]] == [
         "show_browser_ms", "peak_rss_mib", "process_to_rows_ms", "open_trajectory_ms", "switch_step_ms",
-        "annotation_peak_rss_mib",
+        "annotation_peak_rss_mib", "keys_accept_step", "keys_fix_click", "keys_five_step_trajectory",
     ]  # fmt: skip
     assert all(goal["value"] > 0 and goal["better"] == "lower" for goal in result["goals"])
+    keys = {goal["name"]: (goal["value"], goal["target"]) for goal in result["goals"] if goal["name"].startswith("keys")}
+    assert all(value <= target for value, target in keys.values())  # counted by driving the window
+    assert figures["accept_step_ms"] > 0
     assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep
 
 
