@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from annotator.domain.coords import MAX_PIXELS, MIN_PIXELS
 from annotator.domain.model_space import DEFAULT_IMAGE_SCALE, MODEL_SPACE_NAMES, model_space
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS, prompt_variant
 from annotator.imaging.kept_copies import CACHE_FOLDER
+from annotator.storage.studies import PERSON_ENV, hidden_judging, person_asking
 from annotator.storage.workspace import Workspace
 from trainer_bridge.cli_options import (
     WHOLE_DATASET_SPLIT,
@@ -58,6 +60,9 @@ from trainer_bridge.export.sft import INSTRUCTION_LEVELS
               help=f"Do not keep resized screenshots in <data folder>/{CACHE_FOLDER} for the next export.")  # fmt: skip
 @split_options(default=WHOLE_DATASET_SPLIT)
 @selection_options(reviews=("accepted",), review_help="Review states (repeat).")
+@click.option("--as", "person", metavar="NAME",
+              help=f"Who exports (default: ${PERSON_ENV}, else your login name when the workspace knows it): a "
+                   "study's raters get no judge scores of its trajectories while it is being rated.")  # fmt: skip
 @workspace_options
 @click.pass_context
 def export_command(context: click.Context, **given: Any) -> None:
@@ -65,6 +70,7 @@ def export_command(context: click.Context, **given: Any) -> None:
     options = export_options(with_preset(context, given))
     bar = click.progressbar(length=1, label="trajectories", file=sys.stderr)
     with Workspace.open(given["data_dir"], given["db_url"]) as workspace, bar:
+        options = replace(options, withheld=withheld_judging(workspace, given["person"]))
 
         def progress(done: int, total: int) -> None:
             bar.length = max(total, 1)
@@ -88,6 +94,18 @@ def export_command(context: click.Context, **given: Any) -> None:
         click.echo(f"Screenshots resized or masked: {tally.images_made}; "
                    f"{tally.images_reused} read from the copies kept before")  # fmt: skip
     click.echo(f"Wrote {given['out']} (manifest.json lists every file and count)")
+
+
+def withheld_judging(workspace: Workspace, person: str | None) -> frozenset[int]:
+    """The trajectories whose judge scores the person exporting must not get (an open study they rate)."""
+    try:
+        hidden = hidden_judging(workspace.database, person_asking(workspace.database, person))
+    except LookupError as error:
+        raise click.UsageError(str(error)) from None
+    if hidden:
+        click.echo(f"Judge scores withheld from {len(hidden.trajectory_ids)} trajectories: {hidden.why()}; a "
+                   "selection by score leaves them out, whatever their scores.", err=True)  # fmt: skip
+    return hidden.trajectory_ids
 
 
 def export_options(given: dict[str, Any]) -> ExportOptions:

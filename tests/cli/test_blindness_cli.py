@@ -137,3 +137,32 @@ def test_the_owner_chooses_early_differences_at_creation(rating: tuple[Path, dic
     with Workspace.open(data_dir) as workspace:
         assert studies.study_info(workspace.database, "早").show_differences_early
         assert not studies.study_info(workspace.database, "试点").show_differences_early
+
+
+def test_an_export_by_a_rater_holds_no_judge_score_of_the_open_study(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    with Workspace.open(data_dir) as workspace:  # accepted, labelled trajectories this time: they export
+        db = workspace.database
+        config = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
+        for n, level in enumerate((4, 0, 4)):
+            trajectory = add_trajectory(workspace, "淘宝", f"任务 {n}", 2, seed=n)
+            judging.save_score(db, config, None, trajectory, ScoreRecord(level, REASON, "{}", None, None, 1, 2))
+        studies.create_study(db, "试点", config, 3, ["小王", "小李"], created_by="主管")
+        with db.session() as session:
+            ensure_person(session, "工程师", "admin")
+            session.commit()
+
+    def exported(person: str, *options: str) -> tuple[click.testing.Result, list[dict]]:
+        out = tmp_path / f"out-{person}-{len(options)}"
+        args = ["export", "--data-dir", str(data_dir), "--stage", "sft", "--format", "jsonl", "--out", str(out)]
+        result = CliRunner().invoke(bridge, [*args, *options, "--as", person])
+        rows = [json.loads(line) for path in sorted(out.rglob("*.jsonl")) for line in path.read_text().splitlines()]
+        return result, rows
+
+    result, rows = exported("小王")
+    assert result.exit_code == 0 and "Judge scores withheld from 3 trajectories" in result.output
+    assert rows and all(row["judge_score"] is None for row in rows)
+    result, rows = exported("小王", "--min-judge-score", "4")
+    assert result.exit_code != 0 or not rows  # the 4s are not told apart from the 0: all left out
+    result, rows = exported("工程师", "--min-judge-score", "4")
+    assert result.exit_code == 0 and rows and {row["judge_score"] for row in rows} == {4}

@@ -52,6 +52,9 @@ class ExportOptions:
     image_cache: bool = True  # keep the copies made in the data folder for the next export (output unchanged)
     selection: TrajectorySelection = field(default_factory=lambda: EXPORT_DEFAULT)
     splits: SplitPlan = field(default_factory=SplitPlan)
+    # Trajectories whose judge results the person exporting must not see (storage.studies.hidden_judging): no
+    # judge score in their samples, and left out of a selection by score, whatever their scores.
+    withheld: frozenset[int] = frozenset()
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -63,7 +66,7 @@ class ExportOptions:
             "error_recovery": self.error_recovery, "prompt_variant": str(self.prompt_variant),
             "selection": self.selection.as_json(),
             "splits": self.splits.as_json(),
-        }  # fmt: skip
+        } | ({"judge_results_withheld": len(self.withheld)} if self.withheld else {})  # fmt: skip
 
 
 def _check(options: ExportOptions) -> None:
@@ -92,6 +95,8 @@ class _SampleStream:
     def split(self, name: str, ids: list[int], judge_id: int | None, total: int) -> Iterator[Sample]:
         options = self.options
         trajectories = load_trajectories(self.workspace.database, ids, judge_id=judge_id)
+        if options.withheld:
+            trajectories = (_without_judging(trajectory, options.withheld) for trajectory in trajectories)
         if not options.keep_pii:
             trajectories = (scrub_trajectory(trajectory, self.tally.pii) for trajectory in trajectories)
         if options.stage == "grpo-task":
@@ -135,6 +140,8 @@ def _samples_by_split(
     workspace: Workspace, options: ExportOptions, tally: Tally, progress: Progress, images: ExportImages
 ) -> dict[str, Iterable[Sample]]:
     judge_id, keys = selected_keys(workspace.database, options.selection)
+    if options.withheld and options.selection.min_judge_score is not None:
+        keys = [key for key in keys if key.trajectory_id not in options.withheld]  # whatever their scores
     plan = options.splits
     if options.stage == "grpo-task" and plan.unit == "trajectory":
         plan = replace(plan, unit="instruction")  # a task row stands for all runs of its instruction
@@ -146,6 +153,10 @@ def _samples_by_split(
     tally.splits = list(assigned)
     progress(0, len(keys))
     return {name: prepared(stream.split(name, ids, judge_id, len(keys)), images) for name, ids in assigned.items()}
+
+
+def _without_judging(trajectory: LabelledTrajectory, withheld: frozenset[int]) -> LabelledTrajectory:
+    return replace(trajectory, judge_score=None) if trajectory.id in withheld else trajectory
 
 
 def export(workspace: Workspace, options: ExportOptions, on_progress: Progress | None = None) -> Tally:
