@@ -20,6 +20,7 @@ from annotator.domain.trajectory import ReviewStatus, TrajectoryStatus
 from annotator.judge.runner import RunProgress, RunSummary
 from annotator.llm.client import LLMConfig, LLMError
 from annotator.services import judging as service
+from annotator.storage.studies import person_asking
 
 ERRORS = (LLMError, ValueError, LookupError)
 
@@ -147,10 +148,17 @@ def _report(summary: RunSummary, prompt: str, model: str, as_json: bool) -> None
 
 @judge.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array.")
-def list_command(as_json: bool) -> None:
+@click.option("--as", "person", metavar="NAME",
+              help="Who asks (default: $ANNOTATOR_PERSON, else your login name when the workspace knows it): a "
+                   "study's raters get means without its trajectories while it is being rated.")  # fmt: skip
+def list_command(as_json: bool, person: str | None) -> None:
     """The judge configurations of this workspace and what each has scored."""
     with _workspace() as workspace:
-        judges = service.list_judges(workspace.database)
+        try:
+            asking = person_asking(workspace.database, person)
+        except LookupError as error:
+            raise click.UsageError(str(error)) from None
+        judges = service.list_judges(workspace.database, asking, blind=True)
     if as_json:
         rows = [asdict(row) | {"created_at": row.created_at.isoformat()} for row in judges]
         click.echo(json.dumps(rows, ensure_ascii=False))

@@ -25,6 +25,7 @@ from annotator.llm.client import LLMConfig
 from annotator.storage import judging
 from annotator.storage.database import Database
 from annotator.storage.selection import TrajectorySelection, selected_ids
+from annotator.storage.studies import hidden_judging
 from annotator.storage.workspace import Workspace
 
 JUDGEABLE = (TrajectoryStatus.COMPLETE.value, TrajectoryStatus.INTERRUPTED.value)  # not one still being recorded
@@ -83,8 +84,19 @@ def run_judge(
     )
 
 
-def list_judges(db: Database) -> list[judging.ConfigSummary]:
-    return judging.config_summaries(db)
+def list_judges(db: Database, person: str | None = None, *, blind: bool = False) -> list[judging.ConfigSummary]:
+    """Every judge with its counts and mean; `blind`: the mean leaves out the scores `person` may not see (a mean
+    over an open study's few trajectories would tell its raters their scores)."""
+    judges = judging.config_summaries(db)
+    hidden = hidden_judging(db, person) if blind else None
+    if not hidden:
+        return judges
+    return [_mean_without(db, judge, hidden.trajectory_ids) for judge in judges]
+
+
+def _mean_without(db: Database, judge: judging.ConfigSummary, hidden: frozenset[int]) -> judging.ConfigSummary:
+    shown = [reward for trajectory, reward in judging.rewards(db, judge.id).items() if trajectory not in hidden]
+    return replace(judge, mean_reward=sum(shown) / len(shown) if shown else None)
 
 
 def known_prompts() -> list[str]:

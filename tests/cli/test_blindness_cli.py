@@ -166,3 +166,13 @@ def test_an_export_by_a_rater_holds_no_judge_score_of_the_open_study(tmp_path: P
     assert result.exit_code != 0 or not rows  # the 4s are not told apart from the 0: all left out
     result, rows = exported("工程师", "--min-judge-score", "4")
     assert result.exit_code == 0 and rows and {row["judge_score"] for row in rows} == {4}
+
+
+def test_the_judges_mean_leaves_out_the_open_study_for_its_raters(rating: tuple[Path, dict[int, int]]) -> None:
+    data_dir, rewards = rating
+    listing = ("judge", "list", "--json")
+    rater = json.loads(run(data_dir, *listing, "--as", "小王").output)
+    engineer = json.loads(run(data_dir, *listing, "--as", "工程师").output)
+    assert rater[0]["mean_reward"] is None  # every scored trajectory is in the study 小王 rates
+    assert engineer[0]["mean_reward"] == pytest.approx(sum(rewards.values()) / len(rewards))
+    assert run(data_dir, *listing, "--as", "路人").exit_code != 0  # an invented name is refused

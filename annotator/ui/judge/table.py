@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
@@ -10,8 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 from annotator.services.judging import list_judges
 from annotator.storage.browse import filter_choices
 from annotator.storage.database import Database
-from annotator.storage.judging import ConfigSummary, rewards
-from annotator.storage.studies import hidden_judging
+from annotator.storage.judging import ConfigSummary
 from annotator.ui.i18n import Retranslating, fill
 
 CONTEXT = "JudgesTable"
@@ -43,15 +42,7 @@ class Loaded:
 def load(db: Database, person: str | None = None) -> Loaded:
     """The judges and the apps; a judge's mean leaves out the scores `person` may not see (a mean over a study's
     few trajectories would tell them)."""
-    judges, hidden = list_judges(db), hidden_judging(db, person)
-    if hidden:
-        judges = [_without(db, judge, hidden.trajectory_ids) for judge in judges]
-    return Loaded(judges, [name for _id, name in filter_choices(db).apps])
-
-
-def _without(db: Database, judge: ConfigSummary, hidden: frozenset[int]) -> ConfigSummary:
-    shown = [reward for trajectory, reward in rewards(db, judge.id).items() if trajectory not in hidden]
-    return replace(judge, mean_reward=sum(shown) / len(shown) if shown else None)
+    return Loaded(list_judges(db, person, blind=True), [name for _id, name in filter_choices(db).apps])
 
 
 def _number(value: float | None, decimals: int | None = None) -> str:
