@@ -53,6 +53,7 @@ def _study_entry(study: models.Study, uid_of: dict[int, str], fingerprint: dict[
     return {
         "name": study.name, "judge": fingerprint[study.config_id], "seed": study.seed,
         "sample_size": study.sample_size, "by_app": study.by_app, "rubric": study.rubric,
+        "show_differences_early": study.show_differences_early,
         "created_by": study.created_by.name if study.created_by else None, "created_at": iso(study.created_at),
         "items": [
             {"trajectory": uid_of[item.trajectory_id], "position": item.position, "judge_reward": item.judge_reward,
@@ -121,6 +122,7 @@ def _study(session: Session, entry: dict[str, Any], config: models.JudgeConfig, 
     study = St(
         name=entry["name"], config_id=config.id, seed=entry.get("seed", 0), sample_size=entry.get("sample_size", 0),
         by_app=bool(entry.get("by_app")), rubric=entry.get("rubric", ""),
+        show_differences_early=bool(entry.get("show_differences_early")),  # older bundles: the default
         created_by_id=_person_id(session, entry.get("created_by"), "reviewer"),
         created_at=parse_time(entry.get("created_at"), "study") or models.utcnow(),
     )  # fmt: skip

@@ -125,3 +125,16 @@ def test_a_bundle_written_by_a_rater_of_an_open_study_leaves_its_judge_results_o
         assert imported.withheld is not None and imported.withheld["person"] == "小王"
     everything = export_bundle(workspace, tmp_path / "owner", hidden=studies.hidden_judging(workspace.database, "主管"))
     assert everything.withheld is None
+
+
+def test_the_owners_choice_of_early_differences_comes_along(judged: Workspace, tmp_path: Path) -> None:
+    from annotator.storage import models
+
+    with judged.database.session() as session:
+        session.query(models.Study).update({models.Study.show_differences_early: True})
+        session.commit()
+    bundle = export_bundle(judged, tmp_path / "b.zip").path
+    with Workspace.open(tmp_path / "other") as other:
+        import_bundle(other, bundle)
+        with other.database.session() as session:
+            assert [study.show_differences_early for study in session.query(models.Study)] == [True]
