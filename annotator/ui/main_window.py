@@ -302,6 +302,9 @@ class MainWindow(Retranslating, QMainWindow):
             self.review.reload()  # "My work" is the new person's
             if self.current_view() == "studies":
                 self.studies.reload()  # a rater rates, anyone else reads the report
+            for view in (self.browser, self.judge):
+                if view.isVisible():
+                    view.person_changed()  # the judge scores this person may see differ
 
     # help ----------------------------------------------------------------------------------------------------
 

@@ -182,3 +182,7 @@ def test_the_judge_score_column_and_filter_hide_a_study_from_its_raters_while_it
     window.browser.table.sortByColumn(COLUMN_INDEX["judge_score"], Qt.SortOrder.DescendingOrder)
     qtbot.waitUntil(lambda: not window.browser.model.loading())
     assert shown_ids(window) == [2, 3, 1]  # the hidden one sorts with the unscored
+
+    identity.remember("主管", "reviewer")  # someone else sits down while the list shows (File › Who Is Working)
+    window._show_person()
+    qtbot.waitUntil(lambda: cell(window, shown_ids(window).index(1), "judge_score") == "4")

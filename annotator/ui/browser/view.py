@@ -165,6 +165,11 @@ class BrowserView(Retranslating, QWidget):
             self._stale = False
             self.refresh()  # things changed, or another person works: their judge scores may differ
 
+    def person_changed(self) -> None:
+        """Someone else sits down while the list shows: the judge scores they may see are read again."""
+        if self.hidden is not None and self._person != (identity.current_person()[0] or None):
+            self.refresh()
+
     def refresh(self) -> None:
         """Read everything again: new trajectories from a running collection, labels from other annotators, judge
         scores, and which of them the person working may see."""

@@ -256,6 +256,9 @@ class JudgeView(Retranslating, QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self.person_changed()
+
+    def person_changed(self) -> None:
         if self.answers.answers is not None and self._person != (identity.current_person()[0] or None):
             self.load_answers()  # another person works: their hidden scores differ
 
