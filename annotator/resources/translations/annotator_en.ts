@@ -113,6 +113,16 @@
     </message>
 </context>
 <context>
+    <name>NewStudyDialog</name>
+    <message numerus="yes">
+        <source>This judge scored %n trajectories: a study of it holds at most that many.</source>
+        <translation>
+            <numerusform>This judge scored %n trajectory: a study of it holds at most that many.</numerusform>
+            <numerusform>This judge scored %n trajectories: a study of it holds at most that many.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>PrivacyRegions</name>
     <message numerus="yes">
         <source>Cleared %n privacy region(s) of step %1 (Ctrl+Z brings them back).</source>

@@ -152,6 +152,38 @@
         <translation>按下手机的主页键（记录为一步）</translation>
     </message>
     <message>
+        <source>Acce&amp;pt Step and Go On</source>
+        <translation>接受本步并继续(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Mark the step correct, keep what was collected in its empty stages, and open the next step that needs work</source>
+        <translation>标记本步正确，空着的阶段保留采集内容，并打开下一个需要处理的步骤</translation>
+    </message>
+    <message>
+        <source>Take the Offered Action &amp;Text</source>
+        <translation>采用建议的动作文本(&amp;T)</translation>
+    </message>
+    <message>
+        <source>After the point moved to another element: use the action text that names it</source>
+        <translation>点移到另一个元素后：使用以该元素命名的动作文本</translation>
+    </message>
+    <message>
+        <source>Take the Model&apos;s Dra&amp;ft</source>
+        <translation>采用模型草稿(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Fill the step&apos;s empty stages from the model&apos;s draft (shown dimmed)</source>
+        <translation>用模型草稿（淡色显示）填入本步空着的阶段</translation>
+    </message>
+    <message>
+        <source>Draft Labels with a &amp;Model…</source>
+        <translation>用模型生成标注草稿(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Ask a model for drafts of this trajectory&apos;s unlabelled steps</source>
+        <translation>请模型为这条轨迹中未标注的步骤生成草稿</translation>
+    </message>
+    <message>
         <source>&amp;Previous Step</source>
         <translation>上一步(&amp;P)</translation>
     </message>
@@ -174,6 +206,14 @@
     <message>
         <source>Open the next trajectory in your queue</source>
         <translation>打开你队列中的下一条轨迹</translation>
+    </message>
+    <message>
+        <source>Pre&amp;vious Trajectory</source>
+        <translation>上一条轨迹(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Open again the trajectory you had open before this one</source>
+        <translation>重新打开在这条之前打开的轨迹</translation>
     </message>
     <message>
         <source>Step Is &amp;Correct</source>
@@ -326,6 +366,14 @@
     <message>
         <source>Mark this trajectory as annotated so that a reviewer sees it</source>
         <translation>把这条轨迹标记为已标注，交给审核员</translation>
+    </message>
+    <message>
+        <source>Task Completed, Su&amp;bmit</source>
+        <translation>任务已完成并提交(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Set the outcome to completed and submit the trajectory for review</source>
+        <translation>把结果设为已完成，并提交轨迹审核</translation>
     </message>
     <message>
         <source>&amp;History</source>
@@ -628,6 +676,10 @@
         <translation>查找下一条轨迹</translation>
     </message>
     <message>
+        <source>No trajectory was opened before this one.</source>
+        <translation>在这条之前没有打开过其他轨迹。</translation>
+    </message>
+    <message>
         <source>Your queue is empty: nothing else to label.</source>
         <translation>你的队列已空：没有其他待标注的轨迹。</translation>
     </message>
@@ -673,6 +725,10 @@
     <message>
         <source>Open a trajectory first.</source>
         <translation>请先打开一条轨迹。</translation>
+    </message>
+    <message>
+        <source>The workspace is open read-only: labels cannot be changed here.</source>
+        <translation>工作区以只读方式打开：此处无法修改标注。</translation>
     </message>
     <message>
         <source>Say who you are first (File › Who Is Working…): every label is saved under a name.</source>
@@ -1118,6 +1174,37 @@
     </message>
 </context>
 <context>
+    <name>DraftEndpointDialog</name>
+    <message>
+        <source>Draft Labels with a Model</source>
+        <translation>用模型生成标注草稿</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1</source>
+        <translation>兼容 OpenAI 的基础 URL，例如 http://127.0.0.1:8000/v1</translation>
+    </message>
+    <message>
+        <source>Each unlabelled step of this trajectory is sent with its screenshot and a short description of its screen&apos;s elements. A draft is offered only when its action matches the one executed; it stays a suggestion until you take it.</source>
+        <translation>这条轨迹中每个未标注的步骤都会连同截图和屏幕元素的简短描述一起发送。只有当草稿的动作与实际执行的动作一致时才会提供；在你采用之前，它只是建议。</translation>
+    </message>
+    <message>
+        <source>Endpoint:</source>
+        <translation>端点：</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>API key env:</source>
+        <translation>API 密钥环境变量：</translation>
+    </message>
+    <message>
+        <source>Requests at once:</source>
+        <translation>同时请求数：</translation>
+    </message>
+</context>
+<context>
     <name>FilterBar</name>
     <message>
         <source>All apps</source>
@@ -1349,6 +1436,13 @@ After:
     <message>
         <source>Sending %1 to %2</source>
         <translation>正在向 %2 发送 %1</translation>
+    </message>
+</context>
+<context>
+    <name>Jobs</name>
+    <message>
+        <source>the workspace is open read-only, so nothing was changed: it can be browsed and exported, not edited</source>
+        <translation>工作区以只读方式打开，因此没有做任何修改：可以浏览和导出，但不能编辑</translation>
     </message>
 </context>
 <context>
@@ -1588,6 +1682,14 @@ After:
         <translation>打开工作区文件夹</translation>
     </message>
     <message>
+        <source>Opened read-only: browse and export; nothing can be changed.</source>
+        <translation>已以只读方式打开：可以浏览和导出，无法修改任何内容。</translation>
+    </message>
+    <message>
+        <source>Created a new workspace in %1.</source>
+        <translation>已在 %1 中新建工作区。</translation>
+    </message>
+    <message>
         <source>The database was upgraded; a backup of the old one is in %1.</source>
         <translation>数据库已升级；旧数据库的备份位于 %1。</translation>
     </message>
@@ -1608,8 +1710,8 @@ After:
         <translation>无法打开 %1 中的工作区。</translation>
     </message>
     <message>
-        <source>Counting trajectories</source>
-        <translation>统计轨迹数量</translation>
+        <source>%1 (read-only)</source>
+        <translation>%1（只读）</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Mobile Annotator %1&lt;/h3&gt;&lt;p&gt;Collect, annotate and review Android GUI-agent trajectories, and export them for training, in the way of the Mobile-R1 paper.&lt;/p&gt;</source>
@@ -1618,10 +1720,6 @@ After:
     <message>
         <source>About Mobile Annotator</source>
         <translation>关于 Mobile Annotator</translation>
-    </message>
-    <message>
-        <source>Mobile Annotator</source>
-        <translation>Mobile Annotator</translation>
     </message>
     <message>
         <source>&amp;Language</source>
@@ -1678,6 +1776,12 @@ After:
         <source>The sample is stratified over the judge&apos;s five score levels, as in Mobile-R1 Appendix I; raters never see the judge&apos;s scores.</source>
         <translation>样本按评判模型的五个分数等级分层抽取（同 Mobile-R1 附录 I）；评分人看不到评判模型的分数。</translation>
     </message>
+    <message numerus="yes">
+        <source>This judge scored %n trajectories: a study of it holds at most that many.</source>
+        <translation>
+            <numerusform>该评判模型评了 %n 条轨迹：基于它的研究最多包含这么多条。</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Give the study a name.</source>
         <translation>请给研究起个名称。</translation>
@@ -1697,6 +1801,45 @@ After:
     <message>
         <source>Show a rater their differences from the judge as soon as they finish</source>
         <translation>评分人一完成评分，就显示其与评判模型的差异</translation>
+    </message>
+</context>
+<context>
+    <name>Opening</name>
+    <message>
+        <source>New Workspace?</source>
+        <translation>新建工作区？</translation>
+    </message>
+    <message>
+        <source>There is no workspace in %1.</source>
+        <translation>%1 中没有工作区。</translation>
+    </message>
+    <message>
+        <source>Create a new, empty workspace there, or choose the folder that holds yours.</source>
+        <translation>在那里新建一个空的工作区，或选择存放你的工作区的文件夹。</translation>
+    </message>
+    <message>
+        <source>Create Workspace</source>
+        <translation>新建工作区</translation>
+    </message>
+    <message>
+        <source>Choose Another Folder…</source>
+        <translation>选择其他文件夹…</translation>
+    </message>
+    <message>
+        <source>Read-Only Workspace</source>
+        <translation>只读工作区</translation>
+    </message>
+    <message>
+        <source>The workspace folder %1 is read-only: nothing in it can be changed here.</source>
+        <translation>工作区文件夹 %1 是只读的：此处无法修改其中的任何内容。</translation>
+    </message>
+    <message>
+        <source>Open it read-only to browse and export it? Labels, reviews and ratings cannot be saved then.</source>
+        <translation>以只读方式打开以便浏览和导出吗？这样将无法保存标注、审核和评分。</translation>
+    </message>
+    <message>
+        <source>Open Read-Only</source>
+        <translation>以只读方式打开</translation>
     </message>
 </context>
 <context>
@@ -2484,12 +2627,24 @@ After:
         <translation>尚未标注</translation>
     </message>
     <message>
+        <source>needs a look: the point moved</source>
+        <translation>需要检查：点已移动</translation>
+    </message>
+    <message>
         <source>%1 of 3 stages labelled</source>
         <translation>已标注 %1/3 个阶段</translation>
+    </message>
+    <message>
+        <source>The point is on another element now: the action text may be stale. R takes “%1”.</source>
+        <translation>点现在位于另一个元素上：动作文本可能已过时。按 R 采用“%1”。</translation>
     </message>
 </context>
 <context>
     <name>StageTextEditor</name>
+    <message>
+        <source>Draft by %1 (T takes it; Space takes it and accepts the step):</source>
+        <translation>%1 的草稿（按 T 采用；按空格采用并接受本步）：</translation>
+    </message>
     <message>
         <source>not labelled yet</source>
         <translation>尚未标注</translation>
@@ -2699,6 +2854,10 @@ After:
         <translation>更新于 %1</translation>
     </message>
     <message>
+        <source>Model drafts: %1 steps drafted, %2 offered · %3 labels began as drafts · %4 of %5 stages taken from drafts were changed since</source>
+        <translation>模型草稿：已为 %1 个步骤生成草稿，提供 %2 个 · %3 个标注以草稿开始 · 采用自草稿的 %5 个阶段中有 %4 个之后被修改</translation>
+    </message>
+    <message>
         <source>No workspace open: choose one with File › Open Workspace Folder…</source>
         <translation>未打开工作区：请通过“文件 › 打开工作区文件夹…”选择一个</translation>
     </message>
@@ -2788,6 +2947,56 @@ After:
     </message>
 </context>
 <context>
+    <name>StatusCounts</name>
+    <message>
+        <source>Counting trajectories</source>
+        <translation>统计轨迹数量</translation>
+    </message>
+</context>
+<context>
+    <name>StepAcceptance</name>
+    <message>
+        <source>Step %1&apos;s tool call is not valid, so it is not saved; it is kept as you typed it there.</source>
+        <translation>第 %1 步的工具调用无效，因此没有保存；它按你输入的样子保留在那里。</translation>
+    </message>
+    <message>
+        <source>The action text may be stale: R takes “%1”.</source>
+        <translation>动作文本可能已过时：按 R 采用“%1”。</translation>
+    </message>
+    <message>
+        <source>No action text is offered for this step.</source>
+        <translation>本步没有建议的动作文本。</translation>
+    </message>
+    <message>
+        <source>Step %1: took the action text.</source>
+        <translation>第 %1 步：已采用动作文本。</translation>
+    </message>
+    <message>
+        <source>think</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>action</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <source>tool call</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>Step %1 is marked correct; nothing was collected for its %2: write it here.</source>
+        <translation>第 %1 步已标记为正确；它的%2没有采集内容：请在这里填写。</translation>
+    </message>
+    <message>
+        <source>Step %1 accepted.</source>
+        <translation>已接受第 %1 步。</translation>
+    </message>
+    <message>
+        <source>Every step is done: Ctrl+Shift+Return marks the task completed and submits it.</source>
+        <translation>所有步骤都已完成：按 Ctrl+Shift+Return 将任务标记为已完成并提交。</translation>
+    </message>
+</context>
+<context>
     <name>StepCanvas</name>
     <message>
         <source>No step to show</source>
@@ -2824,6 +3033,49 @@ After:
     <message>
         <source>suggested box: B takes it, Shift+B: no box</source>
         <translation>建议框：B 采用，Shift+B 无框</translation>
+    </message>
+</context>
+<context>
+    <name>StepDrafts</name>
+    <message>
+        <source>No model draft to take for this step.</source>
+        <translation>本步没有可采用的模型草稿。</translation>
+    </message>
+    <message>
+        <source>Every stage the draft has is labelled already.</source>
+        <translation>草稿中的每个阶段都已标注。</translation>
+    </message>
+    <message>
+        <source>Step %1: took the draft of %2.</source>
+        <translation>第 %1 步：已采用 %2 的草稿。</translation>
+    </message>
+    <message>
+        <source>Taking the draft</source>
+        <translation>正在采用草稿</translation>
+    </message>
+    <message>
+        <source>Stopping the drafts after the requests under way…</source>
+        <translation>正在进行的请求结束后停止生成草稿…</translation>
+    </message>
+    <message>
+        <source>Give the endpoint and the model to draft with.</source>
+        <translation>请填写用于生成草稿的端点和模型。</translation>
+    </message>
+    <message>
+        <source>Drafting with %1</source>
+        <translation>正在用 %1 生成草稿</translation>
+    </message>
+    <message>
+        <source>Drafting: %1 of %2 steps (%3 offered, %4 flagged, %5 failed)</source>
+        <translation>正在生成草稿：第 %1 / %2 步（提供 %3 个，标记 %4 个，失败 %5 个）</translation>
+    </message>
+    <message>
+        <source>Drafts: %1 offered, %2 flagged (another action than the executed one), %3 drafted before, %4 failed.</source>
+        <translation>草稿：提供 %1 个，标记 %2 个（动作与实际执行的不同），之前已生成 %3 个，失败 %4 个。</translation>
+    </message>
+    <message>
+        <source>Drafting failed: %1</source>
+        <translation>生成草稿失败：%1</translation>
     </message>
 </context>
 <context>
@@ -3369,6 +3621,10 @@ After:
         <translation>failure：任务无法完成</translation>
     </message>
     <message>
+        <source>Draft by %1 (T takes it):</source>
+        <translation>%1 的草稿（按 T 采用）：</translation>
+    </message>
+    <message>
         <source>line %1, column %2</source>
         <translation>第 %1 行第 %2 列</translation>
     </message>
@@ -3500,6 +3756,14 @@ After:
     <message>
         <source>Mark this trajectory as annotated so that a reviewer sees it (Ctrl+Return)</source>
         <translation>将该轨迹标记为已标注，供审核员审核（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>Draft with a Model…</source>
+        <translation>用模型生成草稿…</translation>
+    </message>
+    <message>
+        <source>Ask a model for drafts of the unlabelled steps; T takes a step&apos;s draft</source>
+        <translation>请模型为未标注的步骤生成草稿；按 T 采用某一步的草稿</translation>
     </message>
 </context>
 <context>
@@ -3793,6 +4057,10 @@ After:
     <message>
         <source>Something went wrong: %1 (the details are in the log)</source>
         <translation>出错了：%1（详细信息见日志）</translation>
+    </message>
+    <message>
+        <source>%1 (read-only)</source>
+        <translation>%1（只读）</translation>
     </message>
     <message>
         <source>No workspace open</source>
