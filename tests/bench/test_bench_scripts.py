@@ -83,7 +83,8 @@ def test_gui_bench_prints_the_browser_figures_and_goals(tmp_path: Path) -> None:
         "annotation_peak_rss_mib", "keys_accept_step", "keys_fix_click", "keys_five_step_trajectory",
     ]  # fmt: skip
     assert all(goal["value"] > 0 and goal["better"] == "lower" for goal in result["goals"])
-    keys = {goal["name"]: (goal["value"], goal["target"]) for goal in result["goals"] if goal["name"].startswith("keys")}
+    goals = result["goals"]
+    keys = {goal["name"]: (goal["value"], goal["target"]) for goal in goals if goal["name"].startswith("keys")}
     assert all(value <= target for value, target in keys.values())  # counted by driving the window
     assert figures["accept_step_ms"] > 0
     assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep
