@@ -185,4 +185,4 @@ def test_the_judge_score_column_and_filter_hide_a_study_from_its_raters_while_it
 
     identity.remember("主管", "reviewer")  # someone else sits down while the list shows (File › Who Is Working)
     window._show_person()
-    qtbot.waitUntil(lambda: cell(window, shown_ids(window).index(1), "judge_score") == "4")
+    qtbot.waitUntil(lambda: 1 in shown_ids(window) and cell(window, shown_ids(window).index(1), "judge_score") == "4")
