@@ -239,3 +239,19 @@ def test_tool_call_json_that_is_not_valid_is_there_again_after_the_app_is_closed
     again.open_trajectory(trajectory_id)
     qtbot.waitUntil(lambda: again.annotate.is_showing(trajectory_id) and again.annotate.current_step_id() == first)
     assert again.annotate.editors.tool_call.json_edit.toPlainText() == typed
+
+
+def test_space_accepts_nothing_while_the_privacy_tool_is_on(
+    qtbot: QtBot, effort_window: MainWindow, effort_workspace: tuple[Workspace, int]
+) -> None:
+    workspace, trajectory_id = effort_workspace
+    drive = open_effort(qtbot, effort_window, trajectory_id)
+    view = effort_window.annotate
+    first = view.current_step_id()
+    drive.press(Qt.Key.Key_P)
+    assert view.privacy.active
+    drive.press(Qt.Key.Key_Space)
+    assert view.current_step_id() == first and stored(workspace, first)["verdict"] is None
+    assert "privacy tool is on" in effort_window.statusBar().currentMessage()
+    drive.press(Qt.Key.Key_P)
+    assert drive.accept_step() == 1 and stored(workspace, first)["verdict"] == "correct"

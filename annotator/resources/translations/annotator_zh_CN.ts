@@ -2972,6 +2972,10 @@ After:
         <translation>第 %1 步：已采用动作文本。</translation>
     </message>
     <message>
+        <source>The privacy tool is on: P ends it, then Space accepts the step.</source>
+        <translation>隐私工具已开启：按 P 结束后，再按空格接受本步。</translation>
+    </message>
+    <message>
         <source>think</source>
         <translation>思考</translation>
     </message>

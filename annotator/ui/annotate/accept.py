@@ -109,6 +109,9 @@ class StepAcceptance(QObject):
         view, step_id = self.view, self.view.step_id
         if step_id is None or not view.editable():
             return
+        if view.privacy.active:  # marking regions: a tap of space is a slip, not a verdict
+            view.status_message.emit(self.tr("The privacy tool is on: P ends it, then Space accepts the step."))
+            return
         step = view.steps[step_id]
         draft = step.draft
         if draft is not None and not step.removed:  # the model's draft fills the empty stages, as taken from it
