@@ -1,0 +1,210 @@
+"""What every reward reads: the completion's text, its parse (cached), and the row's ground-truth columns.
+
+TRL calls a reward as ``fn(prompts=..., completions=..., completion_ids=..., **dataset_columns)``: each column
+is a list aligned with ``completions``. The `grpo-action` export (``trainer_bridge/export/grpo.py``) writes
+``gt_action``/``gt_action_model`` as JSON strings and ``gt_bbox``/``gt_bbox_model`` as lists; a value given as
+its JSON string is decoded here, so the rewards work on the Parquet/Arrow files and on hand-made rows alike.
+
+Parsing is cached per completion string (``functools.lru_cache``): the rewards of one recipe read the same
+completion several times per step, and a group of GRPO samples often repeats a completion.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from annotator.domain.actions import Action, ActionError, action_from_arguments, action_from_tool_call
+from annotator.domain.response import ParsedResponse, parse_response
+
+CACHE_SIZE = 65_536  # completions kept parsed; a GRPO step scores a few thousand
+COORDINATE_ACTIONS = ("click", "long_press", "swipe")
+_ANSWER = re.compile(r"<answer>(.*?)</answer>", re.DOTALL)
+# A predicted box is written as Qwen2.5-VL grounds ("bbox_2d", which InfiGUI-R1 trains on) or as "bbox".
+_BOX = re.compile(r'"bbox(?:_2d)?"\s*:\s*\[([^\[\]]*)\]')
+
+
+def completion_text(completion: Any) -> str:
+    """The text of a completion: a string, or the last assistant message of a chat (TRL's conversational form,
+    whose content may itself be a list of ``{"type": "text", "text": ...}`` parts). Anything else is "".
+
+    >>> completion_text([{"role": "assistant", "content": "<think>hi</think>"}])
+    '<think>hi</think>'
+    >>> completion_text([{"role": "assistant", "content": [{"type": "text", "text": "a"}]}]), completion_text(3)
+    ('a', '')
+    """
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, Mapping):
+        completion = [completion]
+    if not isinstance(completion, Sequence):
+        return ""
+    for message in reversed(completion):
+        if isinstance(message, Mapping) and message.get("role", "assistant") == "assistant":
+            return _content_text(message.get("content"))
+    return ""
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Sequence):
+        texts = [p.get("text") for p in content if isinstance(p, Mapping) and p.get("type", "text") == "text"]
+        return "".join(text for text in texts if isinstance(text, str))
+    return ""
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def mobile_response(text: str) -> ParsedResponse:
+    """The strict parse collection and the export use (Mobile-R1's `<think><action><tool_call>` format)."""
+    return parse_response(text, strict=True)
+
+
+def _action_of_json(value: Any) -> Action | None:
+    """A tool call, its "arguments" object, or a one-element list of either (UI-R1 writes ``[{...}]``)."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if not isinstance(value, dict):
+        return None
+    try:
+        return action_from_tool_call(value) if "name" in value else action_from_arguments(value)
+    except (ActionError, TypeError):
+        return None
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def answer_action(text: str) -> Action | None:
+    """The action in the first `<answer>...</answer>` (UI-R1 / GUI-R1 format), or None."""
+    match = _ANSWER.search(text)
+    return _action_of_json(_loads(match.group(1).strip())) if match else None
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def predicted_action(text: str) -> Action | None:
+    """The action a completion predicts: its valid `<tool_call>`, else its `<answer>`; None when neither."""
+    if "<tool_call>" in text:
+        return mobile_response(text).parsed_action
+    if "<answer>" in text:
+        return answer_action(text)
+    return None
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def predicted_box(text: str) -> tuple[float, float, float, float] | None:
+    """The first ``"bbox_2d": [x1, y1, x2, y2]`` (or ``"bbox"``) anywhere in the completion, corners in order.
+
+    >>> predicted_box('<answer>{"bbox_2d": [1, 2, 30, 40]}</answer>'), predicted_box('"bbox": [3, 0, 1, 1]')
+    ((1.0, 2.0, 30.0, 40.0), None)
+    """
+    match = _BOX.search(text)
+    if not match:
+        return None
+    values = _loads(f"[{match.group(1)}]")
+    return as_box(values)
+
+
+def as_box(value: Any) -> tuple[float, float, float, float] | None:
+    """Four finite numbers with x1 <= x2 and y1 <= y2, or None."""
+    if not isinstance(value, (list, tuple)) or len(value) != 4 or not all(_number(v) for v in value):
+        return None
+    x1, y1, x2, y2 = (float(v) for v in value)
+    return (x1, y1, x2, y2) if x1 <= x2 and y1 <= y2 else None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _decoded(text: str) -> Any:
+    return _loads(text)
+
+
+def decoded(value: Any) -> Any:
+    """A column value, its JSON string decoded (cached: a dataset repeats each row's truth per generation)."""
+    if isinstance(value, str) and value[:1] in ("{", "["):
+        return _decoded(value)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    """One row's ground truth, in the completions' coordinate space."""
+
+    action: Action | None
+    action_type: str | None
+    text: str | None
+    box: tuple[float, float, float, float] | None
+    image_size: tuple[float, float] | None
+
+    @property
+    def is_coordinate(self) -> bool:
+        return self.action_type in COORDINATE_ACTIONS
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _action_of_text(text: str) -> Action | None:
+    return _action_of_json(_loads(text))
+
+
+def _truth_action(value: Any) -> Action | None:
+    return _action_of_text(value) if isinstance(value, str) else _action_of_json(value)
+
+
+def _column(columns: Mapping[str, Any], model_name: str, plain_name: str) -> list[Any] | None:
+    """The `_model` column when the dataset has it, else the plain one (taken to be in the completions' space)."""
+    found = columns.get(model_name)
+    return found if found is not None else columns.get(plain_name)
+
+
+def _image_size(columns: Mapping[str, Any], index: int) -> tuple[float, float] | None:
+    size = decoded(_at(columns.get("image_size"), index))
+    if size is None:  # what the export writes: the size of the image the model is shown
+        size = (_at(columns.get("image_width"), index), _at(columns.get("image_height"), index))
+    if isinstance(size, (list, tuple)) and len(size) == 2 and all(_number(v) and v > 0 for v in size):
+        return (float(size[0]), float(size[1]))
+    return None
+
+
+def _at(column: Any, index: int) -> Any:
+    if isinstance(column, (list, tuple)) and index < len(column):
+        return column[index]
+    return None
+
+
+def truth_at(columns: Mapping[str, Any], index: int) -> Truth:
+    """Row ``index`` of TRL's columns as a :class:`Truth`; values that do not parse become None."""
+    action = _truth_action(_at(_column(columns, "gt_action_model", "gt_action"), index))
+    action_type = action.name if action else _at(columns.get("gt_action_type"), index)
+    text = _at(columns.get("gt_text"), index)
+    return Truth(
+        action=action,
+        action_type=action_type if isinstance(action_type, str) and action_type else None,
+        text=text if isinstance(text, str) else None,
+        box=as_box(decoded(_at(_column(columns, "gt_bbox_model", "gt_bbox"), index))),
+        image_size=_image_size(columns, index),
+    )
+
+
+def rows(completions: Sequence[Any], columns: Mapping[str, Any]) -> Iterator[tuple[str, Truth]]:
+    """(completion text, ground truth) per row."""
+    for index, completion in enumerate(completions):
+        yield completion_text(completion), truth_at(columns, index)
+
+
+def clear_caches() -> None:
+    """Forget every cached parse (the benchmark times cold parsing)."""
+    for cached in (mobile_response, answer_action, predicted_action, predicted_box, _decoded, _action_of_text):
+        cached.cache_clear()

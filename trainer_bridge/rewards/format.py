@@ -1,0 +1,64 @@
+"""Format rewards: Mobile-R1's `<think><action><tool_call>` and UI-R1 / GUI-R1's `<think><answer>`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from trainer_bridge.rewards.completions import (
+    CACHE_SIZE,
+    answer_action,
+    completion_text,
+    mobile_response,
+    predicted_box,
+)
+
+_THINK_ANSWER = re.compile(r"\s*<think>(?P<think>.*?)</think>\s*<answer>(?P<answer>.*?)</answer>\s*", re.DOTALL)
+_TAGS = ("<think>", "</think>", "<answer>", "</answer>")
+
+
+def format_reward(completions: Sequence[Any], **columns: Any) -> list[float | None]:
+    """Mobile-R1 R_Fmt (section 4.2.2, the second term of eq. 3): 1 only when `<think>`, `<action>` and
+    `<tool_call>` each appear once, in that order, each closed and not empty, with nothing outside them, and
+    the tool call is a valid ``mobile_use`` call; else 0. It is the strict parse collection and the export use
+    (``annotator.domain.response.parse_response(text, strict=True)``): a reply scores 1 exactly when the
+    annotation view shows no problem for it.
+
+    >>> good = ('<think>The search box is on top.</think><action>Tap the search box</action>'
+    ...         '<tool_call>{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [5, 9]}}'
+    ...         '</tool_call>')
+    >>> format_reward([good, good + " done", good.replace('"click"', '"tap"')])
+    [1.0, 0.0, 0.0]
+    """
+    scores: list[float | None] = []
+    for completion in completions:
+        parsed = mobile_response(completion_text(completion))
+        scores.append(1.0 if parsed.ok and parsed.tool_call is not None else 0.0)
+    return scores
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def think_answer_ok(text: str) -> bool:
+    """The whole text is `<think>...</think><answer>...</answer>` (each tag once, neither part empty) and
+    the answer holds a valid mobile_use action or a ``"bbox_2d"`` box."""
+    match = _THINK_ANSWER.fullmatch(text)
+    if match is None or any(text.count(tag) != 1 for tag in _TAGS):
+        return False
+    if not match.group("think").strip() or not match.group("answer").strip():
+        return False
+    return answer_action(text) is not None or predicted_box(match.group("answer")) is not None
+
+
+def think_answer_format_reward(completions: Sequence[Any], **columns: Any) -> list[float | None]:
+    """UI-R1 R_F (a term of eq. 2) and GUI-R1 R_f: 1 when the reply is `<think>reasoning</think><answer>answer</answer>`
+    with nothing outside, else 0. UI-R1 and GUI-R1 also check that the answer can be read; here it must be a
+    mobile_use tool call, its "arguments" object or a one-element list of either (UI-R1 writes
+    ``[{'action': ..., 'coordinate': [x, y]}]``, in JSON here), or a grounding box ``{"bbox_2d": [...]}``.
+
+    >>> think_answer_format_reward(['<think>Back to the list.</think><answer>{"action": "system_button",'
+    ...     ' "button": "Back"}</answer>', '<answer>{"action": "wait", "time": 1}</answer>'])
+    [1.0, 0.0]
+    """
+    return [1.0 if think_answer_ok(completion_text(completion)) else 0.0 for completion in completions]

@@ -1,0 +1,129 @@
+"""Weighted combinations of rewards as data, and what TRL's GRPOTrainer takes from them.
+
+A recipe names rewards and weights; :func:`trl_rewards` returns ``reward_funcs`` and ``reward_weights`` for
+``GRPOConfig(reward_weights=...)`` / ``GRPOTrainer(reward_funcs=...)``. TRL sums the weighted rewards per
+completion and skips a None, so a reward that does not apply to a row (a text reward on a click) adds nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from trainer_bridge.rewards.action import action_reward, action_type_reward
+from trainer_bridge.rewards.format import format_reward, think_answer_format_reward
+from trainer_bridge.rewards.grounding import continuous_grounding_reward, iou_reward, point_in_box_reward
+from trainer_bridge.rewards.text import text_f1_reward
+from trainer_bridge.rewards.thinking import simple_thinking_reward
+
+RewardFunction = Callable[..., list[Any]]
+
+REWARDS: MappingProxyType[str, RewardFunction] = MappingProxyType(
+    {
+        fn.__name__: fn
+        for fn in (
+            format_reward, think_answer_format_reward, action_reward, action_type_reward, point_in_box_reward,
+            iou_reward, text_f1_reward, continuous_grounding_reward, simple_thinking_reward,
+        )
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """Rewards by name with their weights. ``gate``: a format reward that must be 1 for the other rewards
+    to count (InfiGUI-R1 computes R_acc only when R_format = 1); the gated rewards score 0 otherwise."""
+
+    paper: str
+    weights: tuple[tuple[str, float], ...]
+    gate: str | None = None
+    params: dict[str, dict[str, Any]] = field(default_factory=dict)  # keyword arguments per reward name
+
+    def __post_init__(self) -> None:
+        unknown = [name for name, _ in self.weights if name not in REWARDS] + (
+            [self.gate] if self.gate and self.gate not in REWARDS else []
+        )
+        if unknown:
+            raise ValueError(f"unknown rewards {unknown}; known: {', '.join(REWARDS)}")
+
+
+RECIPES: MappingProxyType[str, Recipe] = MappingProxyType(
+    {
+        # Mobile-R1 eq. 3: R_action = R_Act + R_Fmt.
+        "mobile-r1": Recipe("Mobile-R1 eq. 3", (("action_reward", 1.0), ("format_reward", 1.0))),
+        # UI-R1 eq. 2: R = R_T + R_C + R_F.
+        "ui-r1": Recipe(
+            "UI-R1 eq. 2",
+            (("action_type_reward", 1.0), ("point_in_box_reward", 1.0), ("think_answer_format_reward", 1.0)),
+        ),
+        # GUI-R1 3.2: R_o = alpha R_f + beta R_acc, R_acc = R_act + R_point + R_text; alpha 0.2, beta 0.8.
+        "gui-r1": Recipe(
+            "GUI-R1 3.2 (alpha 0.2, beta 0.8)",
+            (
+                ("think_answer_format_reward", 0.2),
+                ("action_type_reward", 0.8),
+                ("point_in_box_reward", 0.8),
+                ("text_f1_reward", 0.8),
+            ),
+        ),
+        # InfiGUI-R1 3.2.1 and 4.1: w_f 0.1 R_format + w_a 0.9 R_acc, R_acc = w_t 0.2 R_type + w_p 0.8 R_param,
+        # computed only when R_format = 1. R_param is R_Act's exact argument / point-in-box check. The sub-goal
+        # term (w_s R_subgoal when R_param = 0) needs the LLM-scored reward, which is not in this package yet.
+        "infigui-r1": Recipe(
+            "InfiGUI-R1 3.2.1 (w_f 0.1, w_a 0.9; w_t 0.2, w_p 0.8)",
+            (("think_answer_format_reward", 0.1), ("action_type_reward", 0.18), ("action_reward", 0.72)),
+            gate="think_answer_format_reward",
+        ),
+    }
+)
+
+
+def configured(fn: RewardFunction, name: str | None = None, **params: Any) -> RewardFunction:
+    """``fn`` with keyword parameters bound, under a name TRL can log (a ``functools.partial`` has none).
+
+    >>> configured(iou_reward, iou_threshold=0.5).__name__
+    'iou_reward'
+    """
+
+    @functools.wraps(fn)
+    def reward(completions: Sequence[Any], **columns: Any) -> list[Any]:
+        return fn(completions, **params, **columns)
+
+    reward.__name__ = reward.__qualname__ = name or fn.__name__
+    return reward
+
+
+def gated(fn: RewardFunction, gate: RewardFunction) -> RewardFunction:
+    """``fn``'s scores where ``gate`` scores 1, 0 elsewhere (None stays None: the reward does not apply)."""
+
+    @functools.wraps(fn)
+    def reward(completions: Sequence[Any], **columns: Any) -> list[Any]:
+        passes = gate(completions, **columns)
+        scores = fn(completions, **columns)
+        return [s if s is None or ok == 1.0 else 0.0 for s, ok in zip(scores, passes, strict=True)]
+
+    return reward
+
+
+def trl_rewards(recipe: str | Recipe) -> tuple[list[RewardFunction], list[float]]:
+    """``(reward_funcs, reward_weights)`` of a recipe (by name from :data:`RECIPES`, or a Recipe).
+
+    >>> funcs, weights = trl_rewards("gui-r1")
+    >>> [fn.__name__ for fn in funcs]
+    ['think_answer_format_reward', 'action_type_reward', 'point_in_box_reward', 'text_f1_reward']
+    >>> weights
+    [0.2, 0.8, 0.8, 0.8]
+    """
+    if isinstance(recipe, str):
+        if recipe not in RECIPES:
+            raise ValueError(f"unknown recipe {recipe!r}; known: {', '.join(RECIPES)}")
+        recipe = RECIPES[recipe]
+    gate = REWARDS[recipe.gate] if recipe.gate else None
+    funcs = []
+    for name, _ in recipe.weights:
+        fn = configured(REWARDS[name], **recipe.params.get(name, {}))
+        funcs.append(gated(fn, gate) if gate is not None and name != recipe.gate else fn)
+    return funcs, [weight for _, weight in recipe.weights]
