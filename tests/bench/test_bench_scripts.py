@@ -129,3 +129,17 @@ def test_cli_bench_times_the_commands_against_importing_click(tmp_path: Path) ->
          "better": "lower"},
     ]  # fmt: skip
     assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep
+
+
+def test_rewards_bench_prints_a_rate_goal_per_reward() -> None:
+    script = BENCH.parent / "rewards.py"
+    command = [sys.executable, str(script), "--quick", "--completions", "600"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "rewards" and {"platform", "python", "cpu_count"} <= result["machine"].keys()
+    assert result["figures"]["completions"] == 600
+    goals = result["goals"]
+    assert {goal["name"] for goal in goals} >= {"format_reward_per_s", "action_reward_per_s", "iou_reward_per_s"}
+    for goal in goals:
+        assert goal["value"] > 0 and goal["target"] == 50_000
+        assert goal["unit"] == "completions/s" and goal["better"] == "higher"

@@ -99,8 +99,16 @@ def test_every_reward_stays_in_its_range(
             assert score is None or low <= score <= high, (name, score)
 
 
+# Whole-pixel boxes: with a corner like 1e-38 the point "centre - half height" rounds to just off the box.
+pixel_boxes = st.tuples(*[st.integers(0, 2000)] * 4).map(
+    lambda b: [min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])]
+)
+
+
 @settings(max_examples=200, deadline=None)
-@given(box=boxes, t1=st.floats(0, 1), t2=st.floats(0, 1), sx=st.sampled_from([-1, 1]), sy=st.sampled_from([-1, 1]))
+@given(
+    box=pixel_boxes, t1=st.floats(0, 1), t2=st.floats(0, 1), sx=st.sampled_from([-1, 1]), sy=st.sampled_from([-1, 1])
+)
 def test_continuous_grounding_is_two_at_the_centre_and_falls_outward(
     box: list[float], t1: float, t2: float, sx: int, sy: int
 ) -> None:

@@ -20,10 +20,10 @@ from functools import lru_cache
 from typing import Any
 
 from annotator.domain.actions import Action, ActionError, action_from_arguments, action_from_tool_call
-from annotator.domain.response import ParsedResponse, parse_response
+from trainer_bridge.rewards.mobile_parse import CACHE_SIZE, mobile_reply
 
-CACHE_SIZE = 65_536  # completions kept parsed; a GRPO step scores a few thousand
 COORDINATE_ACTIONS = ("click", "long_press", "swipe")
+SIZE_COLUMNS = ("image_size", "image_width", "image_height")  # [w, h], or the export's two columns
 _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.DOTALL)
 # A predicted box is written as Qwen2.5-VL grounds ("bbox_2d", which InfiGUI-R1 trains on) or as "bbox".
 _BOX = re.compile(r'"bbox(?:_2d)?"\s*:\s*\[([^\[\]]*)\]')
@@ -59,12 +59,6 @@ def _content_text(content: Any) -> str:
     return ""
 
 
-@lru_cache(maxsize=CACHE_SIZE)
-def mobile_response(text: str) -> ParsedResponse:
-    """The strict parse collection and the export use (Mobile-R1's `<think><action><tool_call>` format)."""
-    return parse_response(text, strict=True)
-
-
 def _action_of_json(value: Any) -> Action | None:
     """A tool call, its "arguments" object, or a one-element list of either (UI-R1 writes ``[{...}]``)."""
     if isinstance(value, list) and len(value) == 1:
@@ -95,7 +89,7 @@ def answer_action(text: str) -> Action | None:
 def predicted_action(text: str) -> Action | None:
     """The action a completion predicts: its valid `<tool_call>`, else its `<answer>`; None when neither."""
     if "<tool_call>" in text:
-        return mobile_response(text).parsed_action
+        return mobile_reply(text).action
     if "<answer>" in text:
         return answer_action(text)
     return None
@@ -169,10 +163,10 @@ def _column(columns: Mapping[str, Any], model_name: str, plain_name: str) -> lis
     return found if found is not None else columns.get(plain_name)
 
 
-def _image_size(columns: Mapping[str, Any], index: int) -> tuple[float, float] | None:
-    size = decoded(_at(columns.get("image_size"), index))
+def _image_size(size: Any, width: Any, height: Any) -> tuple[float, float] | None:
+    size = decoded(size)
     if size is None:  # what the export writes: the size of the image the model is shown
-        size = (_at(columns.get("image_width"), index), _at(columns.get("image_height"), index))
+        size = (width, height)
     if isinstance(size, (list, tuple)) and len(size) == 2 and all(_number(v) and v > 0 for v in size):
         return (float(size[0]), float(size[1]))
     return None
@@ -184,27 +178,38 @@ def _at(column: Any, index: int) -> Any:
     return None
 
 
-def truth_at(columns: Mapping[str, Any], index: int) -> Truth:
-    """Row ``index`` of TRL's columns as a :class:`Truth`; values that do not parse become None."""
-    action = _truth_action(_at(_column(columns, "gt_action_model", "gt_action"), index))
-    action_type = action.name if action else _at(columns.get("gt_action_type"), index)
-    text = _at(columns.get("gt_text"), index)
-    return Truth(
-        action=action,
-        action_type=action_type if isinstance(action_type, str) and action_type else None,
-        text=text if isinstance(text, str) else None,
-        box=as_box(decoded(_at(_column(columns, "gt_bbox_model", "gt_bbox"), index))),
-        image_size=_image_size(columns, index),
-    )
-
-
 def rows(completions: Sequence[Any], columns: Mapping[str, Any]) -> Iterator[tuple[str, Truth]]:
-    """(completion text, ground truth) per row."""
+    """(completion text, ground truth) per row; values that do not parse become None. The image size is read
+    only where the distance rule needs it (a coordinate truth without a box)."""
+    actions, boxes = _column(columns, "gt_action_model", "gt_action"), _column(columns, "gt_bbox_model", "gt_bbox")
+    types, texts = columns.get("gt_action_type"), columns.get("gt_text")
     for index, completion in enumerate(completions):
-        yield completion_text(completion), truth_at(columns, index)
+        action = _truth_action(_at(actions, index))
+        action_type = action.name if action else _at(types, index)
+        text = _at(texts, index)
+        box = as_box(decoded(_at(boxes, index)))
+        size = None
+        if box is None and action_type in COORDINATE_ACTIONS:
+            size = _image_size(
+                *(_at(columns.get(name), index) for name in ("image_size", "image_width", "image_height"))
+            )
+        yield (
+            completion_text(completion),
+            Truth(
+                action=action,
+                action_type=action_type if isinstance(action_type, str) and action_type else None,
+                text=text if isinstance(text, str) else None,
+                box=box,
+                image_size=size,
+            ),
+        )
+
+
+# Every cache of the package, so that the benchmark can start each reward cold; modules add their own.
+CACHES: list[Any] = [mobile_reply, answer_action, predicted_action, predicted_box, _decoded, _action_of_text]
 
 
 def clear_caches() -> None:
     """Forget every cached parse (the benchmark times cold parsing)."""
-    for cached in (mobile_response, answer_action, predicted_action, predicted_box, _decoded, _action_of_text):
+    for cached in CACHES:
         cached.cache_clear()

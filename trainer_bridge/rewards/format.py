@@ -9,11 +9,12 @@ from typing import Any
 
 from trainer_bridge.rewards.completions import (
     CACHE_SIZE,
+    CACHES,
     answer_action,
     completion_text,
-    mobile_response,
     predicted_box,
 )
+from trainer_bridge.rewards.mobile_parse import mobile_reply
 
 _THINK_ANSWER = re.compile(r"\s*<think>(?P<think>.*?)</think>\s*<answer>(?P<answer>.*?)</answer>\s*", re.DOTALL)
 _TAGS = ("<think>", "</think>", "<answer>", "</answer>")
@@ -34,8 +35,7 @@ def format_reward(completions: Sequence[Any], **columns: Any) -> list[float | No
     """
     scores: list[float | None] = []
     for completion in completions:
-        parsed = mobile_response(completion_text(completion))
-        scores.append(1.0 if parsed.ok and parsed.tool_call is not None else 0.0)
+        scores.append(1.0 if mobile_reply(completion_text(completion)).ok else 0.0)
     return scores
 
 
@@ -49,6 +49,9 @@ def think_answer_ok(text: str) -> bool:
     if not match.group("think").strip() or not match.group("answer").strip():
         return False
     return answer_action(text) is not None or predicted_box(match.group("answer")) is not None
+
+
+CACHES.append(think_answer_ok)
 
 
 def think_answer_format_reward(completions: Sequence[Any], **columns: Any) -> list[float | None]:
