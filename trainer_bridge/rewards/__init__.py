@@ -1,7 +1,9 @@
 """Rule-based rewards of Mobile-R1, UI-R1, GUI-R1, InfiGUI-R1 and UI-AGILE with TRL's reward signature.
 
 Each is ``fn(completions, **columns) -> list[float | None]`` over the `grpo-action` export's columns (None: not
-applicable to the row). Pure Python and ``annotator.domain``; no torch, no database, no network.
+applicable to the row). Pure Python and ``annotator.domain``; no torch, no database, no network. The LLM-scored
+sub-goal reward (InfiGUI-R1 3.2.2) is in ``trainer_bridge.rewards.subgoal``, imported on its own: it asks an
+endpoint through the project's client.
 """
 
 from __future__ import annotations

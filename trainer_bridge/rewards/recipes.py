@@ -70,8 +70,9 @@ RECIPES: MappingProxyType[str, Recipe] = MappingProxyType(
             ),
         ),
         # InfiGUI-R1 3.2.1 and 4.1: w_f 0.1 R_format + w_a 0.9 R_acc, R_acc = w_t 0.2 R_type + w_p 0.8 R_param,
-        # computed only when R_format = 1. R_param is R_Act's exact argument / point-in-box check. The sub-goal
-        # term (w_s R_subgoal when R_param = 0) needs the LLM-scored reward, which is not in this package yet.
+        # computed only when R_format = 1. R_param is R_Act's exact argument / point-in-box check. With the
+        # sub-goal term (w_s R_subgoal when R_param = 0), R_acc is subgoal.infigui_agent_reward_with(scorer): it
+        # needs a scoring LLM, so it is built with one rather than named here.
         "infigui-r1": Recipe(
             "InfiGUI-R1 3.2.1 (w_f 0.1, w_a 0.9; w_t 0.2, w_p 0.8)",
             (("think_answer_format_reward", 0.1), ("action_type_reward", 0.18), ("action_reward", 0.72)),

@@ -28,11 +28,13 @@ from annotator.demo.phone.chat_request import (
 from annotator.demo.phone.instructions import instruction_by_text
 from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.phone.scripted_judge import ScriptedJudge, is_judge_request
+from annotator.demo.phone.scripted_subgoal import subgoal_reply
 from annotator.demo.phone.solver import apply_action
 from annotator.demo.phone.tasks import Instruction
 from annotator.domain import actions as act
 from annotator.domain.draft_prompt import draft_marker
 from annotator.domain.response import format_response
+from annotator.domain.subgoal_prompt import read_subgoal_request
 
 TASK_LINE = re.compile(r"User Task:\s*(.+)")
 MISTAKES = {"wrong_element": 0.08, "redundant": 0.05, "early_terminate": 0.03}
@@ -76,6 +78,9 @@ class ScriptedAgent:
         self.mistakes = MISTAKES if mistakes is None else mistakes
 
     def reply(self, messages: list[dict[str, Any]]) -> str:
+        scoring = read_subgoal_request(messages)
+        if scoring is not None:  # a reward's scoring LLM (InfiGUI-R1's sub-goal guidance)
+            return subgoal_reply(*scoring)
         if is_judge_request(messages):  # one endpoint serves the agent and the judge, as one model would
             return ScriptedJudge(self.seed).reply(messages)
         if is_draft_request(messages) and self.mistakes:  # a teacher drafting labels: the plan's move, no slips
