@@ -35,6 +35,11 @@ class Changes:
         return trajectory_id is not None and trajectory_id in self.trajectories
 
     @property
+    def review_counts(self) -> bool:
+        """How many trajectories there are in each review state may differ (a label edit alone changes none)."""
+        return self.collected or self.review
+
+    @property
     def trajectory_list(self) -> bool:
         """Anything a list of trajectories shows may differ: which there are, their labels or review state."""
         return self.collected or self.labels or self.review or bool(self.trajectories)

@@ -90,8 +90,9 @@ class WindowStatus(Retranslating, QStatusBar):
 
 
 class StatusCounts(QObject):
-    """Keeps the status bar's counts of the whole workspace current: recounted after every write the hub announces
-    (the browser, which counts too, refreshes only while it shows), so that they agree with the Review view."""
+    """Keeps the status bar's counts of the whole workspace current: recounted after every announced write that may
+    move a trajectory between review states or add one (the browser, which counts too, refreshes only while it
+    shows), so that they agree with the Review view; a label edit alone is not counted again (Changes.review_counts)."""
 
     def __init__(self, status: WindowStatus, jobs: Jobs, hub: Hub) -> None:
         super().__init__(status)
@@ -114,7 +115,7 @@ class StatusCounts(QObject):
             self.recount()
 
     def _changed(self, changes: Changes) -> None:
-        if changes.trajectory_list:
+        if changes.review_counts:  # not every saved keystroke: a count reads the whole workspace
             self.recount()
 
     def recount(self) -> None:

@@ -39,6 +39,12 @@ def test_the_status_bar_counts_follow_labelling_and_submitting_in_the_annotate_v
     qtbot.waitUntil(lambda: window.annotate.is_showing(UNLABELLED))
     window.annotate.commands.set_verdict("correct")  # the first label: no longer unlabelled
     qtbot.waitUntil(lambda: "0 unlabelled · 0 awaiting review" in window.status.counts.text())
+    recounts: list[None] = []
+    window.counts.recount = lambda: recounts.append(None)  # type: ignore[method-assign]
+    window.annotate.commands.set_verdict("wrong")  # a later edit moves no trajectory between review states
+    qtbot.waitUntil(lambda: window.annotate.saver.idle() and not window.jobs.busy())
+    assert recounts == []  # so the whole workspace is not counted again for it
+    del window.counts.recount
     finish_labelling(populated, UNLABELLED)
     window.annotate.open_trajectory(UNLABELLED)
     qtbot.waitUntil(lambda: window.annotate.is_showing(UNLABELLED) and not window.jobs.busy())

@@ -326,9 +326,10 @@ class AnnotationView(Retranslating, QWidget):
             return
         step = self._merged(saved)
         self.steps[saved.id] = step
-        self.announce(Changes.of([trajectory_id], labels=True))
-        self.strip.update_step(step)
         started = review_status_after_edit(self.record.review_status)
+        # the first saved edit also moves the trajectory from "unlabelled" to "labelling": a review state
+        self.announce(Changes.of([trajectory_id], labels=True, review=started != self.record.review_status))
+        self.strip.update_step(step)
         if started != self.record.review_status:  # the header says "labelling" from the first saved edit on
             self.record = replace(self.record, review_status=started)
             self.header.show_record(self.record)
