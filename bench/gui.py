@@ -209,8 +209,9 @@ def measure(data_dir: Path, repeats: int) -> dict[str, Any]:
     }
 
 
-def measure_annotation_workspace(data_dir: Path, repeats: int) -> dict[str, Any]:
-    """In a child process: the window on the 25,000-step workspace, trajectories opened and stepped through."""
+def child_window(data_dir: Path, settings: str, limit_s: float) -> tuple[Any, Callable[..., float]]:
+    """In a child process: the app's main window on `data_dir` (offscreen, its own settings), shown, active and
+    loaded, and `until(done)`, which processes events until `done()` and returns the milliseconds it took."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings
 
@@ -218,63 +219,16 @@ def measure_annotation_workspace(data_dir: Path, repeats: int) -> dict[str, Any]
     from annotator.ui.app import make_app
     from annotator.ui.main_window import MainWindow
 
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(data_dir.parent / "settings-a"))
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(data_dir.parent / settings))
     app = make_app(["bench"])
     identity.remember("bench", "annotator")
 
-    def until(done: Callable[[], bool], limit_s: float = 120.0) -> float:
+    def until(done: Callable[[], bool], limit: float = limit_s) -> float:
         started = time.perf_counter()
         while not done():
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
             time.sleep(0.0005)
-            if time.perf_counter() - started > limit_s:
-                raise TimeoutError("the window did not get there in time")
-        return (time.perf_counter() - started) * 1000
-
-    window = MainWindow(app.languages)
-    window.resize(1400, 900)
-    window.show()
-    window.open_workspace(data_dir)
-    until(lambda: window.browser.summary is not None and not window.jobs.busy())
-    figures = measure_annotation(window, until, repeats)
-    window.close()
-    figures["annotation_peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    return figures
-
-
-def build_effort_workspace(data_dir: Path) -> bytes:
-    """One unlabelled effort trajectory on a real virtual-phone screenshot; the screenshot, for more."""
-    from annotator.demo.phone.phone import VirtualPhone
-    from annotator.storage.workspace import Workspace
-
-    png = VirtualPhone(serial="bench-effort").screencap_png()
-    workspace = Workspace.open(data_dir)
-    try:
-        add_effort_trajectory(workspace, png)
-    finally:
-        workspace.close()
-    return png
-
-
-def measure_effort_workspace(data_dir: Path) -> dict[str, Any]:
-    """In a child process: the annotator's key presses on the everyday paths (bench/gui_effort.py)."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings
-
-    from annotator.demo.phone.phone import VirtualPhone
-    from annotator.ui import identity
-    from annotator.ui.app import make_app
-    from annotator.ui.main_window import MainWindow
-
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(data_dir.parent / "settings-e"))
-    app = make_app(["bench"])
-    identity.remember("bench", "annotator")
-
-    def until(done: Callable[[], bool], limit_s: float = 60.0) -> float:
-        started = time.perf_counter()
-        while not done():
-            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
-            if time.perf_counter() - started > limit_s:
+            if time.perf_counter() - started > limit:
                 raise TimeoutError("the window did not get there in time")
         return (time.perf_counter() - started) * 1000
 
@@ -284,6 +238,36 @@ def measure_effort_workspace(data_dir: Path) -> dict[str, Any]:
     window.activateWindow()  # key presses go through the window's shortcuts, as a person's do
     window.open_workspace(data_dir)
     until(lambda: window.browser.summary is not None and not window.jobs.busy())
+    return window, until
+
+
+def measure_annotation_workspace(data_dir: Path, repeats: int) -> dict[str, Any]:
+    """In a child process: the window on the 25,000-step workspace, trajectories opened and stepped through."""
+    window, until = child_window(data_dir, "settings-a", limit_s=120.0)
+    figures = measure_annotation(window, until, repeats)
+    window.close()
+    figures["annotation_peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return figures
+
+
+def build_effort_workspace(data_dir: Path) -> None:
+    """One unlabelled effort trajectory on a real virtual-phone screenshot."""
+    from annotator.demo.phone.phone import VirtualPhone
+    from annotator.storage.workspace import Workspace
+
+    png = VirtualPhone(serial="bench-effort").screencap_png()
+    workspace = Workspace.open(data_dir)
+    try:
+        add_effort_trajectory(workspace, png)
+    finally:
+        workspace.close()
+
+
+def measure_effort_workspace(data_dir: Path) -> dict[str, Any]:
+    """In a child process: the annotator's key presses on the everyday paths (bench/gui_effort.py)."""
+    from annotator.demo.phone.phone import VirtualPhone
+
+    window, until = child_window(data_dir, "settings-e", limit_s=60.0)
     figures = measure_effort(window, until, VirtualPhone(serial="bench-effort").screencap_png())
     window.close()
     return figures
