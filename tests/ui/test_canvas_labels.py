@@ -3,18 +3,16 @@ and a caption goes beside the screen where there is room. Painted on real virtua
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF
 from PySide6.QtGui import QColor, QImage, QPainter
 from pytestqt.qtbot import QtBot
 
-from annotator.demo.phone.phone import VirtualPhone
-from annotator.device.hierarchy import UiNode, parse_hierarchy
 from annotator.ui.annotate import canvas_labels, canvas_paint
 from annotator.ui.annotate.canvas import StepCanvas
 from annotator.ui.annotate.overlays import Overlays, overlays_for
+from tests.ui.test_annotate_canvas import canvas as canvas  # the fixture, on the shop app
+from tests.ui.test_annotate_canvas import on_view
+from tests.ui.test_annotate_canvas import shop as shop  # the fixture
 
 RED = QColor(255, 0, 0)
 
@@ -62,29 +60,6 @@ def test_a_label_moves_the_least_it_must_to_clear_a_click_point(qapp: object) ->
     assert not clear.adjusted(-reach, -reach, reach, reach).contains(point) and within.contains(clear)
     assert clear.left() == where["plain"].left()  # moved up or down past the point, not across the screen
     assert abs(clear.center().y() - point.y()) < clear.height() + reach + 2
-
-
-@pytest.fixture
-def shop(phone: VirtualPhone, tmp_path: Path) -> tuple[Path, list[UiNode]]:
-    phone.start_app("com.virtual.shop")
-    path = tmp_path / "shop.png"
-    path.write_bytes(phone.screencap_png())
-    return path, parse_hierarchy(phone.hierarchy_xml())
-
-
-@pytest.fixture
-def canvas(qtbot: QtBot, shop: tuple[Path, list[UiNode]]) -> StepCanvas:
-    view = StepCanvas()
-    qtbot.addWidget(view)
-    view.resize(600, 900)
-    view.show()
-    qtbot.waitExposed(view)
-    view.show_step(shop[0], 1080, 2400, shop[1])
-    return view
-
-
-def on_view(canvas: StepCanvas, x: float, y: float) -> QPoint:
-    return canvas.viewportTransform().map(QPointF(x, y)).toPoint()
 
 
 def test_the_hovered_elements_name_keeps_clear_of_the_click_point(qtbot: QtBot, canvas: StepCanvas) -> None:
