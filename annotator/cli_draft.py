@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from annotator.cli_common import command_workspace
+from annotator.cli_common import command_workspace, request_tries_options
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS, prompt_variant
 from annotator.llm.client import LLMError
 from annotator.services.drafting import DraftProgress, DraftSummary, draft_steps
@@ -55,11 +55,7 @@ class _Progress:
     "--prompt-variant", "variant_name", type=click.Choice(PROMPT_VARIANTS), default=DEFAULT_PROMPT_VARIANT.value,
     show_default=True, help="The agent's system prompt the draft request starts from.",
 )  # fmt: skip
-@click.option("--timeout", type=click.FloatRange(min=1), default=120, show_default=True, help="Seconds per try.")
-@click.option(
-    "--retries", type=click.IntRange(0, 10), default=3, show_default=True,
-    help="Tries again after 429 (waiting what retry-after asks), 5xx and timeouts.",
-)  # fmt: skip
+@request_tries_options
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as one JSON object.")
 def draft(
     app: str | None, trajectory_ids: tuple[int, ...], base_url: str, model: str, api_key: str | None,

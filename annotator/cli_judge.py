@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from annotator.cli_common import command_workspace
+from annotator.cli_common import command_workspace, request_tries_options
 from annotator.domain.judge_settings import DEFAULT_PROMPT, ImagePolicy, builtin_prompts
 from annotator.domain.trajectory import ReviewStatus, TrajectoryStatus
 from annotator.judge.runner import RunProgress, RunSummary
@@ -88,11 +88,7 @@ def judge() -> None:
 @click.option("--id", "ids", multiple=True, type=int, help="Only this trajectory (repeat for more).")
 @click.option("--unscored", is_flag=True, help="Leave out what this judge scored before --limit applies.")
 @click.option("--limit", type=click.IntRange(1), help="At most this many trajectories.")
-@click.option("--timeout", type=click.FloatRange(min=1), default=120, show_default=True, help="Seconds per try.")
-@click.option(
-    "--retries", type=click.IntRange(0, 10), default=3, show_default=True,
-    help="Tries again after 429 (waiting what retry-after asks), 5xx and timeouts.",
-)  # fmt: skip
+@request_tries_options
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as one JSON object.")
 def run_command(
     base_url: str, model: str, prompt: str, prompt_file: Path | None, api_key_env: str, concurrency: int,
