@@ -188,8 +188,7 @@ def test_a_model_draft_shows_dimmed_and_one_key_takes_it_with_its_origin(
     drive = open_effort(qtbot, window, trajectory_id)
     view = window.annotate
     with ScriptedEndpoint() as endpoint:
-        keys.settings().setValue("draft/endpoint", endpoint.base_url)
-        keys.settings().setValue("draft/model", "scripted")
+        window.hub.endpoint_offered.emit(endpoint.base_url, "scripted")  # as the Collect view's demo button does
 
         def confirm() -> None:
             dialog = QApplication.activeModalWidget()
@@ -199,6 +198,7 @@ def test_a_model_draft_shows_dimmed_and_one_key_takes_it_with_its_origin(
         QTimer.singleShot(0, confirm)
         window.actions.actions["annotate.draft"].trigger()  # the Annotate menu's item, as the header's button
         qtbot.waitUntil(lambda: "Drafts: 6 offered" in window.statusBar().currentMessage(), timeout=30_000)
+    assert keys.text("draft/endpoint") == ""  # the demo's endpoint is used, not kept: its port is gone next time
     qtbot.waitUntil(lambda: all(view.steps[i].draft is not None for i in view.order) and not view.jobs.busy())
     window.activateWindow()  # back from the dialog (the offscreen platform does not give activation back)
     qtbot.waitUntil(window.isActiveWindow)

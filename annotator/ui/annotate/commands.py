@@ -185,13 +185,16 @@ class AnnotationCommands(QObject):
         """Hand the trajectory to review; with an `outcome`, set it first (Task Completed and Submit)."""
         if self.view.editable():
             submit = lambda e: _submit(e, anyway, outcome)  # noqa: E731
-            self.view.saver.run(self.tr("Submitting for review"), submit, self._submitted)
+            done = lambda result: self._submitted(result, outcome_set=outcome is not None)  # noqa: E731
+            self.view.saver.run(self.tr("Submitting for review"), submit, done)
 
     def complete_and_submit(self) -> None:
         self.submit_for_review(outcome="success")
 
-    def _submitted(self, record: LabelledTrajectory | IncompleteWork) -> None:
+    def _submitted(self, record: LabelledTrajectory | IncompleteWork, outcome_set: bool = False) -> None:
         if isinstance(record, IncompleteWork):
+            if outcome_set and self.view.record is not None:  # the outcome was saved on the way: the header shows it
+                self.view.open_trajectory(self.view.record.id or 0)
             self._incomplete(record.gaps)
             return
         self.view.show_reloaded(record)
@@ -206,8 +209,6 @@ class AnnotationCommands(QObject):
 
     def _incomplete(self, gaps: ReviewGaps) -> None:
         """Say what is missing; a reviewer or an admin may submit all the same (recorded with the review)."""
-        if self.view.record is not None:
-            self.view.open_trajectory(self.view.record.id or 0)  # an outcome set on the way shows in the header
         names = {"think": self.tr("think"), "action_text": self.tr("action"), "tool_call": self.tr("tool call"),
                  "verdict": self.tr("verdict")}  # fmt: skip
         lines = [fill(self.tr("Step %1: %2"), position, ", ".join(names[m] for m in missing))

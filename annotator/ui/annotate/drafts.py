@@ -39,13 +39,15 @@ def draft_values(step: LabelledStep, draft: Draft, skip: tuple[str, ...] = ()) -
 class DraftEndpointDialog(QDialog):
     """Where the drafting model is: an OpenAI-compatible endpoint, remembered for next time."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, offered: tuple[str, str] = ("", "")) -> None:
+        """`offered`: a built-in endpoint running now (the demo's), used until a person names one."""
         super().__init__(parent)
         self.setObjectName("draft-endpoint")
         self.setWindowTitle(self.tr("Draft Labels with a Model"))
-        self.url = QLineEdit(keys.text(ENDPOINT) or keys.text("collect/endpoint"), self)
+        url, model = offered
+        self.url = QLineEdit(keys.text(ENDPOINT) or url or keys.text("collect/endpoint"), self)
         self.url.setPlaceholderText(self.tr("OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1"))
-        self.model = QLineEdit(keys.text(MODEL) or keys.text("collect/model"), self)
+        self.model = QLineEdit(keys.text(MODEL) or model or keys.text("collect/model"), self)
         self.key_env = QLineEdit(keys.text(KEY_ENV) or "OPENAI_API_KEY", self)
         self.concurrency = QSpinBox(self)
         self.concurrency.setRange(1, 32)
@@ -80,6 +82,7 @@ class StepDrafts(QObject):
         super().__init__(view)
         self.view = view
         self.cancel: threading.Event | None = None
+        self.offered = ("", "")  # a built-in endpoint running now; not stored: its port is gone next session
         self.progressed.connect(self._progressed)
         view.hub.endpoint_offered.connect(self._endpoint_offered)
 
@@ -124,11 +127,12 @@ class StepDrafts(QObject):
             self.cancel.set()
             view.status_message.emit(self.tr("Stopping the drafts after the requests under way…"))
             return
-        dialog = DraftEndpointDialog(view)
+        dialog = DraftEndpointDialog(view, self.offered)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        dialog.remember()
         url, model, key_env = dialog.url.text().strip(), dialog.model.text().strip(), dialog.key_env.text().strip()
+        if (url, model) != self.offered:  # a person's own endpoint, for next time (the demo's port is not)
+            dialog.remember()
         if not url or not model:
             view.status_message.emit(self.tr("Give the endpoint and the model to draft with."))
             return
@@ -164,7 +168,4 @@ class StepDrafts(QObject):
         self.view.status_message.emit(fill(self.tr("Drafting failed: %1"), error))
 
     def _endpoint_offered(self, base_url: str, model: str) -> None:
-        if not keys.text(ENDPOINT):  # the demo's scripted endpoint, until a person names one
-            stored = keys.settings()
-            stored.setValue(ENDPOINT, base_url)
-            stored.setValue(MODEL, model)
+        self.offered = (base_url, model)
