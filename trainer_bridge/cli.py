@@ -15,6 +15,14 @@ COMMANDS = {
         "trainer_bridge.cli_export:export_command",
         "Write a training dataset of labelled steps (manifest.json says what is in it).",
     ),
+    "eval": Lazy(
+        "trainer_bridge.cli_eval:eval_command",
+        "Evaluate a policy on held-out steps (offline) or on phones (--online); list, report and compare runs.",
+    ),
+    "select": Lazy(
+        "trainer_bridge.cli_select:select_command",
+        "Sample a model N times per step and store pass rates, for `export --select` (hard, band, bottleneck).",
+    ),
     "stats": Lazy(
         "trainer_bridge.cli_stats:stats_command",
         "Dataset statistics per split: Mobile-R1 Table 2 and Table 6, trajectory lengths, action types.",

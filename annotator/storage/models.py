@@ -440,3 +440,7 @@ class StudyRating(Base):
 
     item: Mapped[StudyItem] = relationship(back_populates="ratings")
     rater: Mapped[StudyRater] = relationship(back_populates="ratings")
+
+
+# The evaluation tables live in their own module; imported here so that one `Base.metadata` holds every table.
+from annotator.storage.models_eval import Evaluation, EvaluationPrediction, EvaluationRollout  # noqa: E402, F401

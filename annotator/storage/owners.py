@@ -114,4 +114,23 @@ def reap_abandoned(db: Database) -> list[str]:
             )
             if changed:
                 notes.append(f"judge run {run.id} was left running: {reason}; it is stopped now")
+        notes += _reap_evaluations(session)
+    return notes
+
+
+def _reap_evaluations(session: Any) -> list[str]:
+    """Evaluations left `running` by a process that is gone become `stopped` (the same command goes on with them)."""
+    E, notes = models.Evaluation, []
+    for evaluation in session.scalars(select(E).where(E.status == JUDGE_RUNNING)).all():
+        reason = gone_reason(evaluation)
+        if reason is None:
+            continue
+        changed = rows_changed(
+            session,
+            update(E)
+            .where(E.id == evaluation.id, E.status == JUDGE_RUNNING, *same_owner(E, evaluation))
+            .values(status=JUDGE_STOPPED, message=f"process gone: {reason}", finished_at=utcnow()),
+        )
+        if changed:
+            notes.append(f"evaluation {evaluation.id} was left running: {reason}; it is stopped now")
     return notes

@@ -1,0 +1,254 @@
+"""Offline evaluation: the policy answers each held-out step given the labelled history (Mobile-R1 5.1.5, the
+AndroidControl and GUI-Odyssey protocol), and each answer is scored and stored as it arrives.
+
+The steps are the export's: the `step` records of the selected trajectories (a trajectory stops yielding steps
+after a step marked wrong, whose later screens show the mistake), asked with the prompt variant, coordinate
+space and history window the model was trained with, at the task level (the instruction) or the action level
+(the step's own action text, InfiGUI-R1's step instruction). Requests are sent `concurrency` at a time, each
+worker making its own request's images. The run is resumable: an answered (step, level, sample) is never asked
+again; failed requests are. A refused key or model ends the run at once, and so does an endpoint that stays
+unavailable for several requests in a row; either way the answers so far are kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from annotator.domain.model_space import ModelSpace
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
+from annotator.imaging.kept_copies import CACHE_FOLDER
+from annotator.storage import evaluations
+from annotator.storage.evaluations import PredictionRecord
+from annotator.storage.selection import TrajectorySelection, selected_keys
+from annotator.storage.trajectories import load_trajectories
+from annotator.storage.workspace import Workspace
+from trainer_bridge.evaluate.policy import Policy, PolicyRejected, PolicyRequest
+from trainer_bridge.evaluate.scoring import score_reply
+from trainer_bridge.evaluate.summary import evaluation_summary
+from trainer_bridge.export.grpo import grpo_action_sample
+from trainer_bridge.export.images import ExportImages
+from trainer_bridge.export.record import TrainingRecord, training_records
+from trainer_bridge.export.sft import Sample, action_level
+
+LEVELS = ("task", "action")
+UNAVAILABLE_IN_A_ROW = 3  # or the concurrency, if higher: a few failed requests are not an outage
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    """How the policy is asked: what decides its answers, so part of the evaluation's fingerprint."""
+
+    space: ModelSpace
+    prompt_variant: PromptVariant = DEFAULT_PROMPT_VARIANT
+    history_images: int = 2
+    temperature: float = 0.0
+    samples: int = 1  # answers per step (pass@k, data selection)
+    levels: tuple[str, ...] = ("task",)
+    privacy: str = "blur"  # how privacy regions are masked in what the policy is sent: blur, black or none
+
+    def __post_init__(self) -> None:
+        if self.samples < 1:
+            raise ValueError(f"samples: at least 1, got {self.samples}")
+        if not self.levels or any(level not in LEVELS for level in self.levels):
+            raise ValueError(f"levels {self.levels}: each one of {', '.join(LEVELS)}")
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "coords": self.space.name, "min_pixels": self.space.resize.min_pixels,
+            "max_pixels": self.space.resize.max_pixels, "image_scale": self.space.image_scale,
+            "prompt_variant": str(self.prompt_variant), "history_images": self.history_images,
+            "temperature": self.temperature, "samples": self.samples, "levels": list(self.levels),
+            "privacy": self.privacy,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class EvalJob:
+    name: str
+    settings: EvalSettings
+    selection: TrajectorySelection = field(default_factory=TrajectorySelection)
+    kind: str = "offline"  # or "selection" (trainer-bridge select)
+    concurrency: int = 4
+    seen_apps: tuple[str, ...] | None = None  # the apps the model was trained on (the seen / unseen split)
+    resume: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)  # settings of the caller's own (a selection's reward)
+    reward: Callable[[str, Sample], float] | None = None  # a selection's reward of each answer
+
+
+@dataclass(frozen=True)
+class EvalProgress:
+    done: int
+    total: int
+    answered: int
+    failed: int
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    evaluation_id: int
+    resumed: bool
+    requested: int  # (step, level, sample) requests the selection holds
+    skipped: int  # answered by an earlier run
+    answered: int
+    failed: int
+    status: str
+    message: str | None
+    summary: dict[str, Any] | None
+    seconds: float
+
+
+@dataclass(frozen=True)
+class _Item:
+    sample: Sample
+    level: str
+    index: int  # the sample's number, 0 .. samples-1
+
+
+def fingerprint(kind: str, policy: dict[str, Any], settings: dict[str, Any], selection: dict[str, Any]) -> str:
+    """The evaluation's identity: the model (not the URL it is served at), how it is asked, and what about."""
+    identity = {"kind": kind, "policy": {k: v for k, v in policy.items() if k != "base_url"}}
+    identity |= {"settings": settings, "selection": selection}
+    return hashlib.sha256(json.dumps(identity, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def step_records(workspace: Workspace, selection: TrajectorySelection) -> Iterator[TrainingRecord]:
+    """The held-out steps: each selected trajectory's `step` records, with the labelled history."""
+    judge_id, keys = selected_keys(workspace.database, selection)
+    for trajectory in load_trajectories(workspace.database, [key.trajectory_id for key in keys], judge_id=judge_id):
+        yield from (record for record in training_records(trajectory) if record.kind == "step")
+
+
+def _items(records: list[TrainingRecord], settings: EvalSettings) -> Iterator[_Item]:
+    for record in records:
+        for level in settings.levels:
+            asked = action_level(record) if level == "action" else record
+            sample = grpo_action_sample(asked, settings.space, settings.history_images, settings.prompt_variant)
+            for index in range(settings.samples):
+                yield _Item(sample, level, index)
+
+
+class _Tally:
+    def __init__(self, total: int, stop: threading.Event, unavailable_limit: int) -> None:
+        self.lock, self.stop, self.total, self.unavailable_limit = threading.Lock(), stop, total, unavailable_limit
+        self.done = self.answered = self.failed = self.in_a_row = 0
+        self.abort: str | None = None
+
+    def count(self, record: PredictionRecord, unavailable: bool) -> EvalProgress:
+        with self.lock:
+            self.done += 1
+            self.answered += record.error is None
+            self.failed += record.error is not None
+            self.in_a_row = self.in_a_row + 1 if unavailable else 0
+            if self.in_a_row >= self.unavailable_limit and self.abort is None:
+                self.abort = f"the policy's endpoint stayed unavailable: {record.error}"
+                self.stop.set()
+            return EvalProgress(self.done, self.total, self.answered, self.failed)
+
+    def refuse(self, message: str) -> None:
+        with self.lock:
+            self.abort = self.abort or message
+            self.stop.set()
+
+
+class OfflineEvaluation:
+    """One run of a job against a policy on a workspace; `run` may be called once."""
+
+    def __init__(self, workspace: Workspace, policy: Policy, job: EvalJob) -> None:
+        self.workspace, self.policy, self.job = workspace, policy, job
+        mask = None if job.settings.privacy == "none" else job.settings.privacy
+        cache = workspace.data_dir / CACHE_FOLDER
+        # Each worker makes its request's images (Pillow releases the GIL); a screenshot shown again as history
+        # is read from the data folder's kept copies. Nothing is written to `folder`: only `make` is used.
+        self.images = ExportImages(workspace.blobs, Path(workspace.data_dir), mask, cache, workers=1)
+
+    def run(
+        self, on_progress: Callable[[EvalProgress], None] | None = None, stop: threading.Event | None = None
+    ) -> EvalResult:
+        started = time.perf_counter()
+        job, db = self.job, self.workspace.database
+        settings = job.settings.as_json() | job.extra
+        selection = job.selection.as_json()
+        evaluation_id, resumed = evaluations.start_or_resume(
+            db, kind=job.kind, name=job.name, policy=self.policy.describe(), settings=settings, selection=selection,
+            fingerprint=fingerprint(job.kind, self.policy.describe(), settings, selection), resume=job.resume,
+        )  # fmt: skip
+        try:
+            items = list(_items(list(step_records(self.workspace, job.selection)), job.settings))
+            done = evaluations.answered(db, evaluation_id)
+            todo = [item for item in items if (item.sample.record.step_id, item.level, item.index) not in done]
+            stop = stop or threading.Event()
+            tally = _Tally(len(todo), stop, max(UNAVAILABLE_IN_A_ROW, job.concurrency))
+            interrupted = self._ask_all(evaluation_id, todo, tally, stop, on_progress)
+        except BaseException as error:
+            reason = f"stopped by an error: {error!r}"
+            evaluations.finish(db, evaluation_id, status="failed", message=reason, summary=None)
+            self.images.close()
+            raise
+        self.images.close()
+        status = "failed" if tally.abort else "stopped" if tally.done < len(todo) else "complete"
+        if interrupted is not None:
+            status = "stopped" if isinstance(interrupted, KeyboardInterrupt) else "failed"
+        message = tally.abort or (f"interrupted: {interrupted!r}" if interrupted is not None else None)
+        summary = evaluation_summary(db, evaluation_id, job.seen_apps, job.settings.levels)
+        evaluations.finish(db, evaluation_id, status=status, message=message, summary=summary)
+        if interrupted is not None:
+            raise interrupted
+        return EvalResult(
+            evaluation_id, resumed, len(items), len(items) - len(todo), tally.answered, tally.failed, status,
+            message, summary, time.perf_counter() - started,
+        )  # fmt: skip
+
+    def _ask_all(
+        self, evaluation_id: int, todo: list[_Item], tally: _Tally, stop: threading.Event,
+        on_progress: Callable[[EvalProgress], None] | None,
+    ) -> BaseException | None:  # fmt: skip
+        def work(item: _Item) -> None:
+            if stop.is_set():
+                return
+            try:
+                record, unavailable = self._ask(item)
+            except PolicyRejected as error:
+                tally.refuse(f"the policy refused the request: {error}")
+                return
+            evaluations.save_prediction(self.workspace.database, evaluation_id, record)
+            progress = tally.count(record, unavailable)
+            if on_progress is not None:
+                on_progress(progress)
+
+        with ThreadPoolExecutor(self.job.concurrency, thread_name_prefix="evaluate") as pool:
+            futures = [pool.submit(work, item) for item in todo]
+            try:
+                for future in futures:
+                    future.result()  # a bug of ours surfaces here instead of vanishing in a thread
+            except BaseException as error:  # Ctrl+C or that bug: the queued ones are not asked, the run is kept
+                stop.set()
+                return error
+        return None
+
+    def _ask(self, item: _Item) -> tuple[PredictionRecord, bool]:
+        sample, record = item.sample, item.sample.record
+        key: dict[str, Any] = {"step_id": record.step_id, "level": item.level, "sample": item.index}
+        try:
+            images = [self.images.make(ref) for ref in sample.images]  # thread-safe; kept copies are read
+        except (OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing is sent
+            return PredictionRecord(**key, reply=None, predicted=None, error=f"not sent: {error}"), False
+        answer = self.policy.answer(PolicyRequest(sample.prompt, images), temperature=self.job.settings.temperature)
+        if answer.text is None:
+            failed = PredictionRecord(**key, reply=None, predicted=None, error=answer.error or "no reply")
+            return failed, answer.unavailable
+        assert sample.ground_truth is not None  # a grpo-action sample always has one
+        scored = score_reply(answer.text, sample.ground_truth, self.job.settings.space, record.screen)
+        reward = self.job.reward(answer.text, sample) if self.job.reward is not None else None
+        return PredictionRecord(
+            **key, reply=answer.text, predicted=scored.predicted, error=None, format_ok=scored.format_ok,
+            type_match=scored.type_match, exact_match=scored.exact_match, grounded=scored.grounded,
+            step_success=scored.step_success, reward=reward, latency_ms=answer.latency_ms, usage=answer.usage,
+        ), False  # fmt: skip
