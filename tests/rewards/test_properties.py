@@ -122,7 +122,7 @@ def test_continuous_grounding_is_two_at_the_centre_and_falls_outward(
     assert 2.0 >= closer >= further >= 1 + math.exp(-4) - 1e-12
 
 
-MODULES = ["completions", "geometry", "grounding", "action", "text", "format", "thinking", "recipes"]
+MODULES = ["completions", "geometry", "grounding", "action", "text", "format", "thinking", "recipes", "trajectory"]
 
 
 @pytest.mark.parametrize("module", MODULES)

@@ -26,6 +26,7 @@ from annotator.domain.model_space import ModelSpace
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage import evaluations
+from annotator.storage.blobs import BlobError
 from annotator.storage.evaluations import PredictionRecord
 from annotator.storage.selection import TrajectorySelection, selected_keys
 from annotator.storage.trajectories import load_trajectories
@@ -238,7 +239,7 @@ class OfflineEvaluation:
         key: dict[str, Any] = {"step_id": record.step_id, "level": item.level, "sample": item.index}
         try:
             images = [self.images.make(ref) for ref in sample.images]  # thread-safe; kept copies are read
-        except (OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing is sent
+        except (BlobError, OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing is sent
             return PredictionRecord(**key, reply=None, predicted=None, error=f"not sent: {error}"), False
         answer = self.policy.answer(PolicyRequest(sample.prompt, images), temperature=self.job.settings.temperature)
         if answer.text is None:

@@ -18,6 +18,7 @@ from trainer_bridge.rewards.format import format_reward, think_answer_format_rew
 from trainer_bridge.rewards.grounding import continuous_grounding_reward, iou_reward, point_in_box_reward
 from trainer_bridge.rewards.text import text_f1_reward
 from trainer_bridge.rewards.thinking import simple_thinking_reward
+from trainer_bridge.rewards.trajectory import task_outcome_reward, trajectory_format_reward
 
 RewardFunction = Callable[..., list[Any]]
 
@@ -30,6 +31,11 @@ REWARDS: MappingProxyType[str, RewardFunction] = MappingProxyType(
         )
     }
 )  # fmt: skip
+# Rewards of a whole rollout (Mobile-R1 stage 3): a completion is a trajectory's replies, a malformed one scores -1.
+TASK_REWARDS: MappingProxyType[str, RewardFunction] = MappingProxyType(
+    {fn.__name__: fn for fn in (trajectory_format_reward, task_outcome_reward)}
+)
+_ALL = {**REWARDS, **TASK_REWARDS}
 
 
 @dataclass(frozen=True)
@@ -43,17 +49,22 @@ class Recipe:
     params: dict[str, dict[str, Any]] = field(default_factory=dict)  # keyword arguments per reward name
 
     def __post_init__(self) -> None:
-        unknown = [name for name, _ in self.weights if name not in REWARDS] + (
-            [self.gate] if self.gate and self.gate not in REWARDS else []
+        unknown = [name for name, _ in self.weights if name not in _ALL] + (
+            [self.gate] if self.gate and self.gate not in _ALL else []
         )
         if unknown:
-            raise ValueError(f"unknown rewards {unknown}; known: {', '.join(REWARDS)}")
+            raise ValueError(f"unknown rewards {unknown}; known: {', '.join(_ALL)}")
 
 
 RECIPES: MappingProxyType[str, Recipe] = MappingProxyType(
     {
         # Mobile-R1 eq. 3: R_action = R_Act + R_Fmt.
         "mobile-r1": Recipe("Mobile-R1 eq. 3", (("action_reward", 1.0), ("format_reward", 1.0))),
+        # Mobile-R1 stage 3: R_task = R_Fmt (the rollout's, in [-1, 1]) + R_judge (judge / 4, or the task's check);
+        # bind the judge with configured(task_outcome_reward, judge=RolloutJudge(...)) when rollouts need one.
+        "mobile-r1-task": Recipe(
+            "Mobile-R1 4.2.3 (stage 3)", (("trajectory_format_reward", 1.0), ("task_outcome_reward", 1.0))
+        ),
         # UI-R1 eq. 2: R = R_T + R_C + R_F.
         "ui-r1": Recipe(
             "UI-R1 eq. 2",
@@ -122,9 +133,9 @@ def trl_rewards(recipe: str | Recipe) -> tuple[list[RewardFunction], list[float]
         if recipe not in RECIPES:
             raise ValueError(f"unknown recipe {recipe!r}; known: {', '.join(RECIPES)}")
         recipe = RECIPES[recipe]
-    gate = REWARDS[recipe.gate] if recipe.gate else None
+    gate = _ALL[recipe.gate] if recipe.gate else None
     funcs = []
     for name, _ in recipe.weights:
-        fn = configured(REWARDS[name], **recipe.params.get(name, {}))
+        fn = configured(_ALL[name], **recipe.params.get(name, {}))
         funcs.append(gated(fn, gate) if gate is not None and name != recipe.gate else fn)
     return funcs, [weight for _, weight in recipe.weights]
