@@ -113,9 +113,12 @@ class _Item:
     index: int  # the sample's number, 0 .. samples-1
 
 
-def fingerprint(kind: str, policy: dict[str, Any], settings: dict[str, Any], selection: dict[str, Any]) -> str:
-    """The evaluation's identity: the model (not the URL it is served at), how it is asked, and what about."""
-    identity = {"kind": kind, "policy": {k: v for k, v in policy.items() if k != "base_url"}}
+def fingerprint(
+    kind: str, policy: dict[str, Any], settings: dict[str, Any], selection: dict[str, Any], name: str = ""
+) -> str:
+    """The evaluation's identity: its name, the model (not the URL it is served at: the same model served
+    elsewhere is the same policy), how it is asked, and what about."""
+    identity = {"kind": kind, "name": name, "policy": {k: v for k, v in policy.items() if k != "base_url"}}
     identity |= {"settings": settings, "selection": selection}
     return hashlib.sha256(json.dumps(identity, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
@@ -179,7 +182,7 @@ class OfflineEvaluation:
         selection = job.selection.as_json()
         evaluation_id, resumed = evaluations.start_or_resume(
             db, kind=job.kind, name=job.name, policy=self.policy.describe(), settings=settings, selection=selection,
-            fingerprint=fingerprint(job.kind, self.policy.describe(), settings, selection), resume=job.resume,
+            fingerprint=fingerprint(job.kind, self.policy.describe(), settings, selection, job.name), resume=job.resume,
         )  # fmt: skip
         try:
             items = list(_items(list(step_records(self.workspace, job.selection)), job.settings))
