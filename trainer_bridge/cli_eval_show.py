@@ -102,12 +102,12 @@ def compare_command(
         db = workspace.database
         scores = [evaluations.step_scores(db, evaluation_id, level) for evaluation_id in (first_id, second_id)]
         comparison = compare(*scores)
-    payload = compare_json(first, second, comparison)
+    payload = compare_json(first, second, comparison, level=level)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         stem = out / f"compare-{first_id}-{second_id}"
         stem.with_suffix(".json").write_text(json.dumps(payload, ensure_ascii=False, indent=2), encoding="utf-8")
-        stem.with_suffix(".html").write_text(compare_html(first, second, comparison), encoding="utf-8")
+        stem.with_suffix(".html").write_text(compare_html(first, second, comparison, level=level), encoding="utf-8")
     if as_json:
         click.echo(json.dumps(payload, ensure_ascii=False))
         return

@@ -74,8 +74,10 @@ def headline_lines(info: EvaluationInfo) -> list[str]:
 
 def write_reports(workspace: Workspace, info: EvaluationInfo, folder: Path | None) -> tuple[Path, Path]:
     """The evaluation's JSON and HTML reports, in `folder` (default: the data folder's reports/)."""
-    from annotator.reports.evaluation import write_evaluation_report
+    from annotator.reports.evaluation import labelled_actions, write_evaluation_report
 
     out = folder or Path(workspace.data_dir) / REPORTS_FOLDER
     db = workspace.database
-    return write_evaluation_report(out, info, evaluations.predictions(db, info.id), evaluations.rollouts(db, info.id))
+    predictions = evaluations.predictions(db, info.id)
+    labelled = labelled_actions(db, predictions)
+    return write_evaluation_report(out, info, predictions, evaluations.rollouts(db, info.id), labelled=labelled)
