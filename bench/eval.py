@@ -65,7 +65,8 @@ def build(workspace: Workspace, steps: int) -> int:
             collector = collection.Collector(CollectorKind.AGENT, agent_model="scripted")
             trajectory_id = collection.start_trajectory(db, instruction_id, collector)
             for screen, call in zip(screens, calls, strict=True):
-                step_id = collection.record_step(db, workspace.blobs, trajectory_id, collection.Observation(screen, call))
+                observation = collection.Observation(screen, call)
+                step_id = collection.record_step(db, workspace.blobs, trajectory_id, observation)
                 values = {"think": "看屏幕", "action_text": "按计划操作", "tool_call": call, "verdict": "correct"}
                 labels.update_label(db, step_id, values, person="bench")
             collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, Outcome.SUCCESS)
@@ -136,19 +137,14 @@ def measure(work: Path, steps: int, rounds: int) -> dict[str, Any]:
             process.wait()
     best_reference, best = min(reference), min(measured)
     overhead = best / best_reference - 1
-    return {
-        "bench": "eval",
-        "machine": machine() | {"concurrency": CONCURRENCY},
-        "figures": {
-            "steps": len(built), "endpoint_s": round(best_reference, 3), "evaluation_s": round(best, 3),
-            "endpoint_steps_per_s": round(len(built) / best_reference, 1),
-            "evaluation_steps_per_s": round(len(built) / best, 1), "overhead": round(overhead, 4),
-        },  # fmt: skip
-        "goals": [
-            {"name": "evaluation_overhead", "value": round(100 * overhead, 1), "target": 100 * GOAL_OVERHEAD,
-             "unit": "%", "better": "lower"},
-        ],  # fmt: skip
-    }
+    figures = {
+        "steps": len(built), "endpoint_s": round(best_reference, 3), "evaluation_s": round(best, 3),
+        "endpoint_steps_per_s": round(len(built) / best_reference, 1),
+        "evaluation_steps_per_s": round(len(built) / best, 1), "overhead": round(overhead, 4),
+    }  # fmt: skip
+    goal = {"name": "evaluation_overhead", "value": round(100 * overhead, 1), "target": 100 * GOAL_OVERHEAD,
+            "unit": "%", "better": "lower"}  # fmt: skip
+    return {"bench": "eval", "machine": machine() | {"concurrency": CONCURRENCY}, "figures": figures, "goals": [goal]}
 
 
 def main() -> int:
