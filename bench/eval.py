@@ -15,6 +15,7 @@ import argparse
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -43,8 +44,8 @@ def log(message: str) -> None:
     print(f"[bench eval] {message}", file=sys.stderr, flush=True)
 
 
-def solutions() -> list[tuple[Any, list[bytes], list[dict[str, Any]]]]:
-    """Each instruction's solution played on a fresh phone: its screens and tool calls."""
+def solutions() -> Iterator[tuple[Any, list[bytes], list[dict[str, Any]]]]:
+    """Each instruction's solution played on a fresh phone (its screens and tool calls), then the same again."""
     played = []
     for instruction in all_instructions():
         phone = VirtualPhone()
@@ -53,27 +54,28 @@ def solutions() -> list[tuple[Any, list[bytes], list[dict[str, Any]]]]:
             calls.append(action.to_tool_call())
             screens.append(phone.screencap_png())
         played.append((instruction, screens[: len(calls)], calls))
-    return played
+        yield played[-1]
+    while True:
+        yield from played
 
 
 def build(workspace: Workspace, steps: int) -> int:
     """Accepted, labelled trajectories until there are `steps` steps; returns how many there are."""
-    db, played, made = workspace.database, solutions(), 0
-    while made < steps:
-        for instruction, screens, calls in played:
-            instruction_id = collection.add_instruction(db, instruction.app, instruction.text)
-            collector = collection.Collector(CollectorKind.AGENT, agent_model="scripted")
-            trajectory_id = collection.start_trajectory(db, instruction_id, collector)
-            for screen, call in zip(screens, calls, strict=True):
-                observation = collection.Observation(screen, call)
-                step_id = collection.record_step(db, workspace.blobs, trajectory_id, observation)
-                values = {"think": "看屏幕", "action_text": "按计划操作", "tool_call": call, "verdict": "correct"}
-                labels.update_label(db, step_id, values, person="bench")
-            collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, Outcome.SUCCESS)
-            labels.set_review(db, trajectory_id, ReviewStatus.ACCEPTED, reviewer="bench", comment="")
-            made += len(calls)
-            if made >= steps:
-                break
+    db, made = workspace.database, 0
+    for instruction, screens, calls in solutions():
+        instruction_id = collection.add_instruction(db, instruction.app, instruction.text)
+        collector = collection.Collector(CollectorKind.AGENT, agent_model="scripted")
+        trajectory_id = collection.start_trajectory(db, instruction_id, collector)
+        for screen, call in zip(screens, calls, strict=True):
+            observation = collection.Observation(screen, call)
+            step_id = collection.record_step(db, workspace.blobs, trajectory_id, observation)
+            values = {"think": "看屏幕", "action_text": "按计划操作", "tool_call": call, "verdict": "correct"}
+            labels.update_label(db, step_id, values, person="bench")
+        collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, Outcome.SUCCESS)
+        labels.set_review(db, trajectory_id, ReviewStatus.ACCEPTED, reviewer="bench", comment="")
+        made += len(calls)
+        if made >= steps:
+            return made
     return made
 
 

@@ -143,3 +143,18 @@ def test_rewards_bench_prints_a_rate_goal_per_reward() -> None:
     for goal in goals:
         assert goal["value"] > 0 and goal["target"] == 50_000
         assert goal["unit"] == "completions/s" and goal["better"] == "higher"
+
+
+def test_eval_bench_prints_the_overhead_goal(tmp_path: Path) -> None:
+    script = BENCH.parent / "eval.py"
+    command = [sys.executable, str(script), "--quick", "--steps", "12", "--workdir", str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "eval" and result["machine"]["concurrency"] == 4
+    figures = result["figures"]
+    assert figures["steps"] >= 12 and figures["endpoint_s"] > 0 and figures["evaluation_s"] > 0
+    assert result["goals"] == [
+        {"name": "evaluation_overhead", "value": round(100 * figures["overhead"], 1), "target": 10.0, "unit": "%",
+         "better": "lower"},
+    ]  # fmt: skip
+    assert list(tmp_path.iterdir()) == []
