@@ -27,6 +27,8 @@ from trainer_bridge.export.formats import FORMATS
 from trainer_bridge.export.presets import PRESETS, describe
 from trainer_bridge.export.run import PRIVACY_MODES, STAGES, ExportError, ExportOptions, export
 from trainer_bridge.export.sft import INSTRUCTION_LEVELS
+from trainer_bridge.select.filters import KEEP, SelectionError
+from trainer_bridge.select.keep import steps_to_keep
 
 
 @click.command("export")
@@ -60,6 +62,11 @@ from trainer_bridge.export.sft import INSTRUCTION_LEVELS
               help=f"Do not keep resized screenshots in <data folder>/{CACHE_FOLDER} for the next export.")  # fmt: skip
 @split_options(default=WHOLE_DATASET_SPLIT)
 @selection_options(reviews=("accepted",), review_help="Review states (repeat).")
+@click.option("--select", "select_run", type=int, metavar="RUN",
+              help="A `trainer-bridge select` run: export only the steps --keep keeps of it.")  # fmt: skip
+@click.option("--keep", type=click.Choice(tuple(KEEP)),
+              help="With --select: hard (UI-R1, p = 0), band (GUI-R1, 0 < p < 1), bottleneck (InfiGUI-R1: p = 0 "
+                   "with the task, p > 0 with the step's action) or prone (InfiGUI-R1: 0 < p < 1, hot).")  # fmt: skip
 @click.option("--as", "person", metavar="NAME",
               help=f"Who exports (default: ${PERSON_ENV}, else your login name when the workspace knows it): a "
                    "study's raters get no judge scores of its trajectories while it is being rated.")  # fmt: skip
@@ -71,6 +78,7 @@ def export_command(context: click.Context, **given: Any) -> None:
     bar = click.progressbar(length=1, label="trajectories", file=sys.stderr)
     with Workspace.open(given["data_dir"], given["db_url"]) as workspace, bar:
         options = replace(options, withheld=withheld_judging(workspace, given["person"]))
+        options = replace(options, **selected_steps(workspace, given["select_run"], given["keep"]))
 
         def progress(done: int, total: int) -> None:
             bar.length = max(total, 1)
@@ -106,6 +114,23 @@ def withheld_judging(workspace: Workspace, person: str | None) -> frozenset[int]
         click.echo(f"Judge scores withheld from {len(hidden.trajectory_ids)} trajectories: {hidden.why()}; a "
                    "selection by score leaves them out, whatever their scores.", err=True)  # fmt: skip
     return hidden.trajectory_ids
+
+
+def selected_steps(workspace: Workspace, run: int | None, keep: str | None) -> dict[str, Any]:
+    """ExportOptions' keep_steps and kept_by for --select RUN --keep RULE (nothing without them)."""
+    if run is None and keep is None:
+        return {}
+    if run is None or keep is None:
+        raise click.UsageError("--select RUN and --keep RULE go together: a selection run and which of its steps")
+    try:
+        kept = steps_to_keep(workspace.database, run, keep)
+    except (LookupError, SelectionError) as error:
+        raise click.UsageError(str(error)) from None
+    if not kept.complete:
+        click.echo(f"Selection {run} is {kept.provenance['status']}: its steps without answers are not kept (run "
+                   "the same `trainer-bridge select` again to finish it).", err=True)  # fmt: skip
+    click.echo(f"--keep {keep} keeps {len(kept.steps)} steps of selection {run}", err=True)
+    return {"keep_steps": kept.steps, "kept_by": kept.provenance}
 
 
 def export_options(given: dict[str, Any]) -> ExportOptions:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from annotator.domain.model_space import ModelSpace
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
@@ -55,6 +57,10 @@ class ExportOptions:
     # Trajectories whose judge results the person exporting must not see (storage.studies.hidden_judging): no
     # judge score in their samples, and left out of a selection by score, whatever their scores.
     withheld: frozenset[int] = frozenset()
+    # Model-based data selection (trainer_bridge.select): only the rows of these steps (by record.step_id); None
+    # keeps all. `kept_by` says which selection run and keep rule chose them, for the manifest.
+    keep_steps: frozenset[int] | None = None
+    kept_by: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -66,7 +72,12 @@ class ExportOptions:
             "error_recovery": self.error_recovery, "prompt_variant": str(self.prompt_variant),
             "selection": self.selection.as_json(),
             "splits": self.splits.as_json(),
-        } | ({"judge_results_withheld": len(self.withheld)} if self.withheld else {})  # fmt: skip
+        } | ({"judge_results_withheld": len(self.withheld)} if self.withheld else {}) | self._selected()  # fmt: skip
+
+    def _selected(self) -> dict[str, object]:
+        if self.keep_steps is None:
+            return {}  # the manifest of an export without a selection stays as it was
+        return {"select": (self.kept_by or {}) | {"steps_kept": len(self.keep_steps)}}
 
 
 def _check(options: ExportOptions) -> None:
@@ -80,6 +91,8 @@ def _check(options: ExportOptions) -> None:
         raise ExportError(f"privacy {options.privacy!r}: expected one of {', '.join(PRIVACY_MODES)}")
     if options.instruction_level not in INSTRUCTION_LEVELS:
         raise ExportError(f"instruction level {options.instruction_level!r}: expected task or action")
+    if options.keep_steps is not None and options.stage == "grpo-task":
+        raise ExportError("a selection keeps steps, and a grpo-task row is a whole task: export sft or grpo-action")
     if options.out.exists() and any(options.out.iterdir()):
         raise ExportError(f"{options.out} is not empty; choose a new folder (an export never overwrites)")
 
@@ -123,9 +136,13 @@ class _SampleStream:
         self.progress(self.done, total)
 
     def _records(self, trajectory: LabelledTrajectory) -> Iterator[TrainingRecord]:
-        yield from training_records(trajectory, after_errors=self.options.after_errors)
+        records = training_records(trajectory, after_errors=self.options.after_errors)
         if self.options.stage == "grpo-action" and self.options.error_recovery:
-            yield from recovery_records(trajectory)
+            records = itertools.chain(records, recovery_records(trajectory))
+        keep = self.options.keep_steps
+        # Every kind of row goes by its own step: a selection asks `step` rows only, so a correction, after-error
+        # or recovery row (a step it never asked: a wrong step's screen or a later one) has no pass rate to keep.
+        return records if keep is None else (record for record in records if record.step_id in keep)
 
     def _sample(self, record: TrainingRecord) -> Sample:
         options = self.options
