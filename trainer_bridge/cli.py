@@ -17,7 +17,7 @@ COMMANDS = {
     ),
     "eval": Lazy(
         "trainer_bridge.cli_eval:eval_command",
-        "Evaluate a policy on held-out steps (offline) or on phones (--online); list, report and compare runs.",
+        "Evaluate a policy on held-out steps (offline) or on phones (--online).",
     ),
     "select": Lazy(
         "trainer_bridge.cli_select:select_command",

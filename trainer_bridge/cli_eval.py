@@ -70,9 +70,11 @@ class _Progress:
 @workspace_options
 @click.pass_context
 def eval_command(context: click.Context, **given: Any) -> None:
-    """Evaluate a policy on held-out trajectories step by step with the labelled history (Mobile-R1 5.1.5):
-    step accuracy, task success, TM, EM, GR, SR, argument errors, per app and split, pass@k, with 95% intervals.
-    Running the same command again goes on where it stopped. With --online, run it on phones instead."""
+    """Evaluate a policy on held-out steps (offline) or on phones (--online).
+
+    Offline, each held-out step is asked with the labelled history (Mobile-R1 5.1.5): step accuracy, task success,
+    TM, EM, GR, SR, argument errors, per app and split, pass@k, with 95% intervals. Running the same command again
+    goes on where it stopped. `eval list`, `show`, `report` and `compare` read the stored evaluations."""
     if context.invoked_subcommand is not None:
         return
     given = with_manifest(context, given)

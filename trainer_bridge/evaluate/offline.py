@@ -81,7 +81,7 @@ class EvalJob:
     seen_apps: tuple[str, ...] | None = None  # the apps the model was trained on (the seen / unseen split)
     resume: bool = True
     extra: dict[str, Any] = field(default_factory=dict)  # settings of the caller's own (a selection's reward)
-    reward: Callable[[str, Sample], float] | None = None  # a selection's reward of each answer
+    reward: Callable[[str, Sample], float | None] | None = None  # a selection's reward of each answer
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from annotator.domain.model_space import ModelSpace
 from annotator.storage.selection import TrajectorySelection
@@ -93,6 +93,6 @@ def run_selection(
         extra={"reward": job.reward, "pass_threshold": job.threshold},
         # EvalJob types its reward as float, but stores it as PredictionRecord.reward (float | None): a reward
         # that does not apply to a step (None) is kept as no score instead of a made-up 0.
-        reward=cast(Callable[[str, Sample], float], reward),
+        reward=reward,
     )  # fmt: skip
     return OfflineEvaluation(workspace, policy, evaluation).run(on_progress, stop)
