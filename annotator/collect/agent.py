@@ -3,6 +3,10 @@
 It sends the instruction, the full text history and the last W screenshots at the smart_resize size,
 parses the reply strictly, and maps coordinates back to device pixels. A reply that cannot be used is
 kept (raw text and its problems) and asked again, up to a limit; then the run ends as failed.
+
+With `decomposed` (UI-AGILE 3.4, `annotator.llm.decomposed`), a usable click or long press has its point refined
+on the observation's full screenshot; the raw reply is kept as it came, the action done is the refined one, and
+the step's usage records what the refinement did (``usage["decomposed_grounding"]``).
 """
 
 from __future__ import annotations
@@ -11,10 +15,13 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from annotator.collect.decide import Decision, DecisionUnavailable, StepContext
+from annotator.domain.actions import Action
 from annotator.domain.coords import DEFAULT_RESIZE, ResizeConfig
+from annotator.domain.grounding_prompt import GroundingContext
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.llm.agent import HistoryStep, build_agent_messages, parse_agent_reply, prepare_screenshot
 from annotator.llm.client import LLMClient, LLMError
+from annotator.llm.decomposed import DecomposedGrounding
 
 
 class AgentDecider:
@@ -28,8 +35,10 @@ class AgentDecider:
         resize: ResizeConfig = DEFAULT_RESIZE,
         reply_retries: int = 2,
         prompt_variant: PromptVariant = DEFAULT_PROMPT_VARIANT,
+        decomposed: DecomposedGrounding | None = None,
     ) -> None:
         self.client, self.history_images, self.resize = client, history_images, resize
+        self.decomposed = decomposed
         self.prompt_variant = prompt_variant
         self.reply_retries = reply_retries
         self._preparing: list[Future[None]] = []
@@ -73,12 +82,14 @@ class AgentDecider:
             model_ms += completion.latency_ms
             reply = parse_agent_reply(completion.text, request.resized, context.screen)
             if reply.action is not None and not reply.problems:
+                action, refinement, refine_ms = self._refined(reply.action, reply.parsed.action, context)
+                model_ms += refine_ms
                 return Decision(
-                    reply.action,
+                    action,
                     model_reply=completion.text,
                     think=reply.parsed.think,
                     action_text=reply.parsed.action,
-                    usage=completion.usage,
+                    usage=completion.usage | refinement,
                     attempts=attempts,
                     decide_ms=(time.perf_counter() - started) * 1000,
                     model_ms=model_ms,
@@ -95,3 +106,19 @@ class AgentDecider:
             decide_ms=(time.perf_counter() - started) * 1000,
             model_ms=model_ms,
         )
+
+    def _refined(self, action: Action, action_text: str | None, context: StepContext) -> tuple[Action, dict, float]:
+        """The action with its point refined by decomposed grounding, the usage entry saying what was done, and
+        the milliseconds it took (spent waiting for the models)."""
+        if self.decomposed is None:
+            return action, {}, 0.0
+        done = [step.tool_call for step in context.history if step.tool_call is not None]
+        grounding = GroundingContext(context.instruction, tuple(done), context.screen)
+        element = action_text or context.instruction
+        try:
+            refined, refinement = self.decomposed.refine_action(action, context.observation.png, element, grounding)
+        except LLMError as error:  # only a refused request comes here: a person must fix the grounding endpoint
+            raise DecisionUnavailable(f"decomposed grounding: {error}") from error
+        if refinement is None:
+            return refined, {}, 0.0
+        return refined, {"decomposed_grounding": refinement.as_json()}, refinement.elapsed_ms

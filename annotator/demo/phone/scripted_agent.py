@@ -27,6 +27,7 @@ from annotator.demo.phone.chat_request import (
 )
 from annotator.demo.phone.instructions import instruction_by_text
 from annotator.demo.phone.phone import VirtualPhone
+from annotator.demo.phone.scripted_grounding import grounding_reply
 from annotator.demo.phone.scripted_judge import ScriptedJudge, is_judge_request
 from annotator.demo.phone.scripted_subgoal import subgoal_reply
 from annotator.demo.phone.solver import apply_action
@@ -81,6 +82,8 @@ class ScriptedAgent:
         scoring = read_subgoal_request(messages)
         if scoring is not None:  # a reward's scoring LLM (InfiGUI-R1's sub-goal guidance)
             return subgoal_reply(*scoring)
+        if (grounding := grounding_reply(messages)) is not None:  # UI-AGILE 3.4: a tile's point, a crop's yes/no
+            return grounding
         if is_judge_request(messages):  # one endpoint serves the agent and the judge, as one model would
             return ScriptedJudge(self.seed).reply(messages)
         if is_draft_request(messages) and self.mistakes:  # a teacher drafting labels: the plan's move, no slips
