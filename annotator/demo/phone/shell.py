@@ -22,6 +22,8 @@ from annotator.demo.phone.shell_dumpsys import STAY_ON_FLAGS, dumpsys_command
 from annotator.demo.phone.shell_input import ime_command, input_command
 from annotator.demo.phone.shell_io import CommandError, Handler, ShellIO, ShellResult, take
 from annotator.demo.phone.shell_parse import ShellSyntaxError, expand, parse
+from annotator.demo.phone.shell_tasks import SERVICE as VIRTUAL_SERVICE
+from annotator.demo.phone.shell_tasks import virtualphone_command
 
 if TYPE_CHECKING:
     from annotator.demo.phone.phone import VirtualPhone
@@ -110,8 +112,11 @@ def _cmd(phone: VirtualPhone, args: list[str], io: ShellIO) -> int:
     if not args:
         raise CommandError("cmd: No service specified; use -l to list all running services.", 20)
     if args[0] == "-l":
-        io.out("Currently running services:\n" + "".join(f"  {name}\n" for name in sorted(CMD_SERVICES)))
+        services = sorted([*CMD_SERVICES, VIRTUAL_SERVICE])
+        io.out("Currently running services:\n" + "".join(f"  {name}\n" for name in services))
         return 0
+    if args[0] == VIRTUAL_SERVICE:  # the phone's task hooks: a service with no command of its own, as on Android
+        return virtualphone_command(phone, args[1:], io)
     if args[0] not in CMD_SERVICES:
         raise CommandError(f"cmd: Can't find service: {args[0]}", 20)
     return COMMANDS[CMD_SERVICES[args[0]]](phone, args[1:], io)
