@@ -100,7 +100,7 @@ def _run_offline(workspace: Workspace, given: dict[str, Any]) -> EvalResult:
         chosen = selection(given)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    policy = make_policy(given)
+    policy = make_policy(given, settings)
     name = given["name"] or policy.describe()["model"]
     seen = tuple(given["seen_apps"]) or None
     job = EvalJob(name, settings, chosen, concurrency=given["concurrency"], seen_apps=seen, resume=not given["fresh"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,6 +50,11 @@ def policy_options(command: F) -> F:
         click.option("--history-images", type=click.IntRange(1), default=2, show_default=True),
         click.option("--prompt-variant", type=click.Choice(PROMPT_VARIANTS), default=str(DEFAULT_PROMPT_VARIANT),
                      show_default=True),
+        click.option("--decomposed", is_flag=True,
+                     help="Refine each predicted point by decomposed grounding (UI-AGILE 3.4: 4 overlapping tiles "
+                          "of 60%, a candidate on each, a yes/no relevance question per candidate)."),
+        click.option("--selector-model", help="--decomposed: the model that answers the relevance questions "
+                                              "(default: the policy's own; at the same endpoint)."),
         click.option("--seen-app", "seen_apps", multiple=True,
                      help="An app the model was trained on (repeat; --export gives them): figures per seen / "
                           "unseen split."),
@@ -123,10 +129,24 @@ def endpoint_config(given: dict[str, Any]) -> LLMConfig:
                      max_retries=given["retries"], max_tokens=1024)  # fmt: skip
 
 
-def make_policy(given: dict[str, Any]) -> Policy:
-    """The endpoint, or the local model folder (loaded now: seconds to minutes)."""
+def make_policy(given: dict[str, Any], settings: EvalSettings) -> Policy:
+    """The endpoint, or the local model folder (loaded now: seconds to minutes); with --decomposed, wrapped in
+    decomposed grounding (its tiles asked at the endpoint, or at --base-url for a local model)."""
+    policy = _plain_policy(given)
+    if not given["decomposed"]:
+        return policy
+    from trainer_bridge.evaluate.decomposed import DecomposedGroundingPolicy
+
+    grounding = endpoint_config(given)
+    if given["model_path"] is not None and given["model"] is None:
+        raise click.UsageError("--decomposed with --model-path: give --base-url and --model of the grounding model")
+    selector = replace(grounding, model=given["selector_model"]) if given["selector_model"] else None
+    return DecomposedGroundingPolicy(policy, grounding, space=settings.space, selector=selector)
+
+
+def _plain_policy(given: dict[str, Any]) -> Policy:
     if given["model_path"] is not None:
-        if given["base_url"]:
+        if given["base_url"] and not given["decomposed"]:
             raise click.UsageError("give either --base-url/--model or --model-path, not both")
         from trainer_bridge.evaluate.local_policy import LocalModelError, LocalPolicy
 

@@ -76,9 +76,7 @@ class EvaluationRollout(Base):
     """One online run of an instruction: the trajectory it recorded (collector = the policy) and how it ended."""
 
     __tablename__ = "evaluation_rollouts"
-    __table_args__ = (
-        UniqueConstraint("evaluation_id", "instruction_id", "run", name="uq_evaluation_rollouts_run"),
-    )
+    __table_args__ = (UniqueConstraint("evaluation_id", "instruction_id", "run", name="uq_evaluation_rollouts_run"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     evaluation_id: Mapped[int] = mapped_column(ForeignKey("evaluations.id", ondelete="CASCADE"), index=True)

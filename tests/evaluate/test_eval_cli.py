@@ -124,3 +124,17 @@ def test_an_evaluation_killed_mid_run_is_finished_by_the_same_command(held_out: 
     assert finished["evaluation_id"] == killed.id and finished["resumed"] and finished["status"] == "complete"
     assert finished["skipped"] >= 2
     assert len(server.seen) - asked_before == finished["requested"] - finished["skipped"]
+
+
+def test_decomposed_grounding_is_another_evaluation_and_records_what_it_did(held_out: Workspace) -> None:
+    with ScriptedEndpoint(mistakes={}) as endpoint:
+        plain = last_json(bridge(held_out, "eval", "--base-url", endpoint.base_url, "--model", "scripted", "--json"))
+        refined = last_json(bridge(held_out, "eval", "--base-url", endpoint.base_url, "--model", "scripted",
+                                   "--decomposed", "--json"))  # fmt: skip
+    assert refined["evaluation_id"] != plain["evaluation_id"] and refined["summary"]["step_accuracy"] == 1.0
+    stored = evaluations.predictions(held_out.database, refined["evaluation_id"])
+    notes = [p.record.usage["decomposed_grounding"] for p in stored if "decomposed_grounding" in (p.record.usage or {})]
+    assert notes  # each click's point says what decomposed grounding did with it
+    assert not any("no screenshot" in json.dumps(note, ensure_ascii=False) for note in notes)  # the runner sent it
+    info = evaluations.get_evaluation(held_out.database, refined["evaluation_id"])
+    assert "decomposed_grounding" in info.policy

@@ -53,6 +53,8 @@ class DecomposedGroundingPolicy:
     the grounding model is shown images. `layout`, `crop_share`, `swipes`, `concurrency`: as DecomposedGrounding.
     Closing the policy closes the inner one and the grounding clients."""
 
+    wants_screenshot = True  # the runner sends the current screen at the phone's own pixels with each request
+
     def __init__(
         self,
         inner: Policy,

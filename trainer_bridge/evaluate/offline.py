@@ -37,7 +37,7 @@ from trainer_bridge.evaluate.summary import evaluation_summary
 from trainer_bridge.export.grpo import grpo_action_sample
 from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.record import TrainingRecord, training_records
-from trainer_bridge.export.sft import Sample, action_level
+from trainer_bridge.export.sft import ImageRef, Sample, action_level
 
 LEVELS = ("task", "action")
 UNAVAILABLE_IN_A_ROW = 3  # or the concurrency, if higher: a few failed requests are not an outage
@@ -237,14 +237,22 @@ class OfflineEvaluation:
                 return error
         return None
 
+    def _screenshot(self, record: TrainingRecord) -> bytes:
+        """The current screen at the phone's own pixels, its privacy regions masked as in the policy's images (for
+        a policy that looks closer than the model's image: decomposed grounding)."""
+        regions = record.regions[-1] if record.regions else ()
+        return self.images.make(ImageRef(record.screenshots[-1], record.screen, record.screen, regions))
+
     def _ask(self, item: _Item) -> tuple[PredictionRecord, bool]:
         sample, record = item.sample, item.sample.record
         key: dict[str, Any] = {"step_id": record.step_id, "level": item.level, "sample": item.index}
         try:
             images = [self.images.make(ref) for ref in sample.images]  # thread-safe; kept copies are read
+            screenshot = self._screenshot(record) if getattr(self.policy, "wants_screenshot", False) else None
         except (BlobError, OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing is sent
             return PredictionRecord(**key, reply=None, predicted=None, error=f"not sent: {error}"), False
-        answer = self.policy.answer(PolicyRequest(sample.prompt, images), temperature=self.job.settings.temperature)
+        request = PolicyRequest(sample.prompt, images, screenshot)
+        answer = self.policy.answer(request, temperature=self.job.settings.temperature)
         if answer.text is None:
             failed = PredictionRecord(**key, reply=None, predicted=None, error=answer.error or "no reply")
             return failed, answer.unavailable

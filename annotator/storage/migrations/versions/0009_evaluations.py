@@ -40,9 +40,7 @@ def upgrade() -> None:
     op.create_table(
         "evaluation_predictions",
         sa.Column("id", sa.Integer(), primary_key=True),
-        sa.Column(
-            "evaluation_id", sa.Integer(), sa.ForeignKey("evaluations.id", ondelete="CASCADE"), nullable=False
-        ),
+        sa.Column("evaluation_id", sa.Integer(), sa.ForeignKey("evaluations.id", ondelete="CASCADE"), nullable=False),
         sa.Column("step_id", sa.Integer(), sa.ForeignKey("steps.id", ondelete="CASCADE"), nullable=False),
         sa.Column("level", sa.String(length=10), nullable=False),
         sa.Column("sample", sa.Integer(), nullable=False),
@@ -65,9 +63,7 @@ def upgrade() -> None:
     op.create_table(
         "evaluation_rollouts",
         sa.Column("id", sa.Integer(), primary_key=True),
-        sa.Column(
-            "evaluation_id", sa.Integer(), sa.ForeignKey("evaluations.id", ondelete="CASCADE"), nullable=False
-        ),
+        sa.Column("evaluation_id", sa.Integer(), sa.ForeignKey("evaluations.id", ondelete="CASCADE"), nullable=False),
         sa.Column("instruction_id", sa.Integer(), sa.ForeignKey("instructions.id"), nullable=False),
         sa.Column("run", sa.Integer(), nullable=False),
         sa.Column("trajectory_id", sa.Integer(), sa.ForeignKey("trajectories.id", ondelete="SET NULL"), nullable=True),
