@@ -129,7 +129,7 @@ def _run_online(workspace: Workspace, given: dict[str, Any]) -> None:
             max_steps=given["max_steps"], history_images=given["history_images"],
             prompt_variant=given["prompt_variant"], judge_model=given["judge_model"],
             judge_base_url=given["judge_base_url"], name=given["name"], resume=not given["fresh"],
-            on_progress=None,
+            on_progress=_rollout_line,
         )  # fmt: skip
     except (ValueError, LookupError, RuntimeError) as error:
         raise click.ClickException(str(error)) from None
@@ -137,10 +137,28 @@ def _run_online(workspace: Workspace, given: dict[str, Any]) -> None:
     paths = write_reports(workspace, info, given["report_dir"])
     for line in headline_lines(info):
         click.echo(line)
+    for serial in result.lost:
+        click.echo(f"Phone lost: {serial}", err=True)
     click.echo(f"Report: {paths[1]}")
     if given["as_json"]:
-        payload = {"evaluation_id": info.id, "kind": info.kind, "status": info.status, "summary": info.summary}
-        click.echo(json.dumps(payload | {"report": [str(p) for p in paths]}, ensure_ascii=False))
+        payload = {"evaluation_id": info.id, "kind": info.kind, "status": info.status, "resumed": result.resumed,
+                   "requested": result.requested, "skipped": result.skipped, "unfinished": result.unfinished,
+                   "summary": info.summary, "report": [str(p) for p in paths]}  # fmt: skip
+        click.echo(json.dumps(payload, ensure_ascii=False))
+    if result.status != "complete":
+        raise click.ClickException(f"evaluation {result.evaluation_id} {result.status}: {result.message}; run the "
+                                   "same command again to go on")  # fmt: skip
+
+
+def _rollout_line(progress: Any) -> None:
+    """One line per rollout as it ends (a rollout takes seconds to minutes: a bar would say less)."""
+    last = progress.last
+    outcome = "done" if last.done else "not done" if last.done is False else "unknown"
+    claimed = "claimed success" if last.claimed_success else "no success claimed"
+    how = f"checked by {last.checked_by}" if last.checked_by else "not checked"
+    click.echo(f"[{progress.done}/{progress.total}] instruction {last.instruction_id} run {last.run + 1} on "
+               f"{last.device_serial}: {last.steps} steps, {claimed}, {outcome} ({how})"
+               + (f"; {last.error}" if last.error else ""), err=True)  # fmt: skip
 
 
 def _result_json(result: EvalResult, paths: tuple[Path, Path]) -> dict[str, Any]:

@@ -51,6 +51,12 @@ def _offline_lines(summary: dict[str, Any]) -> list[str]:
 def _online_lines(summary: dict[str, Any]) -> list[str]:
     lines = [f"  {LABELS[name]:<22}{percent(summary.get(name))}" for name in ("task_success", "tail_success")]
     lines.append(f"  {'rollouts':<22}{summary.get('rollouts', 0):>6}")
+    checked = summary.get("checked_by") or {}
+    if checked:
+        lines.append(f"  {'checked by':<22}phone {checked.get('phone', 0)}, judge {checked.get('judge', 0)}, "
+                     f"none {checked.get('none', 0)}")  # fmt: skip
+    if summary.get("unfinished"):
+        lines.append(f"  {'unfinished':<22}{summary['unfinished']:>6}  (run the same command again)")
     if summary.get("mean_steps") is not None:
         lines.append(f"  {'mean steps':<22}{summary['mean_steps']:>6.1f}")
     for app, figures in (summary.get("per_app") or {}).items():

@@ -15,11 +15,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.storage import evaluations
 from annotator.storage.workspace import Workspace
 from tests.chat_server import ChatServer, Reply, chat_completion
 from tests.evaluate.test_offline import A_CLICK, TASKS, accepted
+from tests.evaluate.test_online import import_instructions
 from trainer_bridge.cli import cli
 
 pytestmark = pytest.mark.slow
@@ -138,3 +141,19 @@ def test_decomposed_grounding_is_another_evaluation_and_records_what_it_did(held
     assert not any("no screenshot" in json.dumps(note, ensure_ascii=False) for note in notes)  # the runner sent it
     info = evaluations.get_evaluation(held_out.database, refined["evaluation_id"])
     assert "decomposed_grounding" in info.policy
+
+
+def test_eval_online_on_two_phones_prints_a_line_per_rollout_and_the_summary(workspace: Workspace) -> None:
+    import_instructions(workspace, ("settings-wifi-off", "video-like-first"))
+    phones = [VirtualPhone(serial=f"virtual-{number}") for number in (1, 2)]
+    with VirtualAdbServer(phones) as server, ScriptedEndpoint(mistakes={}) as endpoint:
+        result = CliRunner().invoke(
+            cli, ["eval", "--online", "--base-url", endpoint.base_url, "--model", "scripted", "--app", "设置",
+                  "--app", "趣看视频", "--adb-port", str(server.port), "--json", "--data-dir", str(workspace.data_dir)],
+        )  # fmt: skip
+    found = last_json(result)
+    assert found["kind"] == "online" and found["status"] == "complete" and found["requested"] == 2
+    assert found["summary"]["task_success"] == found["summary"]["tail_success"] == 1.0
+    assert found["summary"]["checked_by"]["phone"] == 2
+    assert result.output.count("claimed success, done (checked by phone)") == 2  # a line per rollout
+    assert "tail success" in result.output and Path(found["report"][1]).is_file()
