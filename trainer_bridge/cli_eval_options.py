@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from annotator.domain.coords import MAX_PIXELS, MIN_PIXELS
-from annotator.domain.model_space import DEFAULT_IMAGE_SCALE, MODEL_SPACE_NAMES, model_space
+from annotator.domain.model_space import DEFAULT_IMAGE_SCALE, MODEL_SPACE_NAMES, ModelSpace, model_space
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS, prompt_variant
 from annotator.llm.client import LLMConfig
 from trainer_bridge.evaluate.offline import LEVELS, EvalSettings
@@ -108,12 +108,19 @@ def with_manifest(context: click.Context, given: dict[str, Any]) -> dict[str, An
     return chosen
 
 
+def given_space(given: dict[str, Any]) -> ModelSpace:
+    """The model space of --coords, --min-pixels, --max-pixels and --image-scale (ValueError when impossible)."""
+    return model_space(
+        given["coords"],
+        min_pixels=given["min_pixels"],
+        max_pixels=given["max_pixels"],
+        image_scale=given["image_scale"],
+    )
+
+
 def eval_settings(given: dict[str, Any]) -> EvalSettings:
     try:
-        space = model_space(
-            given["coords"], min_pixels=given["min_pixels"], max_pixels=given["max_pixels"],
-            image_scale=given["image_scale"],
-        )  # fmt: skip
+        space = given_space(given)
         return EvalSettings(
             space, prompt_variant(given["prompt_variant"]), given["history_images"], given["temperature"],
             given["samples"], tuple(dict.fromkeys(given["levels"])) or ("task",), given["privacy"],

@@ -14,10 +14,11 @@ from typing import Any
 import click
 
 from annotator.domain.coords import MAX_PIXELS, MIN_PIXELS
-from annotator.domain.model_space import DEFAULT_IMAGE_SCALE, MODEL_SPACE_NAMES, model_space
+from annotator.domain.model_space import DEFAULT_IMAGE_SCALE, MODEL_SPACE_NAMES
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS, prompt_variant
 from annotator.llm.client import LLMConfig
 from annotator.storage.workspace import Workspace
+from trainer_bridge.cli_eval_options import given_space
 from trainer_bridge.cli_options import selection, selection_options, workspace_options
 from trainer_bridge.evaluate.offline import LEVELS, EvalProgress, EvalSettings
 from trainer_bridge.evaluate.policy import EndpointPolicy
@@ -70,12 +71,8 @@ def _levels(text: str) -> tuple[str, ...]:
 def selection_job(given: dict[str, Any]) -> SelectionJob:
     """The job the options ask for; a usage error naming what is wrong."""
     try:
-        space = model_space(
-            given["coords"], min_pixels=given["min_pixels"], max_pixels=given["max_pixels"],
-            image_scale=given["image_scale"],
-        )  # fmt: skip
         settings = EvalSettings(
-            space, prompt_variant(given["prompt_variant"]), given["history_images"], given["temperature"],
+            given_space(given), prompt_variant(given["prompt_variant"]), given["history_images"], given["temperature"],
             given["samples"], _levels(given["levels"]),
         )  # fmt: skip
         return SelectionJob(

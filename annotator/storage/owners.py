@@ -85,9 +85,9 @@ def same_owner(model: type[models.OwnedRun], run: models.OwnedRun) -> list[Any]:
 
 
 def reap_abandoned(db: Database) -> list[str]:
-    """Mark the collection runs left `collecting` and the judge runs left `running` by a process that is gone as
-    interrupted and stopped; one line for each."""
-    T, J = models.Trajectory, models.JudgeRun
+    """Mark the collection runs left `collecting`, and the judge runs and evaluations left `running`, by a process
+    that is gone as interrupted and stopped; one line for each."""
+    T = models.Trajectory
     notes = []
     with db.session() as session, session.begin():
         for trajectory in session.scalars(select(T).where(T.status == str(TrajectoryStatus.COLLECTING))).all():
@@ -102,35 +102,24 @@ def reap_abandoned(db: Database) -> list[str]:
             )
             if changed:
                 notes.append(f"trajectory {trajectory.id} was left collecting: {reason}; it is interrupted now")
-        for run in session.scalars(select(J).where(J.status == JUDGE_RUNNING)).all():
-            reason = gone_reason(run)
-            if reason is None:
-                continue
-            changed = rows_changed(
-                session,
-                update(J)
-                .where(J.id == run.id, J.status == JUDGE_RUNNING, *same_owner(J, run))
-                .values(status=JUDGE_STOPPED, message=f"process gone: {reason}", ended_at=utcnow()),
-            )
-            if changed:
-                notes.append(f"judge run {run.id} was left running: {reason}; it is stopped now")
-        notes += _reap_evaluations(session)
+        notes += _stop_abandoned(session, models.JudgeRun, "ended_at", "judge run")
+        notes += _stop_abandoned(session, models.Evaluation, "finished_at", "evaluation")
     return notes
 
 
-def _reap_evaluations(session: Any) -> list[str]:
-    """Evaluations left `running` by a process that is gone become `stopped` (the same command goes on with them)."""
-    E, notes = models.Evaluation, []
-    for evaluation in session.scalars(select(E).where(E.status == JUDGE_RUNNING)).all():
-        reason = gone_reason(evaluation)
+def _stop_abandoned(session: Any, model: Any, ended_column: str, label: str) -> list[str]:
+    """Runs of `model` left `running` by a process that is gone become `stopped` (the same command goes on)."""
+    notes = []
+    for run in session.scalars(select(model).where(model.status == JUDGE_RUNNING)).all():
+        reason = gone_reason(run)
         if reason is None:
             continue
         changed = rows_changed(
             session,
-            update(E)
-            .where(E.id == evaluation.id, E.status == JUDGE_RUNNING, *same_owner(E, evaluation))
-            .values(status=JUDGE_STOPPED, message=f"process gone: {reason}", finished_at=utcnow()),
+            update(model)
+            .where(model.id == run.id, model.status == JUDGE_RUNNING, *same_owner(model, run))
+            .values(status=JUDGE_STOPPED, message=f"process gone: {reason}", **{ended_column: utcnow()}),
         )
         if changed:
-            notes.append(f"evaluation {evaluation.id} was left running: {reason}; it is stopped now")
+            notes.append(f"{label} {run.id} was left running: {reason}; it is stopped now")
     return notes
