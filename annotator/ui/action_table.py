@@ -20,6 +20,7 @@ SCOPED_VIEWS: dict[str, str] = {
     "review": QT_TRANSLATE_NOOP("Views", "Review"),
     "collect": QT_TRANSLATE_NOOP("Views", "Collect"),
     "stats": QT_TRANSLATE_NOOP("Views", "Statistics"),
+    "models": QT_TRANSLATE_NOOP("Views", "Models"),
 }
 
 
@@ -220,6 +221,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("stats.export_csv", QT_TRANSLATE_NOOP("Actions", "Export Statistics as &CSV…"), "file",
                "export_csv", target="stats",
                tooltip=QT_TRANSLATE_NOOP("Actions", "Save each table as a CSV file in a folder you choose")),
+    # models -------------------------------------------------------------------------------------------------
+    ActionSpec("models.refresh", QT_TRANSLATE_NOOP("Actions", "Refresh &Evaluations"), "view", "refresh",
+               target="models", shortcut="Ctrl+Shift+F7",
+               tooltip=QT_TRANSLATE_NOOP("Actions", "Read the evaluations of models again (F5 in the Models view)")),
     ActionSpec("help.shortcuts", QT_TRANSLATE_NOOP("Actions", "&Keyboard Shortcuts"), "help", "show_shortcuts",
                shortcut="F1", tooltip=QT_TRANSLATE_NOOP("Actions", "List every command and change its shortcut")),
     ActionSpec("help.about", QT_TRANSLATE_NOOP("Actions", "&About Mobile Annotator"), "help", "show_about",

@@ -42,6 +42,7 @@ from annotator.ui.hub import Hub
 from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, Retranslating, fill
 from annotator.ui.identity_dialog import IdentityDialog
 from annotator.ui.judge import JudgeView
+from annotator.ui.models import ModelsView
 from annotator.ui.opening import Question, create_question, read_only_question
 from annotator.ui.review import ReviewView
 from annotator.ui.shortcuts import ShortcutSheet
@@ -123,6 +124,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.stats = StatsView(self.jobs, self)
         self.judge = JudgeView(self.jobs, self, hub=self.hub)
         self.studies = StudiesView(self.jobs, self, hub=self.hub)
+        self.models = ModelsView(self.jobs, self)
         self.add_view("collect", QT_TRANSLATE_NOOP("Views", "Collect"), self.collect)
         self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
         self.add_view("annotate", QT_TRANSLATE_NOOP("Views", "Annotate"), self.annotate)
@@ -136,8 +138,9 @@ class MainWindow(Retranslating, QMainWindow):
         self.add_view("stats", QT_TRANSLATE_NOOP("Views", "Statistics"), self.stats)
         self.add_view("judge", QT_TRANSLATE_NOOP("Views", "Judge"), self.judge)
         self.add_view("studies", QT_TRANSLATE_NOOP("Views", "Studies"), self.studies)
+        self.add_view("models", QT_TRANSLATE_NOOP("Views", "Models"), self.models)
         # Navigation is the window's: a trajectory chosen anywhere opens in the annotation view.
-        for view in (self.browser, self.studies):
+        for view in (self.browser, self.studies, self.models):
             view.open_requested.connect(self.open_trajectory)
         self.review.edit_requested.connect(self.open_trajectory)
         self.browser.summary_changed.connect(self.counts.browser_counts)

@@ -83,6 +83,47 @@
     </message>
 </context>
 <context>
+    <name>EvaluationSummary</name>
+    <message numerus="yes">
+        <source>%n checked run(s)</source>
+        <translation>
+            <numerusform>%n checked run</numerusform>
+            <numerusform>%n checked runs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trajectory(s)</source>
+        <translation>
+            <numerusform>%n trajectory</numerusform>
+            <numerusform>%n trajectories</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s) with a point</source>
+        <translation>
+            <numerusform>%n step with a point</numerusform>
+            <numerusform>%n steps with a point</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n step</numerusform>
+            <numerusform>%n steps</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>FailedStepsPage</name>
+    <message numerus="yes">
+        <source>%n failed step(s)</source>
+        <translation>
+            <numerusform>%n failed step</numerusform>
+            <numerusform>%n failed steps</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>HistoryPane</name>
     <message numerus="yes">
         <source>History: %n change(s)</source>
@@ -109,6 +150,16 @@
         <translation>
             <numerusform>%n hidden from you while a study you rate is being rated</numerusform>
             <numerusform>%n hidden from you while a study you rate is being rated</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ModelsView</name>
+    <message numerus="yes">
+        <source>Evaluations of this workspace: %n</source>
+        <translation>
+            <numerusform>Evaluations of this workspace: %n</numerusform>
+            <numerusform>Evaluations of this workspace: %n</numerusform>
         </translation>
     </message>
 </context>

@@ -456,6 +456,14 @@
         <translation>把每个表格保存为 CSV 文件，放到你选择的文件夹</translation>
     </message>
     <message>
+        <source>Refresh &amp;Evaluations</source>
+        <translation>刷新评测(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Read the evaluations of models again (F5 in the Models view)</source>
+        <translation>重新读取模型评测（在“模型”视图中按 F5）</translation>
+    </message>
+    <message>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
@@ -1052,6 +1060,72 @@
     </message>
 </context>
 <context>
+    <name>CompareChoice</name>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+</context>
+<context>
+    <name>ComparisonPage</name>
+    <message>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>Second minus first, in percentage points</source>
+        <translation>第二个减第一个，单位为百分点</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>轨迹</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>App</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Instruction</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>变对</translation>
+    </message>
+    <message>
+        <source>broken</source>
+        <translation>变错</translation>
+    </message>
+    <message>
+        <source>Select two evaluations (Ctrl+click) or choose one under “Compare with” to compare them.</source>
+        <translation>选择两个评测（Ctrl+单击），或在“对比”中选一个，即可对比。</translation>
+    </message>
+    <message>
+        <source>#%1 %2 against #%3 %4 on the %5 steps both answered</source>
+        <translation>#%1 %2 与 #%3 %4 对比，基于两者都回答的 %5 步</translation>
+    </message>
+    <message>
+        <source>%1 answered only by the first, %2 only by the second</source>
+        <translation>%1 步只有第一个回答，%2 步只有第二个回答</translation>
+    </message>
+    <message>
+        <source>Steps that changed: %1 fixed, %2 broken (double-click one to see the wrong answer)</source>
+        <translation>结果变化的步骤：%1 步变对，%2 步变错（双击查看答错的那个回答）</translation>
+    </message>
+</context>
+<context>
     <name>DemoPeers</name>
     <message>
         <source>Starting a virtual phone</source>
@@ -1202,6 +1276,257 @@
     <message>
         <source>Requests at once:</source>
         <translation>同时请求数：</translation>
+    </message>
+</context>
+<context>
+    <name>EvaluatedStep</name>
+    <message>
+        <source>Loading the step…</source>
+        <translation>正在读取该步骤…</translation>
+    </message>
+    <message>
+        <source>Choose a step to see it on its screenshot.</source>
+        <translation>选择一个步骤，在截图上查看。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Trajectory #%1 · step %2&lt;/b&gt; · %3 — %4</source>
+        <translation>&lt;b&gt;轨迹 #%1 · 第 %2 步&lt;/b&gt; · %3 — %4</translation>
+    </message>
+    <message>
+        <source>The request failed: %1</source>
+        <translation>请求失败：%1</translation>
+    </message>
+    <message>
+        <source>no usable action</source>
+        <translation>无可用动作</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Predicted: %1</source>
+        <translation>预测：%1</translation>
+    </message>
+    <message>
+        <source>Labelled: %1</source>
+        <translation>标注：%1</translation>
+    </message>
+    <message>
+        <source>Target box of the labelled action</source>
+        <translation>标注动作的目标框</translation>
+    </message>
+    <message>
+        <source>right</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <source>Verdict: &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>结论：&lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>format %1, type %2, arguments %3, point within 14%: %4</source>
+        <translation>格式%1，类型%2，参数%3，点在 14% 以内：%4</translation>
+    </message>
+    <message>
+        <source>The model&apos;s reply</source>
+        <translation>模型的回复</translation>
+    </message>
+    <message>
+        <source>Open the Trajectory in Annotate</source>
+        <translation>在标注视图中打开轨迹</translation>
+    </message>
+    <message>
+        <source>Check or correct this step&apos;s label in the Annotate view</source>
+        <translation>在标注视图中检查或修改该步骤的标注</translation>
+    </message>
+</context>
+<context>
+    <name>EvaluationSummary</name>
+    <message>
+        <source>95% of resampled sets of trajectories (cluster bootstrap) fall in this range</source>
+        <translation>按轨迹重采样（聚类自助法）时，95% 的结果落在此区间内</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>95% interval</source>
+        <translation>95% 区间</translation>
+    </message>
+    <message>
+        <source>Counted over</source>
+        <translation>统计范围</translation>
+    </message>
+    <message>
+        <source>asked at the %1 level</source>
+        <translation>按 %1 级指令提问</translation>
+    </message>
+    <message>
+        <source>%1 answered, %2 failed requests</source>
+        <translation>%1 个已回答，%2 个请求失败</translation>
+    </message>
+    <message>
+        <source>started %1, finished %2</source>
+        <translation>开始于 %1，结束于 %2</translation>
+    </message>
+    <message>
+        <source>Coordinates %1 · prompt %2 · temperature %3 · samples per step %4</source>
+        <translation>坐标 %1 · 提示词 %2 · 温度 %3 · 每步采样 %4 次</translation>
+    </message>
+    <message>
+        <source>No summary yet: the evaluation is still running, or it ended before summing up.</source>
+        <translation>尚无汇总：评测仍在运行，或在汇总前已结束。</translation>
+    </message>
+    <message>
+        <source>Argument errors (Avg Err.)</source>
+        <translation>参数错误（Avg Err.）</translation>
+    </message>
+    <message>
+        <source>Format errors</source>
+        <translation>格式错误</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行次数</translation>
+    </message>
+    <message>
+        <source>Mean steps per run</source>
+        <translation>每次运行的平均步数</translation>
+    </message>
+    <message>
+        <source>Runs that did not end</source>
+        <translation>未结束的运行</translation>
+    </message>
+    <message>
+        <source>pass@%1 (step accuracy)</source>
+        <translation>pass@%1（步骤准确率）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n checked run(s)</source>
+        <translation>
+            <numerusform>%n 次已核查的运行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trajectory(s)</source>
+        <translation>
+            <numerusform>%n 条轨迹</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s) with a point</source>
+        <translation>
+            <numerusform>%n 个带点的步骤</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Mean steps</source>
+        <translation>平均步数</translation>
+    </message>
+    <message>
+        <source>Trajectories</source>
+        <translation>轨迹数</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Arg. errors</source>
+        <translation>参数错误</translation>
+    </message>
+    <message>
+        <source>Steps with the right type but a wrong argument</source>
+        <translation>动作类型正确但参数错误的步骤</translation>
+    </message>
+    <message>
+        <source>App</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Seen apps</source>
+        <translation>训练中见过的应用</translation>
+    </message>
+    <message>
+        <source>Unseen apps</source>
+        <translation>训练中未见过的应用</translation>
+    </message>
+    <message>
+        <source>Headline figures (each step&apos;s first answer)</source>
+        <translation>主要指标（每步的第一个回答）</translation>
+    </message>
+    <message>
+        <source>Per app</source>
+        <translation>按应用</translation>
+    </message>
+</context>
+<context>
+    <name>FailedStepsPage</name>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>The answer&apos;s tool call, in device pixels</source>
+        <translation>回答的工具调用，单位为设备像素</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>轨迹</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>App</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Instruction</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>An online evaluation runs whole tasks on phones: it has runs, not steps to list here.</source>
+        <translation>在线评测在手机上完整执行任务：它记录的是运行，没有可在此列出的步骤。</translation>
+    </message>
+    <message>
+        <source>No failed step: every first answer was right (%1 steps).</source>
+        <translation>没有答错的步骤：每步的第一个回答都正确（共 %1 步）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed step(s)</source>
+        <translation>
+            <numerusform>%n 个答错的步骤</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>double-click one or press Enter to see it on its screenshot</source>
+        <translation>双击或按回车键，在截图上查看</translation>
     </message>
 </context>
 <context>
@@ -1732,6 +2057,298 @@ After:
     <message>
         <source>Toolbar</source>
         <translation>工具栏</translation>
+    </message>
+</context>
+<context>
+    <name>ModelsCharts</name>
+    <message>
+        <source>Per app</source>
+        <translation>按应用</translation>
+    </message>
+    <message>
+        <source>No app has a scored step yet</source>
+        <translation>还没有应用有已评分的步骤</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+</context>
+<context>
+    <name>ModelsView</name>
+    <message>
+        <source>Step accuracy</source>
+        <translation>步骤准确率</translation>
+    </message>
+    <message>
+        <source>Steps whose reply has the format and the right action (Mobile-R1 Acc.)</source>
+        <translation>回复格式正确且动作正确的步骤（Mobile-R1 的 Acc.）</translation>
+    </message>
+    <message>
+        <source>Task success</source>
+        <translation>任务成功率</translation>
+    </message>
+    <message>
+        <source>Trajectories whose every step is right (offline); runs that end with the task done and claimed (online)</source>
+        <translation>每一步都正确的轨迹（离线）；结束时任务已完成且模型声明完成的运行（在线）</translation>
+    </message>
+    <message>
+        <source>Type match (TM)</source>
+        <translation>类型匹配（TM）</translation>
+    </message>
+    <message>
+        <source>The predicted action type is the labelled one</source>
+        <translation>预测的动作类型与标注一致</translation>
+    </message>
+    <message>
+        <source>Exact match (EM)</source>
+        <translation>完全匹配（EM）</translation>
+    </message>
+    <message>
+        <source>Type and every argument right; a point inside the target box</source>
+        <translation>类型和每个参数都正确；点落在目标框内</translation>
+    </message>
+    <message>
+        <source>Grounding (GR)</source>
+        <translation>定位准确率（GR）</translation>
+    </message>
+    <message>
+        <source>Of the steps with a labelled point: the predicted point lies within 14% of the screen width of it</source>
+        <translation>在标注了点的步骤中：预测的点与标注点的距离在屏幕宽度的 14% 以内</translation>
+    </message>
+    <message>
+        <source>Step success rate (SR)</source>
+        <translation>步骤成功率（SR）</translation>
+    </message>
+    <message>
+        <source>Type and every argument right, a point within 14% of the screen width of the labelled one</source>
+        <translation>类型和每个参数都正确，点与标注点的距离在屏幕宽度的 14% 以内</translation>
+    </message>
+    <message>
+        <source>Tail success</source>
+        <translation>最终成功率</translation>
+    </message>
+    <message>
+        <source>Runs whose task is done at the end, whatever happened on the way</source>
+        <translation>结束时任务已完成的运行，不论中途出过什么错</translation>
+    </message>
+    <message>
+        <source>Claimed success</source>
+        <translation>声明成功率</translation>
+    </message>
+    <message>
+        <source>Runs in which the model said it had finished the task</source>
+        <translation>模型声明已完成任务的运行</translation>
+    </message>
+    <message>
+        <source>Step acc.</source>
+        <translation>步骤准确率</translation>
+    </message>
+    <message>
+        <source>Task succ.</source>
+        <translation>任务成功率</translation>
+    </message>
+    <message>
+        <source>TM</source>
+        <translation>TM</translation>
+    </message>
+    <message>
+        <source>EM</source>
+        <translation>EM</translation>
+    </message>
+    <message>
+        <source>GR</source>
+        <translation>GR</translation>
+    </message>
+    <message>
+        <source>SR</source>
+        <translation>SR</translation>
+    </message>
+    <message>
+        <source>Tail succ.</source>
+        <translation>最终成功率</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>complete</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>offline</source>
+        <translation>离线</translation>
+    </message>
+    <message>
+        <source>online</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <source>selection</source>
+        <translation>数据筛选</translation>
+    </message>
+    <message>
+        <source>task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>action</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <source>request failed</source>
+        <translation>请求失败</translation>
+    </message>
+    <message>
+        <source>reply format</source>
+        <translation>回复格式错误</translation>
+    </message>
+    <message>
+        <source>wrong action type</source>
+        <translation>动作类型错误</translation>
+    </message>
+    <message>
+        <source>wrong argument</source>
+        <translation>参数错误</translation>
+    </message>
+    <message>
+        <source>%1 pts</source>
+        <translation>%1 个百分点</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>The model the evaluation asked</source>
+        <translation>评测所调用的模型</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Offline: held-out steps with their labelled history; online: runs on phones</source>
+        <translation>离线：带标注历史的留出步骤；在线：在手机上运行</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Evaluation #%1: %2</source>
+        <translation>评测 #%1：%2</translation>
+    </message>
+    <message>
+        <source>Started %1, finished %2</source>
+        <translation>开始于 %1，结束于 %2</translation>
+    </message>
+    <message>
+        <source>Reading the evaluations</source>
+        <translation>正在读取评测</translation>
+    </message>
+    <message>
+        <source>Reading the evaluation</source>
+        <translation>正在读取该评测</translation>
+    </message>
+    <message>
+        <source>Choose at most two evaluations to compare.</source>
+        <translation>最多选择两个评测进行对比。</translation>
+    </message>
+    <message>
+        <source>Comparing the evaluations</source>
+        <translation>正在对比评测</translation>
+    </message>
+    <message>
+        <source>These two cannot be compared: %1</source>
+        <translation>这两个评测无法对比：%1</translation>
+    </message>
+    <message>
+        <source>Reading the step&apos;s screenshot</source>
+        <translation>正在读取该步骤的截图</translation>
+    </message>
+    <message numerus="yes">
+        <source>Evaluations of this workspace: %n</source>
+        <translation>
+            <numerusform>本工作区的评测：%n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Evaluations</source>
+        <translation>评测</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <source>No workspace open: choose one with File › Open Workspace Folder…</source>
+        <translation>未打开工作区：请通过“文件 › 打开工作区文件夹…”选择一个</translation>
+    </message>
+    <message>
+        <source>Reading the evaluations…</source>
+        <translation>正在读取评测…</translation>
+    </message>
+    <message>
+        <source>The evaluations could not be read. Try Refresh.</source>
+        <translation>无法读取评测。请点击“刷新”重试。</translation>
+    </message>
+    <message>
+        <source>No evaluations yet. Evaluate a model on this workspace&apos;s held-out trajectories with
+trainer-bridge eval --base-url URL --model M
+(any OpenAI-compatible endpoint: vLLM serving a checkpoint, a hosted model); its figures, failed steps and comparisons appear here.</source>
+        <translation>还没有评测。用以下命令在本工作区的留出轨迹上评测一个模型：
+trainer-bridge eval --base-url URL --model M
+（任何兼容 OpenAI 的接口均可：用 vLLM 部署的检查点，或托管的模型）；评测的指标、答错的步骤和对比会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>汇总</translation>
+    </message>
+    <message>
+        <source>Failed Steps (%1)</source>
+        <translation>答错的步骤（%1）</translation>
+    </message>
+    <message>
+        <source>Failed Steps</source>
+        <translation>答错的步骤</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>&amp;Compare with:</source>
+        <translation>对比(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Compare the chosen evaluation with another on the steps both answered</source>
+        <translation>在两者都回答的步骤上，将所选评测与另一个评测对比</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Read the evaluations again (F5)</source>
+        <translation>重新读取评测（F5）</translation>
     </message>
 </context>
 <context>
@@ -4038,6 +4655,10 @@ After:
     <message>
         <source>Statistics</source>
         <translation>统计</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Judge</source>
