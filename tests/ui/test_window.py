@@ -38,6 +38,7 @@ def test_switching_to_chinese_translates_menus_views_and_values(qtbot: QtBot, wi
         "统计",
         "评判",
         "研究",
+        "模型",
     ]
     model = window.browser.model
     assert model.headerData(2, Qt.Orientation.Horizontal) == "指令"
