@@ -3,6 +3,7 @@ the reports are written."""
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,12 @@ LABELS = {
     "step_success_rate": "step success (SR)", "tail_success": "tail success",
 }  # fmt: skip
 REPORTS_FOLDER = "reports"
+
+
+def padded(text: str, width: int) -> str:
+    """`text` padded to `width` terminal columns; Chinese characters take two (an app column stays aligned)."""
+    shown = sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+    return text + " " * max(1, width - shown)
 
 
 def percent(value: Any) -> str:
@@ -41,7 +48,7 @@ def _offline_lines(summary: dict[str, Any]) -> list[str]:
         lines.append(f"  {'app':<16}{'steps':>6}{'Acc.':>8}{'task':>8}{'TM':>8}{'EM':>8}{'GR':>8}{'SR':>8}")
         for app, figures in per_app.items():
             values = "".join(f"{percent(figures.get(name)):>8}" for name in HEADLINE)
-            lines.append(f"  {app:<16}{figures.get('steps', 0):>6}{values}")
+            lines.append(f"  {padded(app, 16)}{figures.get('steps', 0):>6}{values}")
     for split, figures in (summary.get("per_split") or {}).items():
         accuracy = percent(figures.get("step_accuracy"))
         lines.append(f"  {split} apps: {figures.get('steps', 0)} steps, accuracy {accuracy}")
@@ -60,7 +67,7 @@ def _online_lines(summary: dict[str, Any]) -> list[str]:
     if summary.get("mean_steps") is not None:
         lines.append(f"  {'mean steps':<22}{summary['mean_steps']:>6.1f}")
     for app, figures in (summary.get("per_app") or {}).items():
-        lines.append(f"  {app:<16} task {percent(figures.get('task_success'))}  tail "
+        lines.append(f"  {padded(app, 16)}task {percent(figures.get('task_success'))}  tail "
                      f"{percent(figures.get('tail_success'))}  ({figures.get('rollouts', 0)} rollouts)")  # fmt: skip
     return lines
 

@@ -141,10 +141,18 @@ def overview(info: EvaluationInfo) -> str:
         f"Started {date_text(info.created_at)}, finished {date_text(info.finished_at)}.",
     ]
     settings = [[name, value_text(value)] for name, value in sorted((info.settings or {}).items())]
+    chosen = {name: value for name, value in (info.selection or {}).items() if _chosen(value)}
     if info.selection:
-        settings.append(["selection", value_text(info.selection)])
+        settings.append(["selection", value_text(chosen) if chosen else "everything"])
     parts = [paragraph(line, "meta") for line in lines]
-    return "".join(parts) + (table_html(Table("Settings", ["setting", "value"], settings)) if settings else "")
+    if settings:  # values left-aligned and wrapping: a long selection must not push the numbers out of sight
+        parts.append(table_html(Table("Settings", ["setting", "value"], settings, long=frozenset({"value"}))))
+    return "".join(parts)
+
+
+def _chosen(value: Any) -> bool:
+    """A selection option that narrows it (an empty list or an unset value selects everything)."""
+    return value is not None and value is not False and value != [] and value != ()
 
 
 def headline_table(summary: Mapping[str, Any]) -> Table:
