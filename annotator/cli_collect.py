@@ -155,6 +155,8 @@ def read_commands(decider: TeleopDecider) -> None:
     show_default=True,
     help="The agent's system prompt: qwen2.5-vl declares mobile_use's parameters; mobile-r1-paper is B.4 as printed.",
 )
+@click.option("--decomposed-grounding", is_flag=True,
+              help="Refine the agent's points on 4 overlapping sub-images of the screen (UI-AGILE 3.4).")  # fmt: skip
 @click.option("--person", help="Who teleoperates (recorded with the trajectory).")
 @click.option("--resume", "resume_id", type=int, help="Go on with an interrupted trajectory.")
 @click.option("--close", "close_id", type=int, help="Close an interrupted trajectory (no resume).")
@@ -181,7 +183,10 @@ def _collect(workspace: Workspace, options: dict[str, Any]) -> None:
         max_steps=options["max_steps"],
         history_images=options["history_images"],
         prompt_variant=options["prompt_variant"],
+        decomposed_grounding=options["decomposed_grounding"],
     )
+    if options["decomposed_grounding"] and not options["agent_url"]:
+        raise collecting.CollectError("--decomposed-grounding refines an agent's points: give --agent-url")
     stop = threading.Event()
     endpoint = None
     decider: Decider

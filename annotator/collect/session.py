@@ -42,6 +42,7 @@ class Settings:
     prompt_variant: str = str(DEFAULT_PROMPT_VARIANT)  # the agent's system prompt (annotator.domain.prompts)
     settle_timeout_s: float = 3.0
     restart_app: bool = True  # each run starts from the app's start page
+    decomposed_grounding: bool = False  # the agent's points refined on sub-images (UI-AGILE 3.4, llm.decomposed)
 
     def as_json(self) -> dict[str, Any]:
         return {key: getattr(self, key) for key in self.__dataclass_fields__}
@@ -135,7 +136,7 @@ class CollectionRun:
         db = self.workspace.database
         settings = self.settings.as_json() | {"decider": self.decider.kind}
         if self.decider.kind != "agent":
-            del settings["prompt_variant"]  # a person is shown no prompt
+            del settings["prompt_variant"], settings["decomposed_grounding"]  # a person is shown no prompt
         trajectory_id = collection.start_trajectory(
             db, task.instruction_id, collector, device_serial=self.device.serial, settings=settings
         )

@@ -16,6 +16,7 @@ from annotator.device.errors import DeviceError
 from annotator.domain.prompts import prompt_variant
 from annotator.domain.trajectory import TrajectoryStatus
 from annotator.llm.client import LLMClient, LLMConfig
+from annotator.llm.decomposed import DecomposedGrounding
 from annotator.services.screen_copies import copy_maker
 from annotator.storage import collection, instructions
 from annotator.storage.workspace import Workspace
@@ -92,9 +93,12 @@ def tasks_for(
 
 
 def agent_decider(endpoint: AgentEndpoint, settings: Settings) -> AgentDecider:
+    """The agent at `endpoint`; with `settings.decomposed_grounding`, its points refined by the same model on
+    sub-images of the screen (UI-AGILE 3.4)."""
     client = LLMClient(LLMConfig(base_url=endpoint.base_url, model=endpoint.model, api_key_env=endpoint.api_key_env))
     variant = prompt_variant(settings.prompt_variant)
-    return AgentDecider(client, history_images=settings.history_images, prompt_variant=variant)
+    decomposed = DecomposedGrounding(client) if settings.decomposed_grounding else None
+    return AgentDecider(client, history_images=settings.history_images, prompt_variant=variant, decomposed=decomposed)
 
 
 def run_tasks(

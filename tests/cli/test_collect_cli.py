@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from sqlalchemy import select
 
 from annotator.cli import cli
 from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
+from annotator.storage import models
+from annotator.storage.workspace import Workspace
 
 pytestmark = pytest.mark.slow
 
@@ -50,6 +53,23 @@ def test_collect_with_the_scripted_agent_then_stats(tmp_path: Path, adb_port: in
     assert phone.settings["global"]["zen_mode"] == "1"
     stats = json.loads(annotator(tmp_path, adb_port, "stats", "--every-row", "--json").output)
     assert stats["trajectories"] == 1 and stats["steps"] == 4 and stats["steps_per_action"]["open"] == 1
+
+
+def test_collect_with_decomposed_grounding_records_each_refinement(tmp_path: Path, adb_port: int) -> None:
+    with ScriptedEndpoint(mistakes={}) as endpoint:
+        result = annotator(
+            tmp_path, adb_port, "collect", "--app", "设置", "--instruction", "开启勿扰模式", "--agent-url",
+            endpoint.base_url, "--agent-model", "scripted", "--decomposed-grounding",
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    with Workspace.open(tmp_path) as workspace, workspace.database.session() as session:
+        settings = session.scalars(select(models.Trajectory.settings)).one()
+        steps = session.execute(select(models.Step.raw_action, models.Step.usage)).all()
+    assert settings["decomposed_grounding"] is True
+    clicks = [usage for action, usage in steps if action == "click"]
+    assert clicks and all("decomposed_grounding" in (usage or {}) for usage in clicks)
+    teleop = annotator(tmp_path, adb_port, "collect", "--app", "设置", "--all-pending", "--decomposed-grounding")
+    assert teleop.exit_code == 1 and "give --agent-url" in teleop.output
 
 
 def test_collect_by_teleoperation_from_typed_commands(tmp_path: Path, adb_port: int, phone: VirtualPhone) -> None:
