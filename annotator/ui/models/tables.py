@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.read_only_table import style_read_only
 
 if TYPE_CHECKING:
     from annotator.services.evaluations import EvaluationRow
@@ -176,16 +177,9 @@ class FiguresTable(QTableWidget):
         super().__init__(0, 0, parent)
         self.setObjectName(f"models-{name}")
         self.stretch = stretch
-        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        style_read_only(self)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.setAlternatingRowColors(True)
-        self.setWordWrap(False)
-        self.verticalHeader().hide()
-        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
-        header = self.horizontalHeader()
-        header.setHighlightSections(False)
-        header.setMinimumSectionSize(MIN_NUMBER_WIDTH)
+        self.horizontalHeader().setMinimumSectionSize(MIN_NUMBER_WIDTH)
 
     def set_columns(self, columns: Sequence[tuple[str, str]]) -> None:
         """(title, tooltip) per column, already translated; the `stretch` column takes the room left."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale, Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
+from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QWidget
+
+from annotator.ui.read_only_table import style_read_only
 
 CONTEXT = "StatsView"
 # (column of the service's table, header, header tooltip); the order is the order on screen.
@@ -57,14 +59,8 @@ class StatsTable(QTableWidget):
         super().__init__(0, len(columns), parent)
         self.setObjectName(f"stats-table-{name}")
         self.columns = columns
-        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.setAlternatingRowColors(True)
-        self.setWordWrap(False)
-        self.verticalHeader().hide()
-        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        style_read_only(self)
         header = self.horizontalHeader()
-        header.setHighlightSections(False)
         # Names take what the numbers leave; a number column is as wide as its header or its widest value.
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
