@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,10 @@ from click.testing import CliRunner
 from sqlalchemy import select
 
 from annotator.cli import cli
+from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.instructions import instruction_by_uid
 from annotator.demo.phone.phone import VirtualPhone
+from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.demo.phone.solver import run_solution
 from annotator.demo.workspace.build import DemoExistsError, DemoReport, build_demo
 from annotator.demo.workspace.careful_labels import Seen, label_steps
@@ -23,6 +26,7 @@ from annotator.storage import models
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 from tests.factories import database_snapshot
+from trainer_bridge.cli import cli as bridge
 
 LABEL_COLUMNS = ("think", "action_text", "tool_call", "target_box", "verdict")
 
@@ -141,6 +145,36 @@ def test_the_same_seed_gives_the_same_demo(built: DemoReport, tmp_path: Path) ->
     assert key == [(r.instruction_uid, r.collector, r.outcome, r.task_done, r.steps, r.review) for r in built.runs]
     assert labels_by_step(again.data_dir) == labels_by_step(built.data_dir)
     assert [p.instruction.uid for p in plan_runs(12, 1)] != [p.instruction.uid for p in plan_runs(12, 0)]
+
+
+@pytest.mark.slow
+def test_the_scripted_agent_is_evaluated_on_the_demo_offline_and_on_a_phone(
+    built: DemoReport, tmp_path: Path, server: VirtualAdbServer
+) -> None:
+    """The README's evaluation walk-through on a copy of the demo: offline over its accepted trajectories, then on
+    a virtual phone over one of its instructions; both stored, with their reports."""
+    data = tmp_path / "data"
+    shutil.copytree(built.data_dir, data)
+    with ScriptedEndpoint(seed=1) as endpoint:
+        common = ["--base-url", endpoint.base_url, "--model", "scripted", "--data-dir", str(data), "--json"]
+        offline = CliRunner().invoke(bridge, ["eval", *common])
+        assert offline.exit_code == 0, offline.output
+        with Workspace.open(data) as workspace, workspace.database.session() as session:
+            instruction_id = session.scalars(select(models.Instruction.id).order_by(models.Instruction.id)).first()
+        online = CliRunner().invoke(
+            bridge, ["eval", "--online", *common, "--instruction-id", str(instruction_id), "--adb-port",
+                     str(server.port)],
+        )  # fmt: skip
+        assert online.exit_code == 0, online.output
+    summary = json.loads(offline.output.strip().splitlines()[-1])["summary"]
+    assert summary["steps"] > 0 and 0 <= summary["step_accuracy"] <= 1 and summary["per_app"]
+    rollouts = json.loads(online.output.strip().splitlines()[-1])
+    assert rollouts["summary"]["rollouts"] == 1 and rollouts["summary"]["checked_by"]["phone"] == 1
+    listed = CliRunner().invoke(bridge, ["eval", "list", "--data-dir", str(data)])
+    assert "offline" in listed.output and "online" in listed.output
+    assert sorted(path.name for path in (data / "reports").iterdir()) == [
+        "evaluation-1.html", "evaluation-1.json", "evaluation-2.html", "evaluation-2.json",
+    ]  # fmt: skip
 
 
 @pytest.mark.slow
