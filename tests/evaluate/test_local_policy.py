@@ -14,10 +14,10 @@ from annotator.storage import evaluations
 from annotator.storage.selection import TrajectorySelection
 from annotator.storage.workspace import Workspace
 from tests.evaluate.test_offline import accepted
-from tests.tiny_qwen import build_tiny_qwen
 from trainer_bridge.cli import cli
 from trainer_bridge.evaluate.local_policy import LocalModelError, LocalPolicy
 from trainer_bridge.evaluate.offline import EvalJob, EvalSettings, OfflineEvaluation
+from trainer_bridge.train.tiny import build_tiny_qwen
 
 pytestmark = [pytest.mark.slow, pytest.mark.train]
 
