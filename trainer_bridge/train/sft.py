@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from trainer_bridge.train.common import (
     BridgeArguments,
@@ -37,7 +37,7 @@ KEPT_COLUMNS = ("prompt", "completion", "images")
 def make_parser() -> Any:
     from trl import SFTConfig, TrlParser
 
-    return TrlParser((BridgeArguments, SFTConfig))
+    return TrlParser(cast(Any, (BridgeArguments, SFTConfig)))  # TRL's stubs do not take our dataclass
 
 
 def train(argv: Sequence[str] | None = None) -> None:
