@@ -130,9 +130,10 @@ def load_processor(model: str, manifest: dict[str, Any], **extra: Any) -> Any:
     image_processor = getattr(processor, "image_processor", None)
     if image_processor is not None:
         limits = pixel_limits(manifest)
-        image_processor.min_pixels, image_processor.max_pixels = limits["min_pixels"], limits["max_pixels"]
-        if hasattr(image_processor, "size") and isinstance(image_processor.size, dict):
+        if getattr(image_processor, "size", None) is not None:  # transformers 5: the limits are `size`
             image_processor.size = {"shortest_edge": limits["min_pixels"], "longest_edge": limits["max_pixels"]}
+        else:
+            image_processor.min_pixels, image_processor.max_pixels = limits["min_pixels"], limits["max_pixels"]
     return processor
 
 

@@ -37,7 +37,8 @@ KEPT_COLUMNS = ("prompt", "completion", "images")
 def make_parser() -> Any:
     from trl import SFTConfig, TrlParser
 
-    return TrlParser(cast(Any, (BridgeArguments, SFTConfig)))  # TRL's stubs do not take our dataclass
+    # No abbreviations: a misspelt key must be an error, not a silent prefix of another.
+    return TrlParser(cast(Any, (BridgeArguments, SFTConfig)), allow_abbrev=False)
 
 
 def train(argv: Sequence[str] | None = None) -> None:

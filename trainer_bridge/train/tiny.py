@@ -64,7 +64,7 @@ def build_tiny_qwen(folder: Path) -> Path:
 
     tokenizer = _tokenizer()
     ids = {token: tokenizer.convert_tokens_to_ids(token) for token in SPECIAL_TOKENS}
-    images = Qwen2VLImageProcessor(min_pixels=28 * 28 * 4, max_pixels=28 * 28 * 16)
+    images = Qwen2VLImageProcessor(size={"shortest_edge": 28 * 28 * 4, "longest_edge": 28 * 28 * 16})
     processor = Qwen2_5_VLProcessor(images, tokenizer, Qwen2VLVideoProcessor(), chat_template=CHAT_TEMPLATE)
     processor.save_pretrained(folder)
     config = Qwen2_5_VLConfig(
