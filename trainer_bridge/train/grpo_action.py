@@ -114,7 +114,7 @@ def train(argv: Sequence[str] | None = None) -> None:
     resumed = last_checkpoint(config.output_dir, bridge.resume)
     events = EventsCallback(EventLog(Path(config.output_dir)), completions=scored, resumed_from=resumed)
     trainer = GRPOTrainer(
-        model=model, args=config, train_dataset=dataset, reward_funcs=rewards,
+        model=model, args=config, train_dataset=dataset, reward_funcs=cast(Any, rewards),
         processing_class=load_processor(model_path, manifest, padding_side="left"),
         peft_config=lora_config(bridge), callbacks=[events],
     )  # fmt: skip
