@@ -23,6 +23,11 @@ COMMANDS = {
         "trainer_bridge.cli_select:select_command",
         "Sample a model N times per step and store pass rates, for `export --select` (hard, band, bottleneck).",
     ),
+    "train": Lazy(
+        "trainer_bridge.cli_train:train_command",
+        "Launch a training recipe with accelerate, recorded and followed in the workspace's database.",
+    ),
+    "runs": Lazy("trainer_bridge.cli_runs:runs_command", "List, show, follow, cancel and resume training runs."),
     "stats": Lazy(
         "trainer_bridge.cli_stats:stats_command",
         "Dataset statistics per split: Mobile-R1 Table 2 and Table 6, trajectory lengths, action types.",

@@ -6,8 +6,9 @@ live process has its pid, or the one that has it started at another time (the pi
 another host cannot be seen: its run counts as abandoned once its heartbeat is older than LEASE.
 
 An abandoned collection run becomes `interrupted` (resumable and closable like one stopped with Ctrl+C), an
-abandoned judge run `stopped`; opening a workspace for writing does this (reap_abandoned), so every listing
-shows them as they are. Updates compare the owner they saw, so a run taken over meanwhile is left alone.
+abandoned judge run `stopped`, an abandoned training run `failed` once its training process is gone too;
+opening a workspace for writing does this (reap_abandoned), so every listing shows them as they are. Updates
+compare the owner they saw, so a run taken over meanwhile is left alone.
 """
 
 from __future__ import annotations
@@ -104,6 +105,27 @@ def reap_abandoned(db: Database) -> list[str]:
                 notes.append(f"trajectory {trajectory.id} was left collecting: {reason}; it is interrupted now")
         notes += _stop_abandoned(session, models.JudgeRun, "ended_at", "judge run")
         notes += _stop_abandoned(session, models.Evaluation, "finished_at", "evaluation")
+        notes += _fail_abandoned_training(session)
+    return notes
+
+
+def _fail_abandoned_training(session: Any) -> list[str]:
+    """Training runs left running (or cancelling) become `failed` once both the process that followed them and
+    the training process itself are gone; a training process that lives on is left for `runs show` to follow."""
+    T, notes = models.TrainingRun, []
+    for run in session.scalars(select(T).where(T.status.in_(("running", "cancelling")))).all():
+        reason = gone_reason(run)
+        if reason is None or (run.pid is not None and _alive(run.pid, run.pid_started)):
+            continue
+        changed = rows_changed(
+            session,
+            update(T)
+            .where(T.id == run.id, T.status == run.status, *same_owner(T, run))
+            .values(status="failed", message=f"process gone: {reason}; the training process ended unseen",
+                    ended_at=utcnow()),
+        )  # fmt: skip
+        if changed:
+            notes.append(f"training run {run.id} was left {run.status}: {reason}; it is failed now")
     return notes
 
 

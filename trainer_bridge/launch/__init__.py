@@ -1,0 +1,1 @@
+"""The accelerate launcher (one GPU, several, several nodes, DeepSpeed ZeRO) and the runs it records."""
