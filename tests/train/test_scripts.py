@@ -3,6 +3,7 @@ trajectories: SFT and action-level GRPO run, checkpoint, resume, and write their
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -13,7 +14,9 @@ from annotator.domain.model_space import default_export_space
 from annotator.storage.workspace import Workspace
 from tests.evaluate.test_offline import accepted
 from trainer_bridge.export.run import ExportOptions, export
-from trainer_bridge.train import grpo_action, sft
+from trainer_bridge.rewards import RECIPES
+from trainer_bridge.train import grpo_action, rloo_action, sft
+from trainer_bridge.train.recipes import SCRIPTS, load_recipe, recipe_names, recipe_path
 
 pytestmark = [pytest.mark.slow, pytest.mark.train]
 
@@ -98,3 +101,30 @@ def test_bad_inputs_are_one_line_before_any_model_loads(
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and says in lines[0] and lines[0].startswith("error: ")
     assert not (tmp_path / "out" / "tiny-model").exists()  # nothing was built or loaded
+
+
+@pytest.mark.parametrize("name", recipe_names())
+def test_every_shipped_recipe_is_read_by_its_scripts_parser(name: str, tmp_path: Path) -> None:
+    """A key no dataclass has would stop the run at its start on a GPU box: each recipe parses here instead."""
+    recipe = load_recipe(name)
+    script = importlib.import_module(f"trainer_bridge.train.{recipe['script']}")
+    bridge, config = script.make_parser().parse_args_and_config(
+        ["--config", str(recipe_path(name)), "--data", str(tmp_path), "--output_dir", str(tmp_path / "out"),
+         "--bf16", "false"]  # no bf16 on this CPU: the config refuses it at parsing
+    )  # fmt: skip
+    assert bridge.stage == SCRIPTS[recipe["script"]] and bridge.description and bridge.paper
+    assert config.learning_rate == recipe["learning_rate"]
+    if recipe["script"] != "sft":
+        assert bridge.reward_recipe in RECIPES
+
+
+def test_rloo_runs_the_infigui_recipe_on_the_tiny_model(exports: dict[str, Path], tiny: Path, tmp_path: Path) -> None:
+    out = tmp_path / "rloo"
+    small = ["--max_steps", "1", "--num_generations", "2", "--steps_per_generation", "2",
+             "--gradient_accumulation_steps", "1", "--bf16", "false", "--gradient_checkpointing", "false",
+             "--use_cpu", "true", "--max_completion_length", "16", "--report_to", "none"]  # fmt: skip
+    arguments = ["--recipe", "infigui-r1", "--data", str(exports["grpo-action"]), "--model", str(tiny),
+                 "--output_dir", str(out), *small]  # fmt: skip
+    assert rloo_action.main(arguments) == 0
+    logged = [e for e in events(out) if e["event"] == "log" and "reward" in e]
+    assert logged and "rewards/think_answer_format_reward/mean" in logged[0]

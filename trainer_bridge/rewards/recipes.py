@@ -80,6 +80,9 @@ RECIPES: MappingProxyType[str, Recipe] = MappingProxyType(
                 ("text_f1_reward", 0.8),
             ),
         ),
+        # UI-AGILE 3.1-3.2: R = R_think (the "Simple Thinking" length reward, counted when the grounding is right) +
+        # R_ground (the continuous grounding reward, 1 + exp(-4 d^2) inside the box).
+        "ui-agile": Recipe("UI-AGILE 3.1-3.2", (("continuous_grounding_reward", 1.0), ("simple_thinking_reward", 1.0))),
         # InfiGUI-R1 3.2.1 and 4.1: w_f 0.1 R_format + w_a 0.9 R_acc, R_acc = w_t 0.2 R_type + w_p 0.8 R_param,
         # computed only when R_format = 1. R_param is R_Act's exact argument / point-in-box check. With the
         # sub-goal term (w_s R_subgoal when R_param = 0), R_acc is subgoal.infigui_agent_reward_with(scorer): it

@@ -77,10 +77,16 @@ class ScoredCompletions:
 
 
 def make_parser() -> Any:
-    from trl import GRPOConfig, TrlParser
+    from trl import GRPOConfig
+
+    return policy_parser(GRPOConfig)
+
+
+def policy_parser(config_class: Any) -> Any:
+    from trl import TrlParser
 
     # No abbreviations: a misspelt key must be an error, not a silent prefix of another.
-    return TrlParser(cast(Any, (BridgeArguments, GRPOConfig)), allow_abbrev=False)
+    return TrlParser(cast(Any, (BridgeArguments, config_class)), allow_abbrev=False)
 
 
 def reward_functions(bridge: BridgeArguments, config: Any, scored: ScoredCompletions) -> list[Callable[..., Any]]:
@@ -98,22 +104,28 @@ def reward_functions(bridge: BridgeArguments, config: Any, scored: ScoredComplet
 
 
 def train(argv: Sequence[str] | None = None) -> None:
-    bridge, config = parse(make_parser(), argv)
-    check_script(bridge, "grpo_action")
+    from trl import GRPOTrainer
+
+    optimise(argv, make_parser(), "grpo_action", GRPOTrainer)
+
+
+def optimise(argv: Sequence[str] | None, parser: Any, script: str, trainer_class: Any) -> None:
+    """The body of the action-level scripts: GRPO here, RLOO in rloo_action (the same inputs, another advantage)."""
+    bridge, config = parse(parser, argv)
+    check_script(bridge, script)
     manifest = read_manifest(bridge.data, "grpo-action")  # before any model loads: a wrong folder costs nothing
     scored = ScoredCompletions()
     rewards = reward_functions(bridge, config, scored)
     dataset = train_split(bridge.data, bridge.split)
 
     from transformers import AutoModelForImageTextToText
-    from trl import GRPOTrainer
 
     model_path = model_folder(bridge, config.output_dir)
     model = AutoModelForImageTextToText.from_pretrained(model_path)
     freeze_vision(model, bridge)
     resumed = last_checkpoint(config.output_dir, bridge.resume)
     events = EventsCallback(EventLog(Path(config.output_dir)), completions=scored, resumed_from=resumed)
-    trainer = GRPOTrainer(
+    trainer = trainer_class(
         model=model, args=config, train_dataset=dataset, reward_funcs=cast(Any, rewards),
         processing_class=load_processor(model_path, manifest, padding_side="left"),
         peft_config=lora_config(bridge), callbacks=[events],

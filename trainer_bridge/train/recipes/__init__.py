@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-SCRIPTS = {"sft": "sft", "grpo_action": "grpo-action", "grpo_task": "grpo-task"}  # script -> export stage
+SCRIPTS = {"sft": "sft", "grpo_action": "grpo-action", "rloo_action": "grpo-action", "grpo_task": "grpo-task"}
 
 
 class RecipeError(ValueError):
