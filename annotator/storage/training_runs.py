@@ -177,8 +177,10 @@ def finish_run(
         row = session.get(R, run_id)
         if row is None or row.status not in LIVE:
             return False
-        row.status = "cancelled" if row.status == CANCELLING else status
-        row.message, row.log_tail, row.exit_code, row.ended_at = message, log_tail, exit_code, utcnow()
+        if row.status == CANCELLING:  # how the process went down is the cancel's doing, not a failure
+            status, message, log_tail = "cancelled", message if status == "cancelled" else "cancelled", None
+        row.status, row.message, row.log_tail = status, message, log_tail
+        row.exit_code, row.ended_at = exit_code, utcnow()
         return True
 
 

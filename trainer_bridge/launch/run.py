@@ -198,7 +198,10 @@ def cancel(db: Database, run_id: int, grace_s: float = GRACE_S, process: Any = N
     if run.pid is not None:
         stop_group(run.pid, run.pid_started, grace_s)
     exit_code = process.wait() if process is not None else None
-    return settle(db, run_id, exit_code)  # cancelling -> cancelled, whatever the process said
+    sync(db, run_id)
+    training_runs.finish_run(db, run_id, "cancelled", message="cancelled: the process group was stopped",
+                             exit_code=exit_code)  # fmt: skip
+    return training_runs.get_run(db, run_id)
 
 
 def owned_elsewhere(run: RunInfo) -> bool:

@@ -1,0 +1,78 @@
+"""`trainer-bridge train --dry-run`: the `accelerate launch` commands accelerate documents for one GPU, eight GPUs
+with DeepSpeed ZeRO-3 and two nodes of eight GPUs; bad inputs are one line each, exit status 2, nothing recorded."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from trainer_bridge.cli_train import train_command
+from trainer_bridge.launch.command import deepspeed_config
+from trainer_bridge.launch.settings import parse_sets
+
+SCRIPT = "trainer_bridge.train.sft"
+
+
+def dry_run(exports: dict[str, Path], tmp_path: Path, *options: str, recipe: str = "mobile-r1-stage1") -> list[str]:
+    out = tmp_path / "run"
+    arguments = [recipe, "--data", str(exports["sft"]), "--model", "Qwen/Qwen2.5-VL-3B-Instruct", "--output",
+                 str(out), "--data-dir", str(tmp_path / "ws"), "--dry-run", *options]  # fmt: skip
+    result = CliRunner().invoke(train_command, arguments)
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "ws").exists() and not out.exists()  # a dry run starts, records and writes nothing
+    argv = result.stdout.split()
+    tail = ["-m", SCRIPT, "--config", str(out / "recipe.yaml"), "--data", str(exports["sft"]), "--output_dir",
+            str(out), "--model", "Qwen/Qwen2.5-VL-3B-Instruct"]  # fmt: skip
+    assert argv[:2] == ["accelerate", "launch"] and argv[-len(tail) :] == tail
+    return argv[2 : -len(tail)]
+
+
+def test_one_gpu(exports: dict[str, Path], tmp_path: Path) -> None:
+    assert dry_run(exports, tmp_path, "--gpus", "1") == ["--num_processes", "1"]
+
+
+def test_eight_gpus_with_zero3(exports: dict[str, Path], tmp_path: Path) -> None:
+    flags = dry_run(exports, tmp_path, "--gpus", "8", "--deepspeed", "zero3")
+    config = deepspeed_config("zero3")
+    assert flags == ["--use_deepspeed", "--deepspeed_config_file", str(config), "--num_processes", "8"]
+    assert json.loads(config.read_text())["zero_optimization"]["stage"] == 3  # the shipped file is ZeRO-3
+
+
+def test_two_nodes_of_eight_gpus(exports: dict[str, Path], tmp_path: Path) -> None:
+    flags = dry_run(exports, tmp_path, "--gpus", "8", "--nodes", "2", "--node-rank", "1", "--main-host", "10.0.0.1")
+    assert flags == ["--multi_gpu", "--num_machines", "2", "--num_processes", "16", "--machine_rank", "1",
+                     "--main_process_ip", "10.0.0.1", "--main_process_port", "29500"]  # fmt: skip
+
+
+def test_a_cpu_recipe_launches_on_the_cpu(exports: dict[str, Path], tmp_path: Path) -> None:
+    assert dry_run(exports, tmp_path, recipe="tiny-sft") == ["--cpu", "--num_processes", "1"]
+
+
+def test_set_values_are_typed_as_yaml() -> None:
+    assert parse_sets(("learning_rate=1e-5", "max_steps=3", "report_to=[none]", "use_lora=false")) == {
+        "learning_rate": 1e-5, "max_steps": 3, "report_to": ["none"], "use_lora": False,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("recipe", "stage", "options", "says"),
+    [
+        ("tiny-grpo", "sft", (), "is a 'sft' export; this recipe trains on 'grpo-action' exports"),
+        ("tiny-sft", None, (), "is not a folder"),
+        ("tiny-grpo", "grpo-action", ("--set", "reward_recipe=nope"), "unknown reward recipe 'nope'"),
+        ("tiny-sft", "sft", ("--set", "learning_rat=1e-4"), "unknown setting(s) for the sft script: learning_rat"),
+        ("tiny-sft", "sft", ("--nodes", "2", "--gpus", "8"), "several nodes need --main-host"),
+    ],
+)
+def test_bad_inputs_are_one_line(
+    exports: dict[str, Path], tmp_path: Path, recipe: str, stage: str | None, options: tuple[str, ...], says: str
+) -> None:
+    data = exports[stage] if stage else tmp_path / "missing"
+    result = CliRunner().invoke(train_command, [recipe, "--data", str(data), "--data-dir", str(tmp_path / "ws"),
+                                                *options])  # fmt: skip
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0 and says in result.output, result.output
+    assert not (tmp_path / "ws").exists()  # refused before the workspace is opened
