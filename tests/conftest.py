@@ -50,3 +50,22 @@ def server(phone: VirtualPhone) -> Iterator[VirtualAdbServer]:
 def device(server: VirtualAdbServer, phone: VirtualPhone) -> AndroidDevice:
     """The device layer's view of the phone, through the real adbutils client."""
     return AndroidDevice(adb_client(port=server.port, timeout_s=10), phone.serial)
+
+
+@pytest.fixture(scope="session")
+def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """An sft and a grpo-action export in the trl format of two accepted virtual-phone trajectories, built once for
+    the training scripts' and the launcher's tests."""
+    from annotator.domain.model_space import default_export_space
+    from tests.evaluate.test_offline import accepted
+    from trainer_bridge.export.run import ExportOptions, export
+
+    root = tmp_path_factory.mktemp("training-exports")
+    with Workspace.open(root / "data") as workspace:
+        for uid in ("video-pause", "settings-wifi-off"):
+            accepted(workspace, uid)
+        made = {}
+        for stage in ("sft", "grpo-action"):
+            made[stage] = root / stage
+            export(workspace, ExportOptions(stage, "trl", made[stage], default_export_space()))
+    return made

@@ -10,28 +10,11 @@ from pathlib import Path
 import pytest
 from safetensors.torch import load_file
 
-from annotator.domain.model_space import default_export_space
-from annotator.storage.workspace import Workspace
-from tests.evaluate.test_offline import accepted
-from trainer_bridge.export.run import ExportOptions, export
 from trainer_bridge.rewards import RECIPES
 from trainer_bridge.train import grpo_action, rloo_action, sft
 from trainer_bridge.train.recipes import SCRIPTS, load_recipe, recipe_names, recipe_path
 
 pytestmark = [pytest.mark.slow, pytest.mark.train]
-
-
-@pytest.fixture(scope="module")
-def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    root = tmp_path_factory.mktemp("exports")
-    with Workspace.open(root / "data") as workspace:
-        for uid in ("video-pause", "settings-wifi-off"):
-            accepted(workspace, uid)
-        made = {}
-        for stage in ("sft", "grpo-action"):
-            made[stage] = root / stage
-            export(workspace, ExportOptions(stage, "trl", made[stage], default_export_space()))
-    return made
 
 
 @pytest.fixture(scope="module")

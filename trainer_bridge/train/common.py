@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from trainer_bridge.train.recipes import SCRIPTS, RecipeError, load_recipe, recipe_path
 
@@ -46,6 +46,14 @@ class BridgeArguments:
     train_vision: bool = field(default=False, metadata={"help": "Also adapt (LoRA) or train the vision tower."})
     resume: bool = field(default=True, metadata={"help": "Go on from the output folder's last checkpoint."})
     reward_recipe: str | None = field(default=None, metadata={"help": "GRPO: the reward recipe (rewards.RECIPES)."})
+
+
+def script_parser(config_class: Any) -> Any:
+    """TRL's parser over the bridge's arguments and `config_class` (SFTConfig, GRPOConfig, ...)."""
+    from trl import TrlParser
+
+    # No abbreviations: a misspelt key must be an error, not a silent prefix of another.
+    return TrlParser(cast(Any, (BridgeArguments, config_class)), allow_abbrev=False)  # TRL's stubs: dataclass types
 
 
 def with_recipe(argv: Sequence[str]) -> list[str]:
@@ -177,6 +185,29 @@ def last_checkpoint(output_dir: str, resume: bool) -> str | None:
 
     folder = Path(output_dir)
     return get_last_checkpoint(str(folder)) if resume and folder.is_dir() else None
+
+
+def fit(
+    trainer_class: Any, bridge: BridgeArguments, config: Any, manifest: dict[str, Any], dataset: Any, *,
+    completions: Any = None, processor_options: dict[str, Any] | None = None, **trainer_options: Any,
+) -> None:  # fmt: skip
+    """Load the model (or build the tiny one), train with `trainer_class` from the last checkpoint, write events
+    and save: what every script does once its data and settings are checked."""
+    from transformers import AutoModelForImageTextToText
+
+    from trainer_bridge.train.events import EventLog, EventsCallback  # loads transformers: only when training
+
+    model_path = model_folder(bridge, config.output_dir)
+    model = AutoModelForImageTextToText.from_pretrained(model_path)
+    freeze_vision(model, bridge)
+    resumed = last_checkpoint(config.output_dir, bridge.resume)
+    events = EventsCallback(EventLog(Path(config.output_dir)), completions=completions, resumed_from=resumed)
+    trainer = trainer_class(
+        model=model, args=config, train_dataset=dataset, peft_config=lora_config(bridge), callbacks=[events],
+        processing_class=load_processor(model_path, manifest, **(processor_options or {})), **trainer_options,
+    )  # fmt: skip
+    trainer.train(resume_from_checkpoint=resumed)
+    trainer.save_model(config.output_dir)
 
 
 def run_main(body: Any, argv: Sequence[str] | None) -> int:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, cast
 
 from trainer_bridge.rewards.completions import completion_text
@@ -25,17 +24,13 @@ from trainer_bridge.train.common import (
     BridgeArguments,
     TrainingSetupError,
     check_script,
-    freeze_vision,
-    last_checkpoint,
-    load_processor,
-    lora_config,
-    model_folder,
+    fit,
     parse,
     read_manifest,
     run_main,
+    script_parser,
     train_split,
 )
-from trainer_bridge.train.events import EventLog, EventsCallback
 
 SHOWN_COMPLETIONS = 4  # per logged step: enough to see what the policy writes, small enough to follow live
 SHOWN_CHARACTERS = 600
@@ -79,14 +74,7 @@ class ScoredCompletions:
 def make_parser() -> Any:
     from trl import GRPOConfig
 
-    return policy_parser(GRPOConfig)
-
-
-def policy_parser(config_class: Any) -> Any:
-    from trl import TrlParser
-
-    # No abbreviations: a misspelt key must be an error, not a silent prefix of another.
-    return TrlParser(cast(Any, (BridgeArguments, config_class)), allow_abbrev=False)
+    return script_parser(GRPOConfig)
 
 
 def reward_functions(bridge: BridgeArguments, config: Any, scored: ScoredCompletions) -> list[Callable[..., Any]]:
@@ -118,20 +106,16 @@ def optimise(argv: Sequence[str] | None, parser: Any, script: str, trainer_class
     rewards = reward_functions(bridge, config, scored)
     dataset = train_split(bridge.data, bridge.split)
 
-    from transformers import AutoModelForImageTextToText
-
-    model_path = model_folder(bridge, config.output_dir)
-    model = AutoModelForImageTextToText.from_pretrained(model_path)
-    freeze_vision(model, bridge)
-    resumed = last_checkpoint(config.output_dir, bridge.resume)
-    events = EventsCallback(EventLog(Path(config.output_dir)), completions=scored, resumed_from=resumed)
-    trainer = trainer_class(
-        model=model, args=config, train_dataset=dataset, reward_funcs=cast(Any, rewards),
-        processing_class=load_processor(model_path, manifest, padding_side="left"),
-        peft_config=lora_config(bridge), callbacks=[events],
-    )  # fmt: skip
-    trainer.train(resume_from_checkpoint=resumed)
-    trainer.save_model(config.output_dir)
+    fit(
+        trainer_class,
+        bridge,
+        config,
+        manifest,
+        dataset,
+        completions=scored,
+        reward_funcs=cast(Any, rewards),
+        processor_options={"padding_side": "left"},
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

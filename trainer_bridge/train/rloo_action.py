@@ -12,14 +12,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from trainer_bridge.train.common import run_main
-from trainer_bridge.train.grpo_action import optimise, policy_parser
+from trainer_bridge.train.common import run_main, script_parser
+from trainer_bridge.train.grpo_action import optimise
 
 
 def make_parser() -> Any:
     from trl import RLOOConfig
 
-    return policy_parser(RLOOConfig)
+    return script_parser(RLOOConfig)
 
 
 def train(argv: Sequence[str] | None = None) -> None:

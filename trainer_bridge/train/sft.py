@@ -13,32 +13,25 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from trainer_bridge.train.common import (
-    BridgeArguments,
     check_script,
-    freeze_vision,
-    last_checkpoint,
-    load_processor,
-    lora_config,
-    model_folder,
+    fit,
     parse,
     read_manifest,
     run_main,
+    script_parser,
     train_split,
 )
-from trainer_bridge.train.events import EventLog, EventsCallback
 
 KEPT_COLUMNS = ("prompt", "completion", "images")
 
 
 def make_parser() -> Any:
-    from trl import SFTConfig, TrlParser
+    from trl import SFTConfig
 
-    # No abbreviations: a misspelt key must be an error, not a silent prefix of another.
-    return TrlParser(cast(Any, (BridgeArguments, SFTConfig)), allow_abbrev=False)
+    return script_parser(SFTConfig)
 
 
 def train(argv: Sequence[str] | None = None) -> None:
@@ -48,21 +41,10 @@ def train(argv: Sequence[str] | None = None) -> None:
     dataset = train_split(bridge.data, bridge.split)
     dataset = dataset.remove_columns([c for c in dataset.column_names if c not in KEPT_COLUMNS])
 
-    from transformers import AutoModelForImageTextToText
     from trl import SFTTrainer
 
-    model_path = model_folder(bridge, config.output_dir)
     config.max_length = None  # never cut a sample: its image tokens and its answer must stay whole
-    model = AutoModelForImageTextToText.from_pretrained(model_path)
-    freeze_vision(model, bridge)
-    resumed = last_checkpoint(config.output_dir, bridge.resume)
-    trainer = SFTTrainer(
-        model=model, args=config, train_dataset=dataset, processing_class=load_processor(model_path, manifest),
-        peft_config=lora_config(bridge),
-        callbacks=[EventsCallback(EventLog(Path(config.output_dir)), resumed_from=resumed)],
-    )  # fmt: skip
-    trainer.train(resume_from_checkpoint=resumed)
-    trainer.save_model(config.output_dir)
+    fit(SFTTrainer, bridge, config, manifest, dataset)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
