@@ -54,8 +54,8 @@ def device(server: VirtualAdbServer, phone: VirtualPhone) -> AndroidDevice:
 
 @pytest.fixture(scope="session")
 def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """An sft and a grpo-action export in the trl format of two accepted virtual-phone trajectories, built once for
-    the training scripts' and the launcher's tests."""
+    """An sft, a grpo-action and a grpo-task export in the trl format of two accepted virtual-phone trajectories,
+    built once for the training scripts' and the launcher's tests."""
     from annotator.domain.model_space import default_export_space
     from tests.evaluate.test_offline import accepted
     from trainer_bridge.export.run import ExportOptions, export
@@ -65,7 +65,7 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         for uid in ("video-pause", "settings-wifi-off"):
             accepted(workspace, uid)
         made = {}
-        for stage in ("sft", "grpo-action"):
+        for stage in ("sft", "grpo-action", "grpo-task"):
             made[stage] = root / stage
             export(workspace, ExportOptions(stage, "trl", made[stage], default_export_space()))
     return made

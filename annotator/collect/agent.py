@@ -36,8 +36,10 @@ class AgentDecider:
         reply_retries: int = 2,
         prompt_variant: PromptVariant = DEFAULT_PROMPT_VARIANT,
         decomposed: DecomposedGrounding | None = None,
+        image_scale: float = 1.0,
     ) -> None:
         self.client, self.history_images, self.resize = client, history_images, resize
+        self.image_scale = image_scale  # the screenshot scaled before smart_resize (Mobile-R1 stage 3: 0.5)
         self.decomposed = decomposed
         self.prompt_variant = prompt_variant
         self.reply_retries = reply_retries
@@ -51,7 +53,10 @@ class AgentDecider:
     def prepare(self, png: bytes) -> None:
         """Start resizing a fresh screenshot for the model while the phone is still being observed
         (Pillow releases the GIL, so this overlaps the adb round trips instead of adding to the step)."""
-        self._preparing = [*self._preparing[-3:], self._pool.submit(prepare_screenshot, png, self.resize)]
+        self._preparing = [
+            *self._preparing[-3:],
+            self._pool.submit(prepare_screenshot, png, self.resize, self.image_scale),
+        ]
 
     def decide(self, context: StepContext) -> Decision:
         started = time.perf_counter()
@@ -69,6 +74,7 @@ class AgentDecider:
                 history_images=self.history_images,
                 resize=self.resize,
                 variant=self.prompt_variant,
+                image_scale=self.image_scale,
             )
         except ValueError as error:  # e.g. the screen rotated mid-run: the model cannot be asked sensibly
             raise DecisionUnavailable(f"cannot build the model's request: {error}") from error

@@ -45,9 +45,13 @@ class AgentDecision:
     problems: list[str] = field(default_factory=list)
 
 
-def resized_screen(screen: ScreenSize, resize: ResizeConfig = DEFAULT_RESIZE) -> ScreenSize:
-    height, width = resize.resized(screen)
-    return ScreenSize(width, height)
+def resized_screen(screen: ScreenSize, resize: ResizeConfig = DEFAULT_RESIZE, image_scale: float = 1.0) -> ScreenSize:
+    """The size the model sees: the screen scaled by `image_scale` (Mobile-R1 stage 3 halves it), then smart_resize."""
+    return _space(resize, image_scale).image_size(screen)
+
+
+def _space(resize: ResizeConfig, image_scale: float) -> ModelSpace:
+    return ModelSpace("qwen2.5-vl", CoordinateSpace.QWEN25_ABSOLUTE, resize, image_scale)
 
 
 def build_agent_messages(
@@ -59,6 +63,7 @@ def build_agent_messages(
     history_images: int = 2,
     resize: ResizeConfig = DEFAULT_RESIZE,
     variant: PromptVariant = DEFAULT_PROMPT_VARIANT,
+    image_scale: float = 1.0,
 ) -> AgentRequest:
     """The request for the next step.
 
@@ -73,8 +78,8 @@ def build_agent_messages(
             f"expected 1 to {len(history) + 1} screenshots (one per step plus the current screen), "
             f"got {len(screenshots)}"
         )
-    resized = resized_screen(screen, resize)
-    space = ModelSpace("qwen2.5-vl", CoordinateSpace.QWEN25_ABSOLUTE, resize)
+    space = _space(resize, image_scale)
+    resized = space.image_size(screen)
 
     def image_part(index: int) -> dict[str, Any]:
         current = screen if index == len(history) else None
@@ -106,11 +111,11 @@ def _image_part(data: bytes, resized: ScreenSize, *, current: ScreenSize | None)
     return {"type": "image_url", "image_url": {"url": url}}
 
 
-def prepare_screenshot(data: bytes, resize: ResizeConfig = DEFAULT_RESIZE) -> None:
+def prepare_screenshot(data: bytes, resize: ResizeConfig = DEFAULT_RESIZE, image_scale: float = 1.0) -> None:
     """Decode, resize and encode a screenshot for the model ahead of time (the result is cached)."""
     size = png_header_size(data)
     if size and all(size):
-        resized = resized_screen(ScreenSize(*size), resize)
+        resized = resized_screen(ScreenSize(*size), resize, image_scale)
         _prepared(data, resized.width, resized.height)
 
 

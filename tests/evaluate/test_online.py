@@ -225,9 +225,9 @@ def test_the_judge_counts_a_score_of_3_or_4_as_done(workspace: Workspace, two_ph
     chosen = import_instructions(workspace, ("settings-bluetooth-on",))
     with ScriptedEndpoint(mistakes=NO_MISTAKES) as endpoint:
         result = OnlineEvaluation(workspace, policy(endpoint), two_phones.devices(), OnlineJob("one", chosen)).run()
-        verdict = RolloutJudge(workspace, OnlineJudge(MODEL), policy(endpoint), result.evaluation_id).verdict(
-            result.rollouts[0]
-        )
+        verdict = RolloutJudge(
+            workspace, OnlineJudge(MODEL), policy(endpoint), {"evaluation": result.evaluation_id}
+        ).verdict(result.rollouts[0])
     assert verdict.checked_by == "judge" and verdict.judge_score is not None and verdict.judge_score >= 3
     assert verdict.done is True and verdict.error is None
 

@@ -220,7 +220,8 @@ class OnlineEvaluation:
         self, evaluation_id: int, board: _Board, to_judge: list[RolloutRecord],
         on_progress: Callable[[OnlineProgress], None] | None,
     ) -> BaseException | None:  # fmt: skip
-        judge = RolloutJudge(self.workspace, self.job.judge, self.endpoint, evaluation_id) if self.job.judge else None
+        judged_for = {"evaluation": evaluation_id}
+        judge = RolloutJudge(self.workspace, self.job.judge, self.endpoint, judged_for) if self.job.judge else None
 
         def store(record: RolloutRecord) -> None:
             evaluations.save_rollout(self.workspace.database, evaluation_id, record)

@@ -79,11 +79,14 @@ class RolloutRunner:
 
     def __init__(
         self, workspace: Workspace, device: AndroidDevice, endpoint: LLMConfig, settings: Settings,
-        stop: threading.Event, judged: bool,
+        stop: threading.Event, judged: bool, decider: AgentDecider | None = None,
     ) -> None:  # fmt: skip
+        """`decider`: the policy's own (a model being trained asks in its process); else one on `endpoint`."""
         self.workspace, self.device, self.settings, self.stop, self.judged = workspace, device, settings, stop, judged
         variant = prompt_variant(settings.prompt_variant)
-        self.decider = AgentDecider(LLMClient(endpoint), history_images=settings.history_images, prompt_variant=variant)
+        self.decider = decider or AgentDecider(
+            LLMClient(endpoint), history_images=settings.history_images, prompt_variant=variant
+        )
         self.collector = collection.Collector(
             CollectorKind.AGENT, agent_model=endpoint.model, agent_endpoint=endpoint.base_url
         )
@@ -140,14 +143,15 @@ class RolloutRunner:
 class RolloutJudge:
     """Scores ended rollouts' trajectories with the project's judge (stored like any judge run's scores)."""
 
-    def __init__(self, workspace: Workspace, judge: OnlineJudge, policy: LLMConfig, evaluation_id: int) -> None:
-        self.workspace, self.evaluation_id = workspace, evaluation_id
+    def __init__(self, workspace: Workspace, judge: OnlineJudge, policy: LLMConfig, selection: dict) -> None:
+        """`selection`: what the judge run is recorded as judging for (an evaluation, a training run)."""
+        self.workspace, self.selection = workspace, selection
         self.runner = JudgeRunner(workspace, judge.settings(), judge.endpoint(policy))
 
     def verdict(self, record: RolloutRecord) -> RolloutRecord:
         """The record with the judge's score and `done` (score >= 3), or with the judge's error and `done` None."""
         assert record.trajectory_id is not None  # only ended rollouts, which have their trajectory, are judged
-        selection = {"evaluation": self.evaluation_id, "trajectory_ids": [record.trajectory_id]}
+        selection = self.selection | {"trajectory_ids": [record.trajectory_id]}
         summary = self.runner.run([record.trajectory_id], concurrency=1, selection=selection)
         answers = judging.answers_about(self.workspace.database, record.trajectory_id)
         answer = next((found for found in answers if found.config_id == self.runner.config_id), None)

@@ -1,0 +1,174 @@
+"""Task-level online GRPO on phones (Mobile-R1 stage 3, eq. 4-5) on a `grpo-task` export: one row per instruction.
+
+    accelerate launch -m trainer_bridge.train.grpo_task --recipe mobile-r1-stage3 --data EXPORT --model STAGE2 \\
+        --output_dir runs/stage3 --workspace_dir DATA --adb_port 5037
+    python -m trainer_bridge.train.grpo_task --recipe tiny-grpo-task --data EXPORT --output_dir runs/tiny-task \\
+        --workspace_dir DATA
+
+For each instruction the policy plays `num_generations` rollouts (G; the paper's 4) on the phones, up to
+`max_rollout_steps` actions (14), seeing the full text history and the last `history_images` screenshots (W),
+each scaled by the export's image scale (the paper halves them); the rollouts are stored as trajectories of the
+workspace (`--workspace_dir` / `--workspace_db`, which `trainer-bridge train` fills with its own), whose
+collector is the run, for reviewers to audit. The phones: those named (`--devices`, on `--adb_port`'s server),
+every usable one of that server, or, with `virtual_phones: N` and none named, N built-in virtual phones started
+by the run itself (the tiny recipe's two). Instructions without a success check on the phone are judged by
+`judge_model` at `judge_base_url`; without a judge they take no part in their group.
+
+On several processes each takes its share of the phones (or starts its own virtual ones).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from transformers import TrainingArguments
+
+from trainer_bridge.train.common import (
+    TrainingSetupError,
+    check_script,
+    fit,
+    parse,
+    read_manifest,
+    run_main,
+    script_parser,
+    train_split,
+)
+
+COLUMNS = ("id", "app", "instruction", "package")
+
+
+@dataclass
+class TaskGRPOConfig(TrainingArguments):
+    """transformers' training arguments and the rollouts' (Mobile-R1 Appendix E for the defaults)."""
+
+    num_generations: int = field(default=4, metadata={"help": "G: rollouts per instruction (the paper's 4)."})
+    temperature: float = field(default=1.0, metadata={"help": "Sampling temperature of the rollouts."})
+    max_completion_length: int = field(default=512, metadata={"help": "Tokens per reply at most."})
+    epsilon: float = field(default=0.2, metadata={"help": "Eq. 1's clip (the paper gives none: TRL's 0.2)."})
+    max_rollout_steps: int = field(default=14, metadata={"help": "Actions per rollout at most (the paper's 14)."})
+    history_images: int = field(default=2, metadata={"help": "W: screenshots shown, the current one included."})
+    reply_retries: int = field(default=2, metadata={"help": "Unusable replies asked again before a run ends."})
+    workspace_dir: str | None = field(default=None, metadata={"help": "The workspace that stores the rollouts."})
+    workspace_db: str | None = field(default=None, metadata={"help": "Its database URL (else its folder's)."})
+    adb_port: int | None = field(default=None, metadata={"help": "The adb server of the phones (else 5037)."})
+    devices: list[str] = field(default_factory=list, metadata={"help": "Serials to play on (else every one)."})
+    virtual_phones: int = field(default=0, metadata={"help": "Start this many virtual phones when none is named."})
+    judge_model: str | None = field(default=None, metadata={"help": "Judge of instructions the phone can't check."})
+    judge_base_url: str | None = field(default=None, metadata={"help": "The judge's OpenAI-compatible endpoint."})
+    remove_unused_columns: bool = False  # the rows are instructions to play, not model inputs
+
+
+def make_parser() -> Any:
+    return script_parser(TaskGRPOConfig)
+
+
+def check_rollouts(config: TaskGRPOConfig) -> None:
+    if config.num_generations < 2:
+        raise TrainingSetupError("num_generations must be 2 or more: advantages compare rollouts within a group")
+    if min(config.max_rollout_steps, config.history_images, config.max_completion_length) < 1:
+        raise TrainingSetupError("max_rollout_steps, history_images and max_completion_length: at least 1")
+    if config.judge_model and not config.judge_base_url:
+        raise TrainingSetupError("judge_model needs judge_base_url: the judge's OpenAI-compatible endpoint")
+
+
+@contextlib.contextmanager
+def phones(config: TaskGRPOConfig) -> Iterator[list[Any]]:
+    """The phones this process plays on: started virtual ones, or its share of the adb server's."""
+    from annotator.device.adb import adb_client
+    from annotator.device.android import AndroidDevice
+
+    if config.virtual_phones and not config.devices and config.adb_port is None:
+        from annotator.demo.phone.adb_server import VirtualAdbServer
+        from annotator.demo.phone.phone import VirtualPhone
+
+        started = [VirtualPhone(serial=f"virtual-{number}") for number in range(1, config.virtual_phones + 1)]
+        with VirtualAdbServer(started) as server:
+            yield [
+                AndroidDevice(adb_client(port=server.port), phone.serial,
+                              packages={app.label: package for package, app in phone.apps.items()})
+                for phone in started
+            ]  # fmt: skip
+        return
+    from trainer_bridge.evaluate.online_command import OnlineError, choose_devices
+
+    try:
+        chosen = choose_devices(tuple(config.devices), config.adb_port)
+    except OnlineError as error:
+        raise TrainingSetupError(str(error)) from None
+    rank, world = int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
+    if len(chosen) < world:
+        raise TrainingSetupError(f"{len(chosen)} phone(s) for {world} processes: each process needs one")
+    yield chosen[rank::world]
+
+
+def train(argv: Sequence[str] | None = None) -> None:
+    bridge, config = parse(make_parser(), argv)
+    check_script(bridge, "grpo_task")
+    manifest = read_manifest(bridge.data, "grpo-task")  # before any model loads: a wrong folder costs nothing
+    check_rollouts(config)
+    dataset = train_split(bridge.data, bridge.split)
+    missing = [name for name in COLUMNS if name not in dataset.column_names]
+    if missing:
+        raise TrainingSetupError(f"{bridge.data} has no {', '.join(missing)} column: export it again")
+    from annotator.storage.failures import WorkspaceError
+    from annotator.storage.workspace import Workspace
+
+    try:
+        workspace = Workspace.open(Path(config.workspace_dir) if config.workspace_dir else None, config.workspace_db)
+    except WorkspaceError as error:
+        raise TrainingSetupError(str(error)) from None
+    with workspace, phones(config) as devices:
+        _play_and_train(bridge, config, manifest, dataset.select_columns(list(COLUMNS)), workspace, devices)
+
+
+def _play_and_train(bridge: Any, config: TaskGRPOConfig, manifest: dict, dataset: Any, workspace: Any,
+                    devices: list[Any]) -> None:  # fmt: skip
+    from annotator.domain.coords import ResizeConfig
+    from annotator.llm.client import LLMConfig
+    from annotator.storage import collection
+    from trainer_bridge.evaluate.online_command import remember_device
+    from trainer_bridge.evaluate.online_rollout import OnlineJudge
+    from trainer_bridge.train.task_rollouts import Play, RolloutGroups
+    from trainer_bridge.train.task_trainer import KeptRollouts, TaskGRPOTrainer
+
+    def instruction_id(row: dict[str, Any]) -> dict[str, int]:  # the workspace's own id of the same words
+        return {"instruction_id": collection.add_instruction(
+            workspace.database, row["app"], row["instruction"], source="training", package=row["package"])}  # fmt: skip
+
+    for device in devices:
+        device.packages = remember_device(workspace, device) | device.packages
+    options = manifest["options"]
+    play = Play(config.max_rollout_steps, config.history_images, options["prompt_variant"],
+                ResizeConfig(min_pixels=int(options["min_pixels"]), max_pixels=int(options["max_pixels"])),
+                float(options.get("image_scale", 1.0)), config.reply_retries)  # fmt: skip
+    output = Path(str(config.output_dir)).resolve()
+    policy = LLMConfig(base_url=f"in-process:{output}", model=f"grpo-task:{output.name}",
+                       temperature=config.temperature, max_tokens=config.max_completion_length)  # fmt: skip
+    judge = OnlineJudge(config.judge_model, config.judge_base_url) if config.judge_model else None
+    made: list[RolloutGroups] = []
+
+    def make_groups(make_chat: Any) -> RolloutGroups:
+        made.append(RolloutGroups(workspace, devices, make_chat, play, policy, judge, {"training_run": str(output)}))
+        return made[-1]
+
+    kept = KeptRollouts()
+    try:
+        fit(TaskGRPOTrainer, bridge, config, manifest, dataset.map(instruction_id), completions=kept,
+            make_groups=make_groups, kept=kept)  # fmt: skip
+    finally:
+        for groups in made:
+            groups.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_main(train, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
