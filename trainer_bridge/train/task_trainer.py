@@ -1,9 +1,10 @@
 """Task-level GRPO (Mobile-R1 stage 3): eq. 1's clipped objective over eq. 4's multi-turn rollouts, on
 transformers' `Trainer` (its optimiser, schedule, accumulation, checkpoints, resuming, logging and accelerate).
 
-TRL 1.16's `GRPOTrainer` takes custom rollouts (`rollout_func`) only as one prompt and one completion per sample;
-a rollout here is a whole trajectory of turns, each with its own screenshots, so this small trainer plays the
-rollouts itself and uses TRL's building blocks for the rest (`selective_log_softmax`, `disable_dropout_in_model`).
+TRL 1.16's `GRPOTrainer` takes custom rollouts as one prompt and one completion per sample (`rollout_func`) or as
+one growing tool-calling conversation (`environment_factory`); a rollout here is a trajectory of fresh per-step
+requests with the last W screenshots, as the other stages and the evaluation ask, so this small trainer plays the
+rollouts itself and uses TRL's building blocks for the rest (docs/adr/0007).
 
 Each training step takes one instruction (a batch of 1 per device, as the paper) and:
 
