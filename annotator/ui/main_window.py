@@ -45,6 +45,7 @@ from annotator.ui.judge import JudgeView
 from annotator.ui.models import ModelsView
 from annotator.ui.opening import Question, create_question, read_only_question
 from annotator.ui.review import ReviewView
+from annotator.ui.runs import RunsView, choose_in_models
 from annotator.ui.shortcuts import ShortcutSheet
 from annotator.ui.stats import StatsView
 from annotator.ui.status import StatusCounts, WindowStatus
@@ -125,6 +126,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.judge = JudgeView(self.jobs, self, hub=self.hub)
         self.studies = StudiesView(self.jobs, self, hub=self.hub)
         self.models = ModelsView(self.jobs, self)
+        self.runs = RunsView(self.jobs, self)
         self.add_view("collect", QT_TRANSLATE_NOOP("Views", "Collect"), self.collect)
         self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
         self.add_view("annotate", QT_TRANSLATE_NOOP("Views", "Annotate"), self.annotate)
@@ -139,6 +141,8 @@ class MainWindow(Retranslating, QMainWindow):
         self.add_view("judge", QT_TRANSLATE_NOOP("Views", "Judge"), self.judge)
         self.add_view("studies", QT_TRANSLATE_NOOP("Views", "Studies"), self.studies)
         self.add_view("models", QT_TRANSLATE_NOOP("Views", "Models"), self.models)
+        self.add_view("runs", QT_TRANSLATE_NOOP("Views", "Runs"), self.runs)
+        self.runs.evaluation_opened.connect(self.open_evaluation)
         # Navigation is the window's: a trajectory chosen anywhere opens in the annotation view.
         for view in (self.browser, self.studies, self.models):
             view.open_requested.connect(self.open_trajectory)
@@ -201,6 +205,11 @@ class MainWindow(Retranslating, QMainWindow):
         self.trajectory_requested.emit(trajectory_id)
         self.show_view("annotate")
         self.annotate.open_trajectory(trajectory_id)
+
+    def open_evaluation(self, evaluation_id: int) -> None:
+        """An evaluation made from the Runs view, shown (chosen) in the Models view."""
+        self.show_view("models")
+        choose_in_models(self.models, evaluation_id)
 
     # the workspace -------------------------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from tests.ui.test_annotate_view import UNLABELLED, open_and_wait, revisions, se
 from tests.ui.test_annotate_view import view as view  # the fixture
 
 pytestmark = pytest.mark.slow
-OTHER_VIEWS = ("collect", "browser", "review", "stats", "judge", "studies", "models")
+OTHER_VIEWS = ("collect", "browser", "review", "stats", "judge", "studies", "models", "runs")
 LABEL_KEYS = (  # what would change the open step if it reached the Annotate view
     (Qt.Key.Key_1, Qt.KeyboardModifier.NoModifier),
     (Qt.Key.Key_2, Qt.KeyboardModifier.NoModifier),

@@ -39,6 +39,7 @@ def test_switching_to_chinese_translates_menus_views_and_values(qtbot: QtBot, wi
         "评判",
         "研究",
         "模型",
+        "训练",
     ]
     model = window.browser.model
     assert model.headerData(2, Qt.Orientation.Horizontal) == "指令"

@@ -225,6 +225,16 @@
     </message>
 </context>
 <context>
+    <name>RunsView</name>
+    <message numerus="yes">
+        <source>Training runs of this workspace: %n</source>
+        <translation>
+            <numerusform>Training runs of this workspace: %n</numerusform>
+            <numerusform>Training runs of this workspace: %n</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>StageTextEditor</name>
     <message numerus="yes">
         <source>%n change(s) marked</source>

@@ -1993,6 +1993,145 @@ After:
     </message>
 </context>
 <context>
+    <name>LaunchPanel</name>
+    <message>
+        <source>%1 · trains on %2 exports (%3)</source>
+        <translation>%1 · 在 %2 导出上训练（%3）</translation>
+    </message>
+    <message>
+        <source>Paper: %1</source>
+        <translation>论文：%1</translation>
+    </message>
+    <message>
+        <source>Choose the folder `trainer-bridge export` wrote.</source>
+        <translation>请选择 `trainer-bridge export` 写出的文件夹。</translation>
+    </message>
+    <message>
+        <source>Not listed: the command checks it is an export when it launches.</source>
+        <translation>不在列表中：启动时命令会检查它是否为导出。</translation>
+    </message>
+    <message>
+        <source>A %1 export (%2 format), %3 samples.</source>
+        <translation>%1 导出（%2 格式），%3 个样本。</translation>
+    </message>
+    <message>
+        <source>This recipe trains on %1 exports.</source>
+        <translation>此配方在 %1 导出上训练。</translation>
+    </message>
+    <message>
+        <source>Choose an Export Folder</source>
+        <translation>选择导出文件夹</translation>
+    </message>
+    <message>
+        <source>Choose a recipe and an export folder first.</source>
+        <translation>请先选择配方和导出文件夹。</translation>
+    </message>
+    <message>
+        <source>Launching %1…</source>
+        <translation>正在启动 %1…</translation>
+    </message>
+    <message>
+        <source>The launch failed.</source>
+        <translation>启动失败。</translation>
+    </message>
+    <message>
+        <source># On a GPU machine that reaches this workspace (--data-dir, or --db for a shared database):</source>
+        <translation># 在能访问此工作区的 GPU 机器上运行（--data-dir，共享数据库则用 --db）：</translation>
+    </message>
+    <message>
+        <source># which runs (paths as on this machine):</source>
+        <translation># 它将运行（路径为本机路径）：</translation>
+    </message>
+    <message>
+        <source>Launching…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>&amp;Launch on This Machine</source>
+        <translation>在本机启动(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Launch a Training Run</source>
+        <translation>启动训练</translation>
+    </message>
+    <message>
+        <source>&amp;Recipe:</source>
+        <translation>配方(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>E&amp;xport:</source>
+        <translation>导出(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation>学习率：</translation>
+    </message>
+    <message>
+        <source>Epochs:</source>
+        <translation>轮数：</translation>
+    </message>
+    <message>
+        <source>Max steps:</source>
+        <translation>最大步数：</translation>
+    </message>
+    <message>
+        <source>Generations:</source>
+        <translation>生成数：</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU 数：</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Other settings:</source>
+        <translation>其他设置：</translation>
+    </message>
+    <message>
+        <source>as the epochs give</source>
+        <translation>由轮数决定</translation>
+    </message>
+    <message>
+        <source>Completions per prompt (GRPO recipes)</source>
+        <translation>每个提示的生成数（GRPO 配方）</translation>
+    </message>
+    <message>
+        <source>the recipe&apos;s</source>
+        <translation>按配方</translation>
+    </message>
+    <message>
+        <source>GPUs per machine; 0 trains on the CPU</source>
+        <translation>每台机器的 GPU 数；0 表示在 CPU 上训练</translation>
+    </message>
+    <message>
+        <source>the recipe&apos;s (tiny recipes build their own)</source>
+        <translation>按配方（tiny 配方自建模型）</translation>
+    </message>
+    <message>
+        <source>key=value …, e.g. save_steps=50 temperature=0.9</source>
+        <translation>key=value …，例如 save_steps=50 temperature=0.9</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Cop&amp;y Command</source>
+        <translation>复制命令(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Show the command to run on a GPU machine (nothing is started)</source>
+        <translation>显示在 GPU 机器上运行的命令（不会启动任何进程）</translation>
+    </message>
+    <message>
+        <source>Copy to Clipboard</source>
+        <translation>复制到剪贴板</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Opening %1…</source>
@@ -3096,6 +3235,105 @@ trainer-bridge eval --base-url URL --model M
     </message>
 </context>
 <context>
+    <name>RunPage</name>
+    <message>
+        <source>Run %1 · %2 · %3</source>
+        <translation>训练 %1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>Step %1, loss %2, reward %3</source>
+        <translation>步数 %1，损失 %2，奖励 %3</translation>
+    </message>
+    <message>
+        <source>Export: %1</source>
+        <translation>导出：%1</translation>
+    </message>
+    <message>
+        <source>Output: %1</source>
+        <translation>输出：%1</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>the recipe&apos;s (tiny, built offline)</source>
+        <translation>按配方（tiny，离线构建）</translation>
+    </message>
+    <message>
+        <source>Resumes run %1</source>
+        <translation>继续训练 %1</translation>
+    </message>
+    <message>
+        <source>Completion</source>
+        <translation>生成内容</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>Completions (step %1)</source>
+        <translation>生成内容（第 %1 步）</translation>
+    </message>
+    <message>
+        <source>Completions</source>
+        <translation>生成内容</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Resuming…</source>
+        <translation>正在继续…</translation>
+    </message>
+    <message>
+        <source>Evaluating %1 on the held-out trajectories… (a minute or more)</source>
+        <translation>正在留出轨迹上评测 %1…（需一分钟或更久）</translation>
+    </message>
+    <message>
+        <source>The command failed (%1).</source>
+        <translation>命令失败（%1）。</translation>
+    </message>
+    <message>
+        <source>Evaluation %1 is done: step accuracy %2.</source>
+        <translation>评测 %1 已完成：步骤准确率 %2。</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Run</source>
+        <translation>取消训练(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop the run&apos;s processes (terminate, wait, kill)</source>
+        <translation>停止训练的进程（终止、等待、强制结束）</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume</source>
+        <translation>继续(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Launch it again from its last checkpoint, as a new run</source>
+        <translation>从最后的检查点再次启动，作为一次新的训练</translation>
+    </message>
+    <message>
+        <source>&amp;Evaluate Checkpoint</source>
+        <translation>评测检查点(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Evaluate the run&apos;s model offline on the workspace&apos;s held-out trajectories (trainer-bridge eval)</source>
+        <translation>在工作区的留出轨迹上离线评测此训练的模型（trainer-bridge eval）</translation>
+    </message>
+    <message>
+        <source>&amp;Open in Models</source>
+        <translation>在模型视图中打开(&amp;O)</translation>
+    </message>
+</context>
+<context>
     <name>RunPanel</name>
     <message>
         <source>Start recording</source>
@@ -3156,6 +3394,142 @@ trainer-bridge eval --base-url URL --model M
     <message>
         <source>Last error (trajectory %1): %2</source>
         <translation>最近的错误（轨迹 %1）：%2</translation>
+    </message>
+</context>
+<context>
+    <name>RunsCharts</name>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Mean reward</source>
+        <translation>平均奖励</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>No step logged yet</source>
+        <translation>尚未记录任何步</translation>
+    </message>
+</context>
+<context>
+    <name>RunsView</name>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>cancelling</source>
+        <translation>取消中</translation>
+    </message>
+    <message>
+        <source>complete</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Recipe</source>
+        <translation>配方</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>The last logged step of the steps planned</source>
+        <translation>最后记录的步数 / 计划步数</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>The last logged training loss</source>
+        <translation>最后记录的训练损失</translation>
+    </message>
+    <message>
+        <source>Reward</source>
+        <translation>奖励</translation>
+    </message>
+    <message>
+        <source>The last logged mean reward (GRPO)</source>
+        <translation>最后记录的平均奖励（GRPO）</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Hours:minutes:seconds so far</source>
+        <translation>至今的时:分:秒</translation>
+    </message>
+    <message>
+        <source>Reading the training runs</source>
+        <translation>读取训练记录</translation>
+    </message>
+    <message>
+        <source>Reading the training run</source>
+        <translation>读取训练</translation>
+    </message>
+    <message numerus="yes">
+        <source>Training runs of this workspace: %n</source>
+        <translation>
+            <numerusform>本工作区的训练：%n 次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Training runs</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <source>No workspace open: choose one with File › Open Workspace Folder…</source>
+        <translation>未打开工作区：请通过“文件 › 打开工作区文件夹…”选择一个</translation>
+    </message>
+    <message>
+        <source>Reading the training runs…</source>
+        <translation>正在读取训练记录…</translation>
+    </message>
+    <message>
+        <source>No training runs yet. Choose a recipe and an export on the left and launch it (a tiny recipe trains on the CPU in about a minute), or on a terminal:
+trainer-bridge train RECIPE --data EXPORT --data-dir %1
+An export is made with trainer-bridge export --stage sft --format trl --out %1/exports/sft</source>
+        <translation>还没有训练。在左侧选择配方和导出后启动（tiny 配方在 CPU 上约一分钟训练完），或在终端运行：
+trainer-bridge train RECIPE --data EXPORT --data-dir %1
+导出可用 trainer-bridge export --stage sft --format trl --out %1/exports/sft 生成</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Read the training runs again (F5)</source>
+        <translation>重新读取训练记录（F5）</translation>
     </message>
 </context>
 <context>
@@ -4667,6 +5041,10 @@ trainer-bridge eval --base-url URL --model M
     <message>
         <source>Studies</source>
         <translation>研究</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>训练</translation>
     </message>
     <message>
         <source>Switch to this view</source>
