@@ -27,8 +27,11 @@ class LocalPolicy:
         import torch
         from transformers import AutoModelForImageTextToText, AutoProcessor
 
-        if not (folder / "config.json").is_file():
-            raise LocalModelError(f"{folder} has no config.json: give a folder written by save_pretrained")
+        # A LoRA run saves only its adapter: transformers loads it over the base model its adapter_config.json names.
+        if not any((folder / name).is_file() for name in ("config.json", "adapter_config.json")):
+            raise LocalModelError(
+                f"{folder} has no config.json (nor a LoRA adapter's): give a folder written by save_pretrained"
+            )
         self.folder, self.max_new_tokens = folder, max_new_tokens
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         dtype = torch.bfloat16 if self.device.startswith("cuda") else torch.float32
