@@ -11,7 +11,7 @@ import pytest
 from safetensors.torch import load_file
 
 from trainer_bridge.rewards import RECIPES
-from trainer_bridge.train import grpo_action, rloo_action, sft
+from trainer_bridge.train import grpo_action, sft
 from trainer_bridge.train.recipes import SCRIPTS, load_recipe, recipe_names, recipe_path
 
 pytestmark = [pytest.mark.slow, pytest.mark.train]
@@ -99,15 +99,3 @@ def test_every_shipped_recipe_is_read_by_its_scripts_parser(name: str, tmp_path:
     assert config.learning_rate == recipe["learning_rate"]
     if recipe["script"] != "sft":
         assert bridge.reward_recipe in RECIPES
-
-
-def test_rloo_runs_the_infigui_recipe_on_the_tiny_model(exports: dict[str, Path], tiny: Path, tmp_path: Path) -> None:
-    out = tmp_path / "rloo"
-    small = ["--max_steps", "1", "--num_generations", "2", "--steps_per_generation", "2",
-             "--gradient_accumulation_steps", "1", "--bf16", "false", "--gradient_checkpointing", "false",
-             "--use_cpu", "true", "--max_completion_length", "16", "--report_to", "none"]  # fmt: skip
-    arguments = ["--recipe", "infigui-r1", "--data", str(exports["grpo-action"]), "--model", str(tiny),
-                 "--output_dir", str(out), *small]  # fmt: skip
-    assert rloo_action.main(arguments) == 0
-    logged = [e for e in events(out) if e["event"] == "log" and "reward" in e]
-    assert logged and "rewards/think_answer_format_reward/mean" in logged[0]

@@ -25,10 +25,11 @@ from annotator.domain.subgoal_prompt import read_score, subgoal_messages
 from annotator.llm.client import LLMClient, LLMConfig, LLMError
 from trainer_bridge.rewards.action import action_reward, action_type_reward
 from trainer_bridge.rewards.completions import completion_text, decoded
-from trainer_bridge.rewards.format import format_reward
+from trainer_bridge.rewards.format import format_reward, think_answer_format_reward
 
 Reward = Callable[..., list[float | None]]
 WEIGHTS = (0.2, 0.8, 0.2)  # w_t, w_p, w_s: InfiGUI-R1 section 4 (w_s) and 3.2.1
+FORMAT_WEIGHT, ACCURACY_WEIGHT = 0.1, 0.9  # w_f, w_a: InfiGUI-R1 section 4.1, as the infigui-r1 recipe
 
 
 class SubgoalScorer:
@@ -132,3 +133,21 @@ def infigui_agent_reward_with(
 
 def _per_row(values: Any, completions: Sequence[Any]) -> bool:
     return isinstance(values, Sequence) and not isinstance(values, str) and len(values) == len(completions)
+
+
+def infigui_rewards_with(scorer: SubgoalScorer) -> tuple[list[Reward], list[float]]:
+    """InfiGUI-R1 stage 2 with Sub-goal Guidance as TRL's ``(reward_funcs, reward_weights)``: w_f R_format +
+    w_a R_agent, R_format the `<think>/<answer>` format and R_agent gated on it (3.2.1), its failed-parameter branch
+    scored by `scorer` (3.2.2). Without a sub-goal this is the `infigui-r1` recipe: 0.9 x (0.2, 0.8) = its 0.18 and
+    0.72. Each call reports the scorer's failed requests so far as the metric ``subgoal/failures`` (TRL passes a
+    ``log_metric`` to rewards): a wrong endpoint shows in the run's curves, not only as sub-goal scores of 0."""
+    agent = infigui_agent_reward_with(scorer, format_fn=think_answer_format_reward)
+
+    def infigui_agent_reward(completions: Sequence[Any], **columns: Any) -> list[float | None]:
+        scores = agent(completions, **columns)
+        log_metric = columns.get("log_metric")
+        if callable(log_metric):
+            log_metric("subgoal/failures", float(scorer.failures))
+        return scores
+
+    return [think_answer_format_reward, infigui_agent_reward], [FORMAT_WEIGHT, ACCURACY_WEIGHT]
