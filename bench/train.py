@@ -5,6 +5,8 @@ What it measures depends on the machine, and the JSON says which (`measured`):
   labelled virtual-phone trajectories: optimizer steps per second of `trainer_bridge.train.sft` / `grpo_action`
   (recipe, checks, pixel limits, LoRA, events) against `SFTTrainer` / `GRPOTrainer` given the same model, data
   and settings directly. Goal: the bridge adds less than 10% (`*_bridge_overhead`).
+- task-level GRPO (`tiny-grpo-task`, no TRL call to compare with: docs/adr/0007): seconds per step, and the share
+  of it spent playing the rollouts on two virtual phones (generation included) rather than optimising.
 - a GPU is not measured yet: a Qwen2.5-VL-3B-sized configuration with random weights is the next step (issue 18).
 
 Each side runs `--rounds` times, alternating, in this process; the best of each is kept. Prints one JSON object as
@@ -25,7 +27,7 @@ from labelled import build
 from annotator.domain.model_space import default_export_space
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.run import ExportOptions, export
-from trainer_bridge.train import grpo_action, sft
+from trainer_bridge.train import grpo_action, grpo_task, sft
 from trainer_bridge.train.common import LANGUAGE_MODULES, load_processor, read_manifest, train_split
 from trainer_bridge.train.recipes import load_recipe
 from trainer_bridge.train.tiny import build_tiny_qwen
@@ -104,12 +106,30 @@ def _seconds(start: str, end: str, lines: list[dict[str, Any]]) -> float:
     return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
 
 
+def task_run(data: Path, model: Path, steps: int, output: Path) -> dict[str, float]:
+    """tiny-grpo-task for `steps` steps: seconds per step and the share spent in the rollouts."""
+    import json
+
+    arguments = ["--recipe", "tiny-grpo-task", "--data", str(data), "--model", str(model), "--output_dir",
+                 str(output), "--workspace_dir", str(output / "workspace"), "--max_steps", str(steps),
+                 "--save_strategy", "no", "--report_to", "none", "--resume", "false"]  # fmt: skip
+    if grpo_task.main(arguments) != 0:
+        raise RuntimeError("the grpo_task script failed")
+    lines = [json.loads(line) for line in (output / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    seconds = _seconds(lines[0]["time"], lines[-1]["time"], lines)
+    rollouts = sum(line.get("rollout_seconds", 0.0) for line in lines if line["event"] == "log")
+    return {
+        "grpo_task_seconds_per_step": round(seconds / steps, 3),
+        "grpo_task_rollout_share": round(rollouts / seconds, 3),
+    }
+
+
 def measure(work: Path, steps: int, rounds: int) -> dict[str, Any]:
     import torch
 
     with Workspace.open(work / "data") as workspace:
         made = build(workspace, 40)
-        exports = {stage: work / stage for stage in ("sft", "grpo-action")}
+        exports = {stage: work / stage for stage in ("sft", "grpo-action", "grpo-task")}
         for stage, folder in exports.items():
             export(workspace, ExportOptions(stage, "trl", folder, default_export_space()))
     log(f"{made} labelled steps exported; building the tiny model")
@@ -130,6 +150,10 @@ def measure(work: Path, steps: int, rounds: int) -> dict[str, Any]:
                     f"{name}_bridge_overhead": round(overhead, 4)}  # fmt: skip
         goals.append({"name": f"{name}_bridge_overhead", "value": round(100 * overhead, 1),
                       "target": 100 * GOAL_OVERHEAD, "unit": "%", "better": "lower"})  # fmt: skip
+    figures |= task_run(exports["grpo-task"], model, steps, work / "task")
+    log(
+        f"grpo-task: {figures['grpo_task_seconds_per_step']} s per step, {figures['grpo_task_rollout_share']:.0%} rollouts"
+    )
     gpu = torch.cuda.is_available()
     measured = "cpu-tiny" if not gpu else "cpu-tiny (a GPU is present; the 3B-sized run is not written yet)"
     return {"bench": "train", "machine": machine() | {"torch": torch.__version__, "gpu": gpu}, "measured": measured,

@@ -25,6 +25,7 @@ from trainer_bridge.launch.settings import (
     choose_generation,
     parse_sets,
     resolve,
+    with_rollout_workspace,
 )
 from trainer_bridge.launch.text import event_line, run_lines
 
@@ -98,6 +99,8 @@ def _plan(given: dict[str, Any]) -> Plan:
         topology = Topology(gpus, given["nodes"], given["node_rank"], given["main_host"], given["main_port"],
                             given["deepspeed"])  # fmt: skip
         topology.check()
+        workspace_dir = Path(given["data_dir"] or default_data_dir()).resolve()
+        config = with_rollout_workspace(config, topology, workspace_dir, given["db_url"])
     except LaunchError as error:
         raise BadInput(str(error)) from None
     if gpus and config.get("use_cpu"):

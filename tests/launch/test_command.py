@@ -51,6 +51,15 @@ def test_a_cpu_recipe_launches_on_the_cpu(exports: dict[str, Path], tmp_path: Pa
     assert dry_run(exports, tmp_path, recipe="tiny-sft") == ["--cpu", "--num_processes", "1"]
 
 
+def test_task_level_grpo_stores_its_rollouts_in_the_workspace_that_records_the_run(
+    exports: dict[str, Path], tmp_path: Path
+) -> None:
+    arguments = ["tiny-grpo-task", "--data", str(exports["grpo-task"]), "--data-dir", str(tmp_path / "ws"), "--dry-run"]
+    result = CliRunner().invoke(train_command, arguments)
+    assert result.exit_code == 0, result.output
+    assert f"#   workspace_dir: {tmp_path / 'ws'}" in result.stderr and "use_vllm" not in result.stderr
+
+
 def test_set_values_are_typed_as_yaml() -> None:
     assert parse_sets(("learning_rate=1e-5", "max_steps=3", "report_to=[none]", "use_lora=false")) == {
         "learning_rate": 1e-5, "max_steps": 3, "report_to": ["none"], "use_lora": False,
@@ -65,6 +74,7 @@ def test_set_values_are_typed_as_yaml() -> None:
         ("tiny-grpo", "grpo-action", ("--set", "reward_recipe=nope"), "unknown reward recipe 'nope'"),
         ("tiny-sft", "sft", ("--set", "learning_rat=1e-4"), "unknown setting(s) for the sft script: learning_rat"),
         ("tiny-sft", "sft", ("--nodes", "2", "--gpus", "8"), "several nodes need --main-host"),
+        ("tiny-grpo-task", "grpo-task", ("--gpus", "8", "--deepspeed", "zero3"), "use --deepspeed zero2"),
     ],
 )
 def test_bad_inputs_are_one_line(

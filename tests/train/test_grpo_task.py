@@ -47,9 +47,11 @@ def test_one_iteration_plays_stores_and_scores_rollouts_on_two_virtual_phones(
     rows = [row for e in written if e["event"] == "completions" for row in e["rows"]]
     assert len(rows) == 2 and {row["rollout"] for row in rows} == {0, 1}  # G = 2 rollouts of one instruction
     # The untrained policy writes no usable reply: format -1, and the phone's own check says the task is not done.
-    assert all(row["checked_by"] == "phone" and row["done"] is False and row["task_outcome"] == 0.0 for row in rows)
-    assert all(row["reward"] == row["trajectory_format"] + row["task_outcome"] == -1.0 for row in rows)
-    assert log["reward"] == -1.0 and log["rewards/task_outcome/mean"] == 0.0 and (out / "checkpoint-1").is_dir()
+    assert all(
+        row["checked_by"] == "phone" and row["done"] is False and row["task_outcome_reward"] == 0.0 for row in rows
+    )
+    assert all(row["reward"] == row["trajectory_format_reward"] + row["task_outcome_reward"] == -1.0 for row in rows)
+    assert log["reward"] == -1.0 and log["rewards/task_outcome_reward/mean"] == 0.0 and (out / "checkpoint-1").is_dir()
     with Workspace.open(data) as workspace:
         stored = {row.id: row for row in fetch_page(workspace.database, BrowseFilter(), Sort()).rows}
     played = [stored[row["trajectory_id"]] for row in rows]
@@ -89,6 +91,12 @@ def test_bad_inputs_are_one_line_before_any_model_loads(
         "a 'grpo-action' export; this recipe trains on 'grpo-task'": ["--data", str(exports["grpo-action"])],
         "num_generations must be 2 or more": ["--data", str(exports["grpo-task"]), "--num_generations", "1"],
         "judge_model needs judge_base_url": ["--data", str(exports["grpo-task"]), "--judge_model", "gpt-4o"],
+        "scores steps (action_reward, format_reward), not rollouts": [
+            "--data",
+            str(exports["grpo-task"]),
+            "--reward_recipe",
+            "mobile-r1",
+        ],
     }
     for expected, extra in cases.items():
         assert grpo_task.main([*base, *extra]) == 2

@@ -26,6 +26,7 @@ RESOLVED = "recipe.yaml"
 FIXED_KEYS = ("script", "stage")  # what the recipe is for: another script or stage is another recipe
 # TRL 1.16's supported vLLM versions (trl.import_utils.is_vllm_available warns outside them but goes on).
 VLLM_RANGE = ((0, 22), (0, 31))
+TRL_GENERATES = ("grpo_action", "rloo_action")  # grpo_task's rollouts generate in the training process itself
 EXPONENT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
 
 
@@ -117,12 +118,24 @@ def vllm_version() -> tuple[int, ...] | None:
 def choose_generation(config: dict[str, Any], topology: Topology) -> dict[str, Any]:
     """GRPO on GPUs generates with vLLM (colocated) when a version TRL supports is installed, else transformers;
     a recipe or --set that says `use_vllm` decides instead."""
-    if not config["script"].startswith("grpo") or "use_vllm" in config or topology.gpus == 0:
+    if config["script"] not in TRL_GENERATES or "use_vllm" in config or topology.gpus == 0:
         return config
     found = vllm_version()
     if found is None or not VLLM_RANGE[0] <= found[:2] <= VLLM_RANGE[1]:
         return config | {"use_vllm": False}
     return config | {"use_vllm": True, "vllm_mode": config.get("vllm_mode", "colocate")}
+
+
+def with_rollout_workspace(config: dict[str, Any], topology: Topology, data_dir: Path, db_url: str | None) -> dict:
+    """Task-level GRPO stores its rollouts in the workspace that records the run (unless the recipe names one);
+    its generation uses the whole model in each process, which ZeRO-3's sharded weights do not allow."""
+    if config["script"] != "grpo_task":
+        return config
+    if topology.deepspeed == "zero3":
+        raise LaunchError("the grpo_task script generates with the whole model in each process: use --deepspeed zero2")
+    if config.get("workspace_dir") or config.get("workspace_db"):
+        return config
+    return config | {"workspace_dir": str(data_dir), "workspace_db": db_url}
 
 
 def manifest_sha256(data: Path) -> str:

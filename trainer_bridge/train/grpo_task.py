@@ -41,6 +41,7 @@ from trainer_bridge.train.common import (
 )
 
 COLUMNS = ("id", "app", "instruction", "package")
+TASK_RECIPE = "mobile-r1-task"
 
 
 @dataclass
@@ -66,6 +67,20 @@ class TaskGRPOConfig(TrainingArguments):
 
 def make_parser() -> Any:
     return script_parser(TaskGRPOConfig)
+
+
+def task_rewards(name: str | None) -> tuple[list[Any], list[float]]:
+    """The reward recipe's functions and weights; each must score whole rollouts (rewards.TASK_REWARDS)."""
+    from trainer_bridge.rewards.recipes import RECIPES, TASK_REWARDS, trl_rewards
+
+    chosen = name or TASK_RECIPE
+    if chosen not in RECIPES:
+        raise TrainingSetupError(f"unknown reward recipe {chosen!r}; known: {', '.join(RECIPES)}")
+    per_step = [reward for reward, _ in RECIPES[chosen].weights if reward not in TASK_REWARDS]
+    if per_step:
+        raise TrainingSetupError(f"reward recipe {chosen!r} scores steps ({', '.join(per_step)}), not rollouts: "
+                                 f"use {TASK_RECIPE}")  # fmt: skip
+    return trl_rewards(chosen)
 
 
 def check_rollouts(config: TaskGRPOConfig) -> None:
@@ -112,6 +127,7 @@ def train(argv: Sequence[str] | None = None) -> None:
     check_script(bridge, "grpo_task")
     manifest = read_manifest(bridge.data, "grpo-task")  # before any model loads: a wrong folder costs nothing
     check_rollouts(config)
+    rewards = task_rewards(bridge.reward_recipe)
     dataset = train_split(bridge.data, bridge.split)
     missing = [name for name in COLUMNS if name not in dataset.column_names]
     if missing:
@@ -124,11 +140,12 @@ def train(argv: Sequence[str] | None = None) -> None:
     except WorkspaceError as error:
         raise TrainingSetupError(str(error)) from None
     with workspace, phones(config) as devices:
-        _play_and_train(bridge, config, manifest, dataset.select_columns(list(COLUMNS)), workspace, devices)
+        rows = dataset.select_columns(list(COLUMNS))
+        _play_and_train(bridge, config, manifest, rows, workspace, devices, rewards)
 
 
 def _play_and_train(bridge: Any, config: TaskGRPOConfig, manifest: dict, dataset: Any, workspace: Any,
-                    devices: list[Any]) -> None:  # fmt: skip
+                    devices: list[Any], rewards: tuple[list[Any], list[float]]) -> None:  # fmt: skip
     from annotator.domain.coords import ResizeConfig
     from annotator.llm.client import LLMConfig
     from annotator.storage import collection
@@ -160,7 +177,7 @@ def _play_and_train(bridge: Any, config: TaskGRPOConfig, manifest: dict, dataset
     kept = KeptRollouts()
     try:
         fit(TaskGRPOTrainer, bridge, config, manifest, dataset.map(instruction_id), completions=kept,
-            make_groups=make_groups, kept=kept)  # fmt: skip
+            make_groups=make_groups, kept=kept, rewards=rewards)  # fmt: skip
     finally:
         for groups in made:
             groups.close()

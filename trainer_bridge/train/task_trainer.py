@@ -9,8 +9,9 @@ rollouts itself and uses TRL's building blocks for the rest (docs/adr/0007).
 Each training step takes one instruction (a batch of 1 per device, as the paper) and:
 
 1. plays G rollouts of it on the phones with the current policy (`task_rollouts`), sampled at the temperature;
-2. scores each with R_task = R_Fmt + R_Traj (`trainer_bridge.rewards.trajectory`: the mean format reward of the
-   rollout's replies mapped to [-1, 1], plus the phone's success check, else the judge's score / 4);
+2. scores each with the reward recipe (`mobile-r1-task`: R_task = R_Fmt + R_Traj, `trainer_bridge.rewards.trajectory`:
+   the mean format reward of the rollout's replies mapped to [-1, 1], plus the phone's success check, else the
+   judge's score / 4);
 3. normalises the rewards within the group (eq. 2: (r - mean) / std, TRL's unbiased std plus 1e-4);
 4. applies each rollout's advantage to every token it generated, in every turn (retries of unusable replies
    included: the policy wrote them), the loss of a rollout being the mean over its tokens and the group's the
@@ -35,7 +36,6 @@ from typing import Any, cast
 from transformers import Trainer
 
 from trainer_bridge.evaluate.online_rollout import Item
-from trainer_bridge.rewards.trajectory import task_outcome_reward, trajectory_format_reward
 from trainer_bridge.train.task_policy import Generation, PolicyChat
 from trainer_bridge.train.task_rollouts import PlayedRollout, RolloutGroups
 
@@ -58,17 +58,21 @@ def group_advantages(rewards: Sequence[float | None]) -> list[float | None]:
     return [None if reward is None else round((reward - mean) / (spread + ADVANTAGE_EPSILON), 4) for reward in rewards]
 
 
-def rollout_rewards(rollouts: list[PlayedRollout]) -> dict[str, list[float | None]]:
-    """Each rollout's two terms of R_task and their sum (None where the outcome is unknown)."""
+def rollout_rewards(rollouts: list[PlayedRollout], functions: Sequence[Any], weights: Sequence[float]) -> dict:
+    """Each rollout's score by each of the recipe's rewards (`mobile-r1-task`: R_Fmt and R_Traj) and their weighted
+    sum, `reward` (None where a term is unknown: no check and no judge)."""
     completions = [rollout.replies for rollout in rollouts]
-    formats = trajectory_format_reward(completions)
-    outcomes = task_outcome_reward(
-        completions,
-        task_success=[rollout.checked_success for rollout in rollouts],
-        judge_score=[rollout.record.judge_score for rollout in rollouts],
-    )
-    total = [None if o is None or f is None else f + o for f, o in zip(formats, outcomes, strict=True)]
-    return {"trajectory_format": formats, "task_outcome": outcomes, "reward": total}
+    columns = {
+        "task_success": [rollout.checked_success for rollout in rollouts],
+        "judge_score": [rollout.record.judge_score for rollout in rollouts],
+    }
+    terms = {function.__name__: function(completions, **columns) for function in functions}
+    total = [
+        None if any(values[index] is None for values in terms.values())
+        else sum(weight * values[index] for weight, values in zip(weights, terms.values(), strict=True))
+        for index in range(len(rollouts))
+    ]  # fmt: skip
+    return terms | {"reward": total}
 
 
 class KeptRollouts:
@@ -136,6 +140,7 @@ class TaskGRPOTrainer(Trainer):
     def __init__(
         self, *, model: Any, args: Any, train_dataset: Any, processing_class: Any, callbacks: list[Any],
         peft_config: Any, make_groups: Callable[[Callable[[], PolicyChat]], RolloutGroups], kept: KeptRollouts,
+        rewards: tuple[list[Any], list[float]],
     ) -> None:  # fmt: skip
         from trl.trainer.utils import disable_dropout_in_model
 
@@ -146,7 +151,11 @@ class TaskGRPOTrainer(Trainer):
         disable_dropout_in_model(model)  # the turns are scored as they were sampled
         super().__init__(model=model, args=args, train_dataset=train_dataset, data_collator=cast(Any, _rows),
                          processing_class=processing_class, callbacks=callbacks)  # fmt: skip
-        self.kept, self.task = kept, cast(Any, args)  # TaskGRPOConfig: the rollouts' settings too
+        self.kept, self.task, self.rewards = (
+            kept,
+            cast(Any, args),
+            rewards,
+        )  # TaskGRPOConfig: the rollouts' settings too
         self._metrics: defaultdict[str, list[float]] = defaultdict(list)
         self._generating = threading.Lock()
         self.groups = make_groups(self._chat)
@@ -165,7 +174,7 @@ class TaskGRPOTrainer(Trainer):
             started = time.perf_counter()
             task = Item(int(row["instruction_id"]), row["instruction"], row["app"], 0)
             rollouts = self.groups.play(task, self.task.num_generations)
-            rewards = rollout_rewards(rollouts)
+            rewards = rollout_rewards(rollouts, *self.rewards)
             advantages = group_advantages(rewards["reward"])
             self._note(rollouts, rewards, time.perf_counter() - started)
             self.kept.keep(shown_rows(task, rollouts, rewards, advantages))
@@ -207,7 +216,7 @@ class TaskGRPOTrainer(Trainer):
             "completions/mean_length": statistics.fmean(replies) if replies else 0.0,
             "rollout_seconds": seconds,
         }
-        for name in ("trajectory_format", "task_outcome"):
+        for name in set(rewards) - {"reward"}:
             values = [value for value in rewards[name] if value is not None]
             figures[f"rewards/{name}/mean"] = statistics.fmean(values) if values else None
         for key, value in figures.items():
