@@ -63,8 +63,9 @@ class BadInput(click.ClickException):
 def train_command(**given: Any) -> None:  # fmt: skip
     """Launch a training recipe with accelerate, recorded and followed in the workspace's database.
 
-    RECIPE is a shipped recipe (tiny-sft, tiny-grpo, mobile-r1-stage1, mobile-r1-stage2) or a YAML file. The run's
-    folder gets recipe.yaml (the recipe with --set applied), train.log, events.jsonl and the checkpoints.
+    RECIPE is a shipped recipe (tiny-sft, tiny-grpo, tiny-grpo-task, mobile-r1-stage1|2|3, ui-r1, gui-r1, ui-agile,
+    infigui-r1) or a YAML file. The run's folder gets recipe.yaml (the recipe with --set applied), train.log,
+    events.jsonl and the checkpoints; tiny-grpo-task stores its rollouts in the workspace.
     Ctrl+C cancels the run (its whole process group); `trainer-bridge runs` lists, shows, cancels and resumes."""
     plan = _plan(given)
     if given["dry_run"]:
