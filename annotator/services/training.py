@@ -218,15 +218,32 @@ def list_runs(db: Database) -> list[RunInfo]:
 
 def run_detail(db: Database, run_id: int) -> RunDetail:
     run = training_runs.get_run(db, run_id)
-    events = training_runs.run_events(db, run_id, ("log", "completions", "checkpoint"))
-    logs = [e for e in events if e.event == "log" and e.step is not None and "train_runtime" not in e.data]
-    rows = [e for e in events if e.event == "completions"]
+    rows = training_runs.run_events(db, run_id, ("completions",))
     latest = rows[-1] if rows else None
-    checkpoints = [str(e.data["path"]) for e in events if e.event == "checkpoint" and e.data.get("path")]
+    logs = logged_steps(db, run)
     return RunDetail(
         run, _curve(logs, ("loss",)), _curve(logs, REWARD_KEYS), list(latest.data.get("rows", [])) if latest else [],
-        latest.step if latest else None, log_tail(run.output_dir), model_to_evaluate(run.output_dir, checkpoints),
+        latest.step if latest else None, log_tail(run.output_dir), model_to_evaluate(Path(run.output_dir)),
     )  # fmt: skip
+
+
+def logged_steps(db: Database, run: RunInfo) -> list[training_runs.EventRecord]:
+    """The run's logged steps after those of the runs it resumes: a resumed run's curves go on from where the
+    earlier ones stopped, as its steps do; a step logged again after a resume is the later run's."""
+    chain, seen = [run], {run.id}
+    while chain[0].resumed_from is not None and chain[0].resumed_from not in seen:
+        seen.add(chain[0].resumed_from)
+        try:
+            chain.insert(0, training_runs.get_run(db, chain[0].resumed_from))
+        except training_runs.RunNotFoundError:
+            break
+    merged: list[training_runs.EventRecord] = []
+    for each in chain:
+        events = training_runs.run_events(db, each.id, ("log",))
+        logs = [e for e in events if e.step is not None and "train_runtime" not in e.data]
+        first = min((e.step for e in logs if e.step is not None), default=None)
+        merged = [e for e in merged if first is None or (e.step is not None and e.step < first)] + logs
+    return merged
 
 
 def _curve(logs: Sequence[training_runs.EventRecord], keys: Sequence[str]) -> Curve:
@@ -244,11 +261,14 @@ def is_model(folder: Path) -> bool:
     return (folder / "config.json").is_file() or (folder / "adapter_config.json").is_file()
 
 
-def model_to_evaluate(output_dir: str, checkpoints: Sequence[str]) -> str | None:
-    """The run's saved model (written when training ends), else its newest checkpoint that still exists."""
-    if is_model(Path(output_dir)):
-        return output_dir
-    return next((path for path in reversed(checkpoints) if is_model(Path(path))), None)
+def model_to_evaluate(output_dir: Path) -> str | None:
+    """The run's saved model (written when training ends), else the newest checkpoint in its folder (a resumed run
+    shares its folder, and its checkpoints, with the run it resumes)."""
+    if is_model(output_dir):
+        return str(output_dir)
+    numbered = [(int(path.name.split("-")[1]), path) for path in output_dir.glob("checkpoint-*")
+                if path.name.split("-")[1].isdigit() and is_model(path)]  # fmt: skip
+    return str(max(numbered)[1]) if numbered else None
 
 
 def log_tail(output_dir: str, lines: int = TAIL_LINES) -> str:

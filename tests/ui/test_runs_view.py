@@ -3,6 +3,7 @@ with no process left, the command's one-line refusal, and a recorded GRPO run sh
 
 from __future__ import annotations
 
+import warnings
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from annotator.services.training import run_detail
 from annotator.storage import training_runs
 from annotator.storage.training_runs import EventRecord, NewRun
 from annotator.storage.workspace import Workspace
@@ -130,3 +132,20 @@ def test_a_recorded_run_shows_its_reward_curve_completions_and_log_in_english_an
     assert view.table.header_titles()[:3] == ["训练", "配方", "状态"] and view.table.item(0, 2).text() == "已完成"
     assert page.tabs.tabText(1) == "生成内容（第 1 步）" and page.buttons["cancel"].text() == "取消训练(&C)"
     assert view.launch_panel.launch_button.text() == "在本机启动(&L)"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        page.chart.draw()
+    assert [axes.get_title() for axes in page.chart.figure.axes] == ["损失", "平均奖励"]
+    assert not [str(w.message) for w in caught if "missing from font" in str(w.message)]
+
+
+def test_a_resumed_run_s_curves_go_on_from_the_run_it_resumes(populated: Workspace) -> None:
+    first = recorded_grpo_run(populated)
+    old = training_runs.get_run(populated.database, first)
+    new = NewRun(old.recipe, old.script, old.stage, old.config, old.data_dir, None, None, old.output_dir, [], {},
+                 resumed_from=first)  # fmt: skip
+    second = training_runs.start_run(populated.database, new, pid=2**22 + 8, pid_started=0.0)
+    again = [EventRecord("log", datetime.now(UTC), step, {"loss": loss}) for step, loss in ((2, 0.3), (3, 0.2))]
+    training_runs.add_events(populated.database, second, 0, 10, again)
+    detail = run_detail(populated.database, second)
+    assert (detail.loss.steps, detail.loss.values) == ([1, 2, 3], [0.5, 0.3, 0.2])  # step 2 logged again: the later

@@ -135,6 +135,7 @@ class RunPage(Retranslating, QWidget):
             [" ".join(str(row.get("completion", "")).split()), *(_score(row.get(name)) for name in rewards)]
             for row in rows
         ])  # fmt: skip
+        self.tabs.setTabEnabled(COMPLETIONS, bool(rows))  # SFT logs none; GRPO from its first logged step
 
     def _show_tab_titles(self) -> None:
         step = self.detail.completions_step if self.detail else None
