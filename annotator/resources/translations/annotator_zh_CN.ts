@@ -2011,8 +2011,8 @@ After:
         <translation>不在列表中：启动时命令会检查它是否为导出。</translation>
     </message>
     <message>
-        <source>A %1 export (%2 format), %3 samples.</source>
-        <translation>%1 导出（%2 格式），%3 个样本。</translation>
+        <source>Stage %1, %2 format, %3 samples.</source>
+        <translation>阶段 %1，%2 格式，%3 个样本。</translation>
     </message>
     <message>
         <source>This recipe trains on %1 exports.</source>

@@ -196,13 +196,14 @@ class LaunchPanel(Retranslating, QGroupBox):
 
     def _describe_export(self, _text: str = "") -> None:
         folder, recipe = self.export.currentText().strip(), self.chosen_recipe()
+        self.export.setToolTip(folder)  # a long path shows only its end in the box
         found = self.exports.get(folder)
         if not folder:
             self.export_about.setText(self.tr("Choose the folder `trainer-bridge export` wrote."))
         elif found is None:
             self.export_about.setText(self.tr("Not listed: the command checks it is an export when it launches."))
         else:
-            text = fill(self.tr("A %1 export (%2 format), %3 samples."), found.stage, found.format, found.samples)
+            text = fill(self.tr("Stage %1, %2 format, %3 samples."), found.stage, found.format, found.samples)
             if recipe is not None and found.stage != recipe.stage:
                 text += " " + fill(self.tr("This recipe trains on %1 exports."), recipe.stage)
             self.export_about.setText(text)
