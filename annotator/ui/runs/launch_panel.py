@@ -282,6 +282,12 @@ class LaunchPanel(Retranslating, QGroupBox):
     def busy(self) -> bool:
         return self.command is not None
 
+    def finish(self, msecs: int = 30_000) -> None:
+        """The window closes: a launch under way records its run and starts its follower first (killed half-way,
+        it could leave a run that nobody follows)."""
+        if self.command is not None:
+            self.command.process.waitForFinished(msecs)
+
     def _enable(self) -> None:
         usable = self.workspace is not None and not self.busy()
         self.launch_button.setEnabled(usable and not (self.workspace and self.workspace.read_only))

@@ -273,7 +273,9 @@ class RunsView(Retranslating, QWidget):
         return fill(text, self.workspace.data_dir)
 
     def save_state(self) -> None:
-        """The window closes: an evaluation under way stops (a launched run goes on; the Runs view finds it again)."""
+        """The window closes: a launch under way ends first; an evaluation under way stops (a launched run goes
+        on: the Runs view finds it again)."""
+        self.launch_panel.finish()
         if self.page is not None:
             self.page.stop()
 
