@@ -11,6 +11,7 @@ password.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shlex
 import sys
@@ -23,6 +24,7 @@ from annotator.storage import training_runs
 from annotator.storage.database import Database, sqlite_url
 from annotator.storage.training_runs import REWARD_KEYS, RunInfo
 from annotator.storage.workspace import DATABASE_FILE, DB_URL_ENV, Workspace
+from trainer_bridge.cli import TRAIN_PACKAGES
 from trainer_bridge.train.recipes import load_recipe, recipe_names
 
 # `trainer-bridge` as this interpreter runs it (the package has no __main__; the script may not be on PATH).
@@ -85,6 +87,11 @@ class RunDetail:
     completions_step: int | None
     log_tail: str
     checkpoint: str | None  # what `eval --model-path` is given: the saved model, else the last checkpoint
+
+
+def missing_packages() -> list[str]:
+    """The training extra's packages this interpreter lacks (found without importing them: torch takes seconds)."""
+    return [name for name in ("yaml", *TRAIN_PACKAGES) if importlib.util.find_spec(name) is None]
 
 
 def recipes() -> list[Recipe]:

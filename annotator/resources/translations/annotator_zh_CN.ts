@@ -2130,6 +2130,10 @@ After:
         <source>Copy to Clipboard</source>
         <translation>复制到剪贴板</translation>
     </message>
+    <message>
+        <source>Training needs the train extra (missing: %1): pip install &apos;mobile-annotator[train]&apos;</source>
+        <translation>训练需要 train 附加组件（缺少：%1）：pip install &apos;mobile-annotator[train]&apos;</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

@@ -57,6 +57,7 @@ class LaunchPanel(Retranslating, QGroupBox):
         self.setObjectName("runs-launch")
         self.workspace: Workspace | None = None
         self.recipes: list[Recipe] = []
+        self.missing: list[str] = []  # the training packages this installation lacks
         self.exports: dict[str, ExportFolder] = {}  # by path, as listed
         self.command: CliProcess | None = None  # the launch or dry run under way
         self.recipe = QComboBox(self)
@@ -126,8 +127,9 @@ class LaunchPanel(Retranslating, QGroupBox):
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addWidget(self.error)
-        layout.addWidget(self.command_text, 1)
+        layout.addWidget(self.command_text, 100)
         layout.addWidget(self.copy_text, 0, Qt.AlignmentFlag.AlignRight)
+        layout.addStretch(1)  # the room below, while no command shows, is not the error line's
         self.command_text.hide()
         self.copy_text.hide()
 
@@ -138,8 +140,9 @@ class LaunchPanel(Retranslating, QGroupBox):
         self.error.clear()
         self._enable()
 
-    def show_recipes(self, recipes: list[Recipe]) -> None:
-        self.recipes = recipes
+    def show_recipes(self, recipes: list[Recipe], missing: list[str]) -> None:
+        """The recipes to choose from; without the training packages (`missing`), none, and what to install."""
+        self.recipes, self.missing = recipes, missing
         chosen = self.recipe.currentText() or keys.text(LAST_RECIPE, "tiny-sft")
         self.recipe.blockSignals(True)
         self.recipe.clear()
@@ -148,6 +151,7 @@ class LaunchPanel(Retranslating, QGroupBox):
         self.recipe.setCurrentIndex(max(0, self.recipe.findData(chosen)))
         self.recipe.blockSignals(False)
         self._recipe_changed()
+        self._enable()
 
     def show_exports(self, exports: list[ExportFolder]) -> None:
         typed = self.export.currentText() or keys.text(LAST_EXPORT)
@@ -289,7 +293,10 @@ class LaunchPanel(Retranslating, QGroupBox):
             self.command.process.waitForFinished(msecs)
 
     def _enable(self) -> None:
-        usable = self.workspace is not None and not self.busy()
+        usable = self.workspace is not None and not self.busy() and not self.missing
+        if self.missing:
+            needed = self.tr("Training needs the train extra (missing: %1): pip install 'mobile-annotator[train]'")
+            self.error.setText(fill(needed, ", ".join(self.missing)))
         self.launch_button.setEnabled(usable and not (self.workspace and self.workspace.read_only))
         self.copy_button.setEnabled(usable)
         self.launch_button.setText(self.tr("Launching…") if self.busy() else self.tr("&Launch on This Machine"))

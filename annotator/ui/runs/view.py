@@ -60,7 +60,7 @@ class RunsView(Retranslating, QWidget):
         self.heading = QLabel(self)
         self.heading.setStyleSheet("font-weight: bold")
         self.refresh_button = QPushButton(self)
-        self.refresh_button.clicked.connect(self.refresh)
+        self.refresh_button.clicked.connect(lambda: self.refresh())
         self.table = FiguresTable("runs", self, stretch=RECIPE_COLUMN)
         self.table.setObjectName("runs-table")
         self.table.itemSelectionChanged.connect(self._load_detail)
@@ -126,15 +126,17 @@ class RunsView(Retranslating, QWidget):
         if workspace is not None and self.isVisible():  # a hidden view reads when it is first shown
             self.refresh()
 
-    def refresh(self) -> None:
-        """Read the runs (and the exports there are to choose from) again on a worker."""
+    def refresh(self, quietly: bool = False) -> None:
+        """Read the runs (and the exports there are to choose from) again on a worker; `quietly` (the poll while a
+        run is live) says nothing of it in the heading, which would flicker every two seconds."""
         workspace = self.workspace
         if workspace is None:
             return
         self._reading["list"] += 1
         generation, read_recipes = self._reading["list"], not self._recipes_read
         self._loading = True
-        self._show_heading()
+        if not quietly:
+            self._show_heading(reading=True)
         self.jobs.submit(
             self.tr("Reading the training runs"),
             lambda: self._read(workspace, read_recipes),
@@ -143,19 +145,22 @@ class RunsView(Retranslating, QWidget):
         )
 
     @staticmethod
-    def _read(workspace: Workspace, read_recipes: bool) -> tuple[list[RunInfo], list[Any], list[Any] | None]:
+    def _read(workspace: Workspace, read_recipes: bool) -> tuple[list[RunInfo], list[Any], Any]:
+        """The runs, the exports, and (the first time) the recipes and the training packages that are missing
+        (the app runs without them; the runs it finds are still shown)."""
         service = training()
         runs = service.list_runs(workspace.database)
         also = [keys.text(LAST_EXPORT), *service.trained_on(workspace.database)]
-        return runs, service.find_exports(workspace.data_dir, also), service.recipes() if read_recipes else None
+        missing = service.missing_packages() if read_recipes else []
+        recipes = (service.recipes() if not missing else [], missing) if read_recipes else None
+        return runs, service.find_exports(workspace.data_dir, also), recipes
 
-    def _runs_arrived(self, generation: int, runs: list[RunInfo], exports: list[Any], recipes: list[Any] | None
-                      ) -> None:  # fmt: skip
+    def _runs_arrived(self, generation: int, runs: list[RunInfo], exports: list[Any], recipes: Any) -> None:
         if generation != self._reading["list"]:
             return
         if recipes is not None:
             self._recipes_read = True
-            self.launch_panel.show_recipes(recipes)
+            self.launch_panel.show_recipes(*recipes)
         self.launch_panel.show_exports(exports)
         self.runs, self.loaded_at, self._loading = runs, time.monotonic(), False
         self._show_runs()
@@ -174,7 +179,7 @@ class RunsView(Retranslating, QWidget):
 
     def _poll(self) -> None:
         if self.isVisible() and not self._loading:
-            self.refresh()
+            self.refresh(quietly=True)
 
     def _started(self, run_id: int) -> None:
         self.wanted = run_id
@@ -254,10 +259,10 @@ class RunsView(Retranslating, QWidget):
         self.refresh_button.setEnabled(self.workspace is not None)
         self._show_heading()
 
-    def _show_heading(self) -> None:
+    def _show_heading(self, reading: bool = False) -> None:
         count = len(self.runs)
         text = self.tr("Training runs of this workspace: %n", "", count) if count else self.tr("Training runs")
-        self.heading.setText(text + (" · " + self.tr("reading…") if self._loading else ""))
+        self.heading.setText(text + (" · " + self.tr("reading…") if reading else ""))
 
     def _empty_text(self) -> str:
         if self.workspace is None:
