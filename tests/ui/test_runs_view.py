@@ -4,6 +4,7 @@ with no process left, the command's one-line refusal, and a recorded GRPO run sh
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,10 +20,19 @@ from annotator.ui.main_window import MainWindow
 from annotator.ui.runs import RunsView
 from tests.launch.test_runs import plan
 from trainer_bridge.launch.process import group_members
+from trainer_bridge.launch.run import cancel
 from trainer_bridge.launch.run import launch as launch_run
 
 pytestmark = pytest.mark.slow
 RUN_S = 150_000  # ms: a tiny run on a loaded 2-core machine (about 40 s alone)
+
+
+@pytest.fixture
+def no_run_left(populated: Workspace) -> Iterator[None]:
+    """A test that fails half-way leaves no training process behind."""
+    yield
+    for run in training_runs.list_runs(populated.database, training_runs.LIVE):
+        cancel(populated.database, run.id, grace_s=2)
 
 
 def runs_view(qtbot: QtBot, window: MainWindow) -> RunsView:
@@ -48,6 +58,7 @@ def shown_status(view: RunsView, run_id: int) -> str:
     return view.table.item(ids.index(run_id), 2).text() if run_id in ids else ""
 
 
+@pytest.mark.usefixtures("no_run_left")
 def test_a_tiny_run_launched_from_the_view_is_followed_into_its_table_curves_and_log(
     qtbot: QtBot, window: MainWindow, exports: dict[str, Path], populated: Workspace
 ) -> None:
@@ -67,6 +78,7 @@ def test_a_tiny_run_launched_from_the_view_is_followed_into_its_table_curves_and
     assert page.detail.checkpoint == training_runs.get_run(populated.database, run.id).output_dir
 
 
+@pytest.mark.usefixtures("no_run_left")
 def test_cancelling_a_live_run_from_its_page_leaves_no_process(
     qtbot: QtBot, window: MainWindow, exports: dict[str, Path], populated: Workspace
 ) -> None:
