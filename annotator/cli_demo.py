@@ -18,6 +18,7 @@ from annotator.demo.workspace.build import (
     demo_db_url,
     stored_trajectories,
 )
+from annotator.demo.workspace.loop import Cancelled, DemoLoop, LoopFailed, LoopProgress
 from annotator.storage.database import MigrationError, SchemaTooNewError
 
 
@@ -62,10 +63,16 @@ def summary(report: DemoReport) -> list[str]:
 @click.option("--trajectories", type=click.IntRange(1, 100), default=12, show_default=True, help="How many to record.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Varies the tasks, the agent's mistakes, labels.")
 @click.option("--replace", is_flag=True, help="Delete the folder's database and blobs first and build anew.")
+@click.option(
+    "--with-training", is_flag=True,
+    help="With --no-gui: also export, train tiny-sft and tiny-grpo and evaluate, printing the progress (the app "
+         "does this in the background); an existing demo workspace is then kept and only what is missing runs.",
+)  # fmt: skip
 @click.pass_context
 def demo(
-    context: click.Context, no_gui: bool, local_data_dir: Path | None, trajectories: int, seed: int, replace: bool
-) -> None:
+    context: click.Context, no_gui: bool, local_data_dir: Path | None, trajectories: int, seed: int, replace: bool,
+    with_training: bool,
+) -> None:  # fmt: skip
     """Build a demo workspace with real data and open the app on it.
 
     The demo records trajectories on the built-in virtual phone (优选商城, 趣看视频, 设置) with the scripted
@@ -73,7 +80,10 @@ def demo(
     them and a reviewer accepts or rejects them with comments. Same seed, same data.
 
     Without --no-gui an existing demo workspace is opened as it is; --replace builds it again. The demo always
-    uses an SQLite database in its own folder, never the --db database.
+    uses an SQLite database in its own folder, never the --db database. Once the window is open the app closes
+    the loop in the background (a status bar line says how far it is; Cancel stops it): it exports the accepted
+    trajectories, trains tiny-sft, then tiny-grpo from it, and evaluates the result, so the Runs and Models views
+    have real runs and an evaluation. Steps already done are not done again.
     """
     data_dir = demo_folder(context, local_data_dir)
     if (context.find_root().obj or {}).get("db_url"):
@@ -81,10 +91,13 @@ def demo(
     run_gui = None if no_gui else load_gui()
     try:
         existing = stored_trajectories(data_dir)
-        if run_gui is None or replace or not existing:
+        keep = run_gui is not None or with_training  # the loop goes on from what an existing demo holds
+        if not keep or replace or not existing:
             build(data_dir, trajectories, seed, replace)
     except (DemoExistsError, SchemaTooNewError, MigrationError) as error:
         raise click.ClickException(str(error)) from None
+    if run_gui is None and with_training:
+        close_the_loop(data_dir)
     if run_gui is not None and existing and not replace:
         click.echo(f"Opening the demo workspace in {data_dir} ({existing} trajectories; --replace builds it anew).")
     if run_gui is not None:
@@ -94,6 +107,8 @@ def demo(
 
 def build(data_dir: Path, trajectories: int, seed: int, replace: bool) -> None:
     click.echo(f"Building the demo workspace in {data_dir} ...", err=True)
+    if replace and stored_trajectories(data_dir):
+        DemoLoop(data_dir).clear()  # else the loop would skip an export of the old data and resume its runs
     report = build_demo(
         data_dir,
         trajectories=trajectories,
@@ -102,3 +117,31 @@ def build(data_dir: Path, trajectories: int, seed: int, replace: bool) -> None:
         progress=lambda line: click.echo(line, err=True),
     )
     click.echo("\n".join(summary(report)))
+
+
+def close_the_loop(data_dir: Path) -> None:
+    """The app's background loop in the foreground: export, tiny-sft, tiny-grpo, evaluate, printing each step."""
+    loop = DemoLoop(data_dir, on_progress=_print_progress)
+    click.echo(f"Closing the loop in {data_dir} (commands and their output: {loop.paths.log}) ...", err=True)
+    try:
+        report = loop.run()
+    except Cancelled:
+        raise click.ClickException("cancelled; `annotator demo --no-gui --with-training` goes on") from None
+    except LoopFailed as error:
+        raise click.ClickException(str(error)) from None
+    if report.ran:
+        timings = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in report.seconds.items())
+        click.echo(f"Loop closed in {report.total_s:.0f} s ({timings}): `trainer-bridge runs list --data-dir "
+                   f"{data_dir}` and `trainer-bridge eval list --data-dir {data_dir}` show the runs and the "
+                   "evaluation.")  # fmt: skip
+    else:
+        click.echo("The loop was closed already: every step's result is there.")
+
+
+def _print_progress(progress: LoopProgress) -> None:
+    where = f"[{progress.number}/{progress.total}] {progress.step}"
+    if progress.state == "running" and progress.done is not None:
+        unit = "step" if progress.step.startswith("tiny-") else "evaluated"
+        click.echo(f"{where}: {unit} {progress.done}/{progress.of or '?'}", err=True)
+    else:
+        click.echo(f"{where}: {progress.state}", err=True)

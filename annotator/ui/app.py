@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from annotator import __version__
 from annotator.ui import settings as keys
+from annotator.ui.demo_loop import attach_demo_loop
 from annotator.ui.fonts import register_fonts
 from annotator.ui.i18n import LanguageSwitcher
 from annotator.ui.identity_dialog import ask_if_unknown
@@ -81,7 +82,8 @@ def run_gui(data_dir: Path, *, db_url: str | None = None, demo_peers: bool = Fal
     """Show the main window on the workspace in `data_dir` (or at `db_url`); returns the exit code.
 
     `demo_peers` starts the built-in virtual phone and the scripted endpoint once the workspace is open, so that
-    the demo's Collect view has a phone and an agent ready."""
+    the demo's Collect view has a phone and an agent ready, and the demo's training loop in the background, so that
+    its Runs and Models views get real runs and an evaluation (annotator.ui.demo_loop)."""
     log_file = set_up_logging()
     app = make_app()
     log.info("Mobile Annotator %s; log file %s", __version__, log_file)
@@ -92,6 +94,8 @@ def run_gui(data_dir: Path, *, db_url: str | None = None, demo_peers: bool = Fal
     window.show()
     if demo_peers:
         window.workspace_opened.connect(lambda _workspace: start_demo_peers(window))
+        # the demo's folder, whichever workspace is opened later; once per window, like the peers
+        window.workspace_opened.connect(lambda _workspace: attach_demo_loop(window, Path(data_dir)))
     window.open_workspace(Path(data_dir), db_url)
     return app.exec()
 

@@ -1126,6 +1126,73 @@
     </message>
 </context>
 <context>
+    <name>DemoLoopBar</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the demo&apos;s training loop; opening the demo again goes on</source>
+        <translation>停止演示的训练流程；再次打开演示时会接着进行</translation>
+    </message>
+    <message>
+        <source>The demo closes the loop: it exports the accepted trajectories, trains tiny-sft, then tiny-grpo, and evaluates the result. Commands and their output: %1</source>
+        <translation>演示会走完整个流程：导出已通过的轨迹，训练 tiny-sft，再训练 tiny-grpo，然后评估结果。命令及其输出：%1</translation>
+    </message>
+    <message>
+        <source>Demo: starting the training loop…</source>
+        <translation>演示：正在启动训练流程…</translation>
+    </message>
+    <message>
+        <source>Demo: cancelling the training loop…</source>
+        <translation>演示：正在取消训练流程…</translation>
+    </message>
+    <message>
+        <source>Demo: training loop cancelled; opening the demo again goes on.</source>
+        <translation>演示：训练流程已取消；再次打开演示时会接着进行。</translation>
+    </message>
+    <message>
+        <source>Demo: exported; to train and evaluate, install the training packages: pip install &apos;mobile-annotator[train]&apos;</source>
+        <translation>演示：已导出；要训练和评估，请安装训练所需的包：pip install &apos;mobile-annotator[train]&apos;</translation>
+    </message>
+    <message>
+        <source>Demo: the training loop failed: %1</source>
+        <translation>演示：训练流程失败：%1</translation>
+    </message>
+    <message>
+        <source>Demo: loop closed in %1 s; see the Runs and Models views.</source>
+        <translation>演示：流程已完成，用时 %1 秒；请查看“训练”和“模型”视图。</translation>
+    </message>
+    <message>
+        <source>Demo: %1 (%2/%3)…</source>
+        <translation>演示：%1（%2/%3）…</translation>
+    </message>
+    <message>
+        <source>Demo: %1 (%2/%3), %4 of %5 steps…</source>
+        <translation>演示：%1（%2/%3），已评估 %4/%5 步…</translation>
+    </message>
+    <message>
+        <source>Demo: %1 (%2/%3), step %4 of %5…</source>
+        <translation>演示：%1（%2/%3），第 %4/%5 步…</translation>
+    </message>
+    <message>
+        <source>exporting the accepted trajectories</source>
+        <translation>正在导出已通过的轨迹</translation>
+    </message>
+    <message>
+        <source>training tiny-sft</source>
+        <translation>正在训练 tiny-sft</translation>
+    </message>
+    <message>
+        <source>training tiny-grpo</source>
+        <translation>正在训练 tiny-grpo</translation>
+    </message>
+    <message>
+        <source>evaluating the result</source>
+        <translation>正在评估结果</translation>
+    </message>
+</context>
+<context>
     <name>DemoPeers</name>
     <message>
         <source>Starting a virtual phone</source>
