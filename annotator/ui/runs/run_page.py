@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -65,7 +66,9 @@ class RunPage(Retranslating, QWidget):
         self.outcome = QLabel(self)
         self.outcome.setObjectName("runs-outcome")
         self.outcome.setWordWrap(True)
-        self.outcome.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.outcome.setTextFormat(Qt.TextFormat.RichText)  # what it says is escaped; a report is a link
+        self.outcome.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.outcome.setOpenExternalLinks(True)
         self.chart = CurvesChart(self)
         self.completions = FiguresTable("completions", self)
         self.completions.setObjectName("runs-completions")
@@ -168,8 +171,7 @@ class RunPage(Retranslating, QWidget):
         self.command = CliProcess(argv, training().cli_environment(self.workspace), self)
         self.command.finished.connect(lambda code, output: self._ended(run_id, argv, code, output))
         self.command.start()
-        self.outcome.setStyleSheet("")
-        self.outcome.setText(waiting)
+        self._say(waiting)
         self._enable()
 
     def _ended(self, run_id: int, argv: list[str], exit_code: int, output: str) -> None:
@@ -178,10 +180,9 @@ class RunPage(Retranslating, QWidget):
         if evaluation is not None:
             self.evaluations[run_id] = int(evaluation.group(1))
         if exit_code != 0:
-            self.outcome.setStyleSheet(ERROR_STYLE)
-            self.outcome.setText(training().error_line(output) or fill(self.tr("The command failed (%1)."), exit_code))
+            self._say(training().error_line(output) or fill(self.tr("The command failed (%1)."), exit_code), True)
         else:
-            self.outcome.setText(self._success(output, evaluation))
+            self._say(self._success(output, evaluation), report=self._report(output) if evaluation else None)
         self._enable()
         self.changed.emit()
         started = STARTED.search(output)
@@ -197,6 +198,20 @@ class RunPage(Retranslating, QWidget):
         accuracy = summary.get("step_accuracy")
         shown = "—" if not isinstance(accuracy, (int, float)) else f"{100 * accuracy:.1f}%"
         return fill(self.tr("Evaluation %1 is done: step accuracy %2."), evaluation.group(1), shown)
+
+    @staticmethod
+    def _report(output: str) -> str | None:
+        """The HTML report `eval --json` wrote (beside its JSON)."""
+        paths = (training().last_json(output) or {}).get("report") or []
+        return next((str(path) for path in paths if str(path).endswith(".html")), None)
+
+    def _say(self, text: str, error: bool = False, report: str | None = None) -> None:
+        """The outcome line: the words as they are, and the evaluation's HTML report as a link to open."""
+        self.outcome.setStyleSheet(ERROR_STYLE if error else "")
+        link = ""
+        if report is not None:
+            link = f' <a href="{QUrl.fromLocalFile(report).toString()}">{html.escape(Path(report).name)}</a>'
+        self.outcome.setText(html.escape(text) + link)
 
     def _open_evaluation(self) -> None:
         if self.detail is not None and self.detail.run.id in self.evaluations:

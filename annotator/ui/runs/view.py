@@ -108,7 +108,7 @@ class RunsView(Retranslating, QWidget):
             self.page.open_evaluation.connect(self.evaluation_opened)
             self.right.addWidget(self.page)
             self.right.setStretchFactor(1, 3)
-            self.right.setSizes([160, 560])
+            self.right.setSizes([200, 520])
         return self.page
 
     # the workspace and the list -------------------------------------------------------------------------------------
