@@ -12,6 +12,7 @@ from safetensors.torch import load_file
 
 from trainer_bridge.rewards import RECIPES
 from trainer_bridge.train import grpo_action, sft
+from trainer_bridge.train.common import load_model
 from trainer_bridge.train.recipes import SCRIPTS, load_recipe, recipe_names, recipe_path
 
 pytestmark = [pytest.mark.slow, pytest.mark.train]
@@ -47,6 +48,10 @@ def test_sft_trains_lora_checkpoints_and_resumes(exports: dict[str, Path], tiny:
     resumed = [e for e in events(out) if e["event"] == "start"][-1]
     assert resumed["resumed_from"] == str(out / "checkpoint-2") and (out / "checkpoint-4").is_dir()
     assert [e["step"] for e in events(out) if e["event"] == "log" and "loss" in e][-2:] == [3, 4]
+    # The next stage (`--model` this folder) starts from the base with the adapter merged in, not the bare base.
+    merged, base = load_model(str(out)).state_dict(), load_model(str(tiny)).state_dict()
+    changed = [name for name, weight in merged.items() if "q_proj.weight" in name and not weight.equal(base[name])]
+    assert changed and "peft_config" not in vars(load_model(str(out)))
 
 
 def test_grpo_logs_completions_with_every_rewards_score(exports: dict[str, Path], tiny: Path, tmp_path: Path) -> None:

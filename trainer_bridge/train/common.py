@@ -118,10 +118,27 @@ def model_folder(bridge: BridgeArguments, output_dir: str) -> str:
         raise TrainingSetupError("give --model (a model folder or a hub id); only tiny-* recipes build their own")
     from trainer_bridge.train.tiny import build_tiny_qwen
 
-    folder = Path(output_dir) / "tiny-model"
+    folder = (Path(output_dir) / "tiny-model").resolve()  # absolute: a LoRA run's adapter names it as its base
     if not (folder / "config.json").is_file():
         build_tiny_qwen(folder)
     return str(folder)
+
+
+def load_model(path: str) -> Any:
+    """The model at `path`; a LoRA run's folder (an adapter, no config.json) is its base model with the adapter
+    merged in, so the next stage (Mobile-R1's GRPO after a LoRA SFT) starts from what the last one learned and
+    adds its own adapter, or tunes fully, on top."""
+    from transformers import AutoModelForImageTextToText
+
+    folder = Path(path)
+    if not (folder / "adapter_config.json").is_file() or (folder / "config.json").is_file():
+        return AutoModelForImageTextToText.from_pretrained(path)
+    from peft import PeftConfig, PeftModel
+
+    base = PeftConfig.from_pretrained(path).base_model_name_or_path
+    if not base:
+        raise TrainingSetupError(f"{folder / 'adapter_config.json'} names no base model to merge the adapter into")
+    return PeftModel.from_pretrained(AutoModelForImageTextToText.from_pretrained(base), path).merge_and_unload()
 
 
 def pixel_limits(manifest: dict[str, Any]) -> dict[str, int]:
@@ -193,12 +210,10 @@ def fit(
 ) -> None:  # fmt: skip
     """Load the model (or build the tiny one), train with `trainer_class` from the last checkpoint, write events
     and save: what every script does once its data and settings are checked."""
-    from transformers import AutoModelForImageTextToText
-
     from trainer_bridge.train.events import EventLog, EventsCallback  # loads transformers: only when training
 
     model_path = model_folder(bridge, config.output_dir)
-    model = AutoModelForImageTextToText.from_pretrained(model_path)
+    model = load_model(model_path)
     freeze_vision(model, bridge)
     resumed = last_checkpoint(config.output_dir, bridge.resume)
     events = EventsCallback(EventLog(Path(config.output_dir)), completions=completions, resumed_from=resumed)
