@@ -124,21 +124,34 @@ def model_folder(bridge: BridgeArguments, output_dir: str) -> str:
     return str(folder)
 
 
+def is_adapter(path: str) -> bool:
+    """A LoRA run's folder: an adapter and no model of its own."""
+    return (Path(path) / "adapter_config.json").is_file() and not (Path(path) / "config.json").is_file()
+
+
 def load_model(path: str) -> Any:
-    """The model at `path`; a LoRA run's folder (an adapter, no config.json) is its base model with the adapter
-    merged in, so the next stage (Mobile-R1's GRPO after a LoRA SFT) starts from what the last one learned and
-    adds its own adapter, or tunes fully, on top."""
+    """The model at `path`; a LoRA run's folder is its base model with the adapter merged in, so the next stage
+    (Mobile-R1's GRPO after a LoRA SFT) starts from what the last one learned and adds its own adapter, or tunes
+    fully, on top."""
     from transformers import AutoModelForImageTextToText
 
-    folder = Path(path)
-    if not (folder / "adapter_config.json").is_file() or (folder / "config.json").is_file():
+    if not is_adapter(path):
         return AutoModelForImageTextToText.from_pretrained(path)
     from peft import PeftConfig, PeftModel
 
     base = PeftConfig.from_pretrained(path).base_model_name_or_path
     if not base:
-        raise TrainingSetupError(f"{folder / 'adapter_config.json'} names no base model to merge the adapter into")
+        raise TrainingSetupError(f"{Path(path) / 'adapter_config.json'} names no base model to merge the adapter into")
     return PeftModel.from_pretrained(AutoModelForImageTextToText.from_pretrained(base), path).merge_and_unload()
+
+
+def keep_merged_base(model: Any, output_dir: str) -> None:
+    """A new adapter over a merged one names its base by folder: write the merged model to `<output>/merged-base`
+    (once) and name it, so the run's adapter loads over what it was trained on, not over the bare first base."""
+    folder = (Path(output_dir) / "merged-base").resolve()
+    if not (folder / "config.json").is_file():
+        model.save_pretrained(folder)
+    model.name_or_path = model.config._name_or_path = str(folder)
 
 
 def pixel_limits(manifest: dict[str, Any]) -> dict[str, int]:
@@ -214,6 +227,8 @@ def fit(
 
     model_path = model_folder(bridge, config.output_dir)
     model = load_model(model_path)
+    if is_adapter(model_path) and bridge.use_lora:
+        keep_merged_base(model, config.output_dir)
     freeze_vision(model, bridge)
     resumed = last_checkpoint(config.output_dir, bridge.resume)
     events = EventsCallback(EventLog(Path(config.output_dir)), completions=completions, resumed_from=resumed)

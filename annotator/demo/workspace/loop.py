@@ -9,9 +9,8 @@ complete run of that folder, a complete evaluation of that model), so opening th
 cancelled half-way is done again (a training run goes on from its last checkpoint). Once a step has run, the
 steps after it are done afresh: they would otherwise keep results of the earlier data or model.
 
-Both runs train the tiny model fully (`use_lora=false`; it is tiny, so as fast as LoRA): a LoRA run's folder holds
-only an adapter, which `tiny-grpo --model` would stack a second adapter beside and `eval --model-path` does not
-load, while a full run's folder is a model that the next step and the evaluation load as they are.
+Both runs are the recipes as shipped (LoRA): `tiny-grpo --model` merges the SFT run's adapter into its base before
+adding its own, and `eval --model-path` loads the GRPO run's adapter over that merged base.
 """
 
 from __future__ import annotations
@@ -35,7 +34,6 @@ from annotator.storage.database import open_database
 STEPS = ("export", "tiny-sft", "tiny-grpo", "evaluate")
 EVAL_NAME = "demo: tiny-grpo"
 LOG_FILE = "demo-loop.log"
-FULL_TUNING = ("--set", "use_lora=false")
 TRAINING_MODULES = ("torch", "torchvision", "transformers", "trl", "peft", "accelerate", "datasets", "yaml")
 EVALUATING = re.compile(rb"evaluating (\d+)/(\d+)")  # `eval`'s progress lines when its stderr is not a terminal
 
@@ -160,7 +158,8 @@ class DemoLoop:
 
     def _trained(self, folder: Path) -> bool:
         runs = self._runs(folder)
-        return (folder / "config.json").is_file() and any(run.status == "complete" for run in runs)
+        saved = any((folder / name).is_file() for name in ("config.json", "adapter_config.json"))  # full or LoRA
+        return saved and any(run.status == "complete" for run in runs)
 
     def _runs(self, folder: Path) -> list[training_runs.RunInfo]:
         database = open_database(self.db_url, migrate=False)
@@ -198,7 +197,7 @@ class DemoLoop:
         self._cancel_leftovers(folder)
         if fresh:
             shutil.rmtree(folder, ignore_errors=True)  # its checkpoints were trained on the earlier data or model
-        argv = ["train", recipe, "--data", str(data), "--output", str(folder), *FULL_TUNING, *self.settings]
+        argv = ["train", recipe, "--data", str(data), "--output", str(folder), *self.settings]
         argv += ["--model", str(model)] if model is not None else []
         events = Events(folder / "events.jsonl")
         try:
