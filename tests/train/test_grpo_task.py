@@ -105,34 +105,47 @@ def test_bad_inputs_are_one_line_before_any_model_loads(
     assert not (tmp_path / "out" / "tiny-model").exists()  # nothing was built or loaded
 
 
-def test_a_phone_that_goes_away_hands_its_rollouts_to_the_other_and_none_left_is_an_error(
-    tiny: Path, tmp_path: Path
-) -> None:
+@pytest.fixture(scope="module")
+def make_chat(tiny: Path):
     from transformers import AutoModelForImageTextToText, AutoProcessor
 
+    model, processor = AutoModelForImageTextToText.from_pretrained(tiny), AutoProcessor.from_pretrained(tiny)
+    lock = threading.Lock()
+    return lambda: PolicyChat(model, processor, lock, name="tiny", temperature=1.0, max_new_tokens=8)
+
+
+def rollout_groups(workspace: Workspace, devices: list, make_chat, judge=None):
+    from annotator.domain.coords import ResizeConfig
+    from annotator.llm.client import LLMConfig
+    from trainer_bridge.train.task_rollouts import Play, RolloutGroups
+
+    play = Play(2, 2, "qwen2.5-vl", ResizeConfig(max_pixels=200_000), 0.5, 0)
+    return RolloutGroups(workspace, devices, make_chat, play, LLMConfig("in-process:test", "tiny"), judge, {})
+
+
+def instruction(workspace: Workspace, app: str, text: str):
+    from annotator.storage import collection
+    from trainer_bridge.evaluate.online_rollout import Item
+
+    return Item(collection.add_instruction(workspace.database, app, text), text, app, 0)
+
+
+def test_a_phone_that_goes_away_hands_its_rollouts_to_the_other_and_none_left_is_an_error(
+    make_chat, tmp_path: Path
+) -> None:
     from annotator.demo.phone.adb_server import VirtualAdbServer
     from annotator.demo.phone.phone import VirtualPhone
     from annotator.device.adb import adb_client
     from annotator.device.android import AndroidDevice
-    from annotator.domain.coords import ResizeConfig
-    from annotator.llm.client import LLMConfig
-    from annotator.storage import collection
-    from trainer_bridge.evaluate.online_rollout import Item
-    from trainer_bridge.train.task_rollouts import Play, RolloutError, RolloutGroups
+    from trainer_bridge.train.task_rollouts import RolloutError
 
-    model, processor = AutoModelForImageTextToText.from_pretrained(tiny), AutoProcessor.from_pretrained(tiny)
-    lock = threading.Lock()
-    make_chat = lambda: PolicyChat(model, processor, lock, name="tiny", temperature=1.0, max_new_tokens=8)  # noqa: E731
-    play = Play(2, 2, "qwen2.5-vl", ResizeConfig(max_pixels=200_000), 0.5, 0)
     phones = [VirtualPhone(serial="virtual-1"), VirtualPhone(serial="virtual-2")]
     with Workspace.open(tmp_path) as workspace, VirtualAdbServer(phones[:1]) as first, \
             VirtualAdbServer(phones[1:]) as second:  # fmt: skip
         devices = [AndroidDevice(adb_client(port=server.port, timeout_s=5), phone.serial)
                    for server, phone in zip((first, second), phones, strict=True)]  # fmt: skip
-        task = Item(
-            collection.add_instruction(workspace.database, "设置", "在设置里关闭WLAN"), "在设置里关闭WLAN", "设置", 0
-        )
-        groups = RolloutGroups(workspace, devices, make_chat, play, LLMConfig("in-process:test", "tiny"), None, {})
+        task = instruction(workspace, "设置", "在设置里关闭WLAN")
+        groups = rollout_groups(workspace, devices, make_chat)
         try:
             first.close()
             played = groups.play(task, 2)
@@ -143,3 +156,39 @@ def test_a_phone_that_goes_away_hands_its_rollouts_to_the_other_and_none_left_is
                 groups.play(task, 2)
         finally:
             groups.close()
+
+
+def test_an_instruction_the_phone_cannot_check_is_scored_by_the_judge(make_chat, tmp_path: Path) -> None:
+    """The scripted judge gives 0 to a task it does not know: R_task = R_Fmt + 0 / 4, from the judge's score."""
+    from annotator.demo.phone.adb_server import VirtualAdbServer
+    from annotator.demo.phone.phone import VirtualPhone
+    from annotator.demo.phone.scripted_endpoint import MODEL, ScriptedEndpoint
+    from annotator.device.adb import adb_client
+    from annotator.device.android import AndroidDevice
+    from trainer_bridge.evaluate.online_rollout import OnlineJudge
+    from trainer_bridge.rewards.recipes import trl_rewards
+
+    phone = VirtualPhone(serial="virtual-1")
+    with Workspace.open(tmp_path) as workspace, VirtualAdbServer([phone]) as server, ScriptedEndpoint() as endpoint:
+        device = AndroidDevice(adb_client(port=server.port, timeout_s=5), phone.serial)
+        groups = rollout_groups(workspace, [device], make_chat, OnlineJudge(MODEL, endpoint.base_url))
+        try:
+            played = groups.play(instruction(workspace, "设置", "把屏幕亮度调到最高"), 2)
+        finally:
+            groups.close()
+    assert all(r.record.checked_by == "judge" and r.record.judge_score == 0 and r.checked_success is None
+               for r in played)  # fmt: skip
+    rewards = task_trainer.rollout_rewards(played, *trl_rewards("mobile-r1-task"))
+    assert rewards["task_outcome_reward"] == [0.0, 0.0] and rewards["reward"] == rewards["trajectory_format_reward"]
+
+
+def test_every_export_format_gives_the_instructions(exports: dict[str, Path], tmp_path: Path) -> None:
+    from annotator.domain.model_space import default_export_space
+    from trainer_bridge.export.run import ExportOptions, export
+
+    expected = grpo_task.task_rows(str(exports["grpo-task"]), "train").select_columns(list(grpo_task.COLUMNS))
+    with Workspace.open(exports["grpo-task"].parent / "data") as workspace:
+        for form in ("jsonl", "easyr1"):
+            export(workspace, ExportOptions("grpo-task", form, tmp_path / form, default_export_space()))
+            rows = grpo_task.task_rows(str(tmp_path / form), "train").select_columns(list(grpo_task.COLUMNS))
+            assert rows.to_list() == expected.to_list()

@@ -1,4 +1,5 @@
-"""Task-level online GRPO on phones (Mobile-R1 stage 3, eq. 4-5) on a `grpo-task` export: one row per instruction.
+"""Task-level online GRPO on phones (Mobile-R1 stage 3, eq. 4-5) on a `grpo-task` export (any format): one row per
+instruction.
 
     accelerate launch -m trainer_bridge.train.grpo_task --recipe mobile-r1-stage3 --data EXPORT --model STAGE2 \\
         --output_dir runs/stage3 --workspace_dir DATA --adb_port 5037
@@ -83,6 +84,19 @@ def task_rewards(name: str | None) -> tuple[list[Any], list[float]]:
     return trl_rewards(chosen)
 
 
+def task_rows(data: str, split: str) -> Any:
+    """The export's instructions, in any format: the trl folder, or `data/<split>.parquet` (easyr1) or `.jsonl`."""
+    folder = Path(data)
+    if (folder / "dataset_dict.json").is_file():
+        return train_split(data, split)
+    from datasets import load_dataset
+
+    for suffix, builder in ((".parquet", "parquet"), (".jsonl", "json")):
+        if (folder / "data" / f"{split}{suffix}").is_file():
+            return load_dataset(builder, data_files=str(folder / "data" / f"{split}{suffix}"), split="train")
+    raise TrainingSetupError(f"{data} has no {split!r} split (data/{split}.jsonl or .parquet, or the trl format)")
+
+
 def check_rollouts(config: TaskGRPOConfig) -> None:
     if config.num_generations < 2:
         raise TrainingSetupError("num_generations must be 2 or more: advantages compare rollouts within a group")
@@ -128,7 +142,7 @@ def train(argv: Sequence[str] | None = None) -> None:
     manifest = read_manifest(bridge.data, "grpo-task")  # before any model loads: a wrong folder costs nothing
     check_rollouts(config)
     rewards = task_rewards(bridge.reward_recipe)
-    dataset = train_split(bridge.data, bridge.split)
+    dataset = task_rows(bridge.data, bridge.split)
     missing = [name for name in COLUMNS if name not in dataset.column_names]
     if missing:
         raise TrainingSetupError(f"{bridge.data} has no {', '.join(missing)} column: export it again")
