@@ -7,6 +7,7 @@ command's module, and a command imports only what it uses (tests/test_startup_im
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -115,4 +116,7 @@ def load_gui(module: str = GUI_MODULE) -> Callable[..., int]:
 
 
 def main() -> None:
+    # Ctrl+C stops a command cleanly, also one started with SIGINT ignored (a script's `command &`): the demo's
+    # training loop and the tests stop commands with SIGINT, as a person would.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     cli(prog_name="annotator")

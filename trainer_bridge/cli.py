@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from importlib import import_module
 
 import click
@@ -84,4 +85,7 @@ def doctor(as_json: bool) -> None:
 
 
 def main() -> None:
+    # Ctrl+C stops a command cleanly, also one started with SIGINT ignored (a script's `command &`): the demo's
+    # training loop and the tests stop commands with SIGINT, as a person would.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     cli(prog_name="trainer-bridge")

@@ -268,6 +268,8 @@ def test_duplicate_serials_are_refused() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows has no SIGINT to send to a child process")
 def test_serve_forever_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     script = (
+        "import signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # as the CLI does: even if started ignoring it\n"
         "from annotator.demo.phone.adb_server import VirtualAdbServer\n"
         "from annotator.demo.phone.phone import VirtualPhone\n"
         "server = VirtualAdbServer([VirtualPhone()])\n"
