@@ -28,12 +28,17 @@ FROM_MANIFEST = {
 }  # fmt: skip
 
 
+MAX_NEW_TOKENS = 512  # trainer_bridge.evaluate.local_policy's (not imported: it loads torch)
+
+
 def policy_options(command: F) -> F:
     options = [
         click.option("--base-url", help="The policy's OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1."),
         click.option("--model", help="The model's name at that endpoint."),
         click.option("--model-path", type=click.Path(file_okay=False, path_type=Path),
                      help="A local transformers model folder (a checkpoint) instead of an endpoint."),
+        click.option("--max-new-tokens", type=click.IntRange(1), default=MAX_NEW_TOKENS, show_default=True,
+                     help="--model-path: the longest answer generated (a model that never ends one stops here)."),
         click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="Env var holding the key."),
         click.option("--timeout", type=click.FloatRange(min=1), default=120, show_default=True,
                      help="Seconds per try."),
@@ -158,7 +163,7 @@ def _plain_policy(given: dict[str, Any]) -> Policy:
         from trainer_bridge.evaluate.local_policy import LocalModelError, LocalPolicy
 
         try:
-            return LocalPolicy(given["model_path"])
+            return LocalPolicy(given["model_path"], max_new_tokens=given["max_new_tokens"])
         except LocalModelError as error:
             raise click.ClickException(str(error)) from None
     return EndpointPolicy(endpoint_config(given))

@@ -44,7 +44,9 @@ class LocalPolicy:
         self._lock = threading.Lock()
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": "local", "model": self.folder.name, "path": str(self.folder.resolve())}
+        """Who answers (part of the evaluation's fingerprint): a cap other than the default answers differently."""
+        described = {"kind": "local", "model": self.folder.name, "path": str(self.folder.resolve())}
+        return described | ({"max_new_tokens": self.max_new_tokens} if self.max_new_tokens != MAX_NEW_TOKENS else {})
 
     def answer(self, request: Any, *, temperature: float) -> Any:
         from trainer_bridge.evaluate.policy import PolicyAnswer

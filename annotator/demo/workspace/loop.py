@@ -33,6 +33,7 @@ from annotator.storage.database import open_database
 
 STEPS = ("export", "tiny-sft", "tiny-grpo", "evaluate")
 EVAL_NAME = "demo: tiny-grpo"
+TINY_ANSWER_TOKENS = 64  # the tiny model never ends an answer: 512 tokens of noise per step would say nothing more
 LOG_FILE = "demo-loop.log"
 TRAINING_MODULES = ("torch", "torchvision", "transformers", "trl", "peft", "accelerate", "datasets", "yaml")
 EVALUATING = re.compile(rb"evaluating (\d+)/(\d+)")  # `eval`'s progress lines when its stderr is not a terminal
@@ -208,7 +209,8 @@ class DemoLoop:
 
     def _evaluate(self, number: int, fresh: bool) -> None:
         argv = ["eval", "--model-path", str(self.paths.run("tiny-grpo")), "--export",
-                str(self.paths.exports["grpo-action"]), "--name", EVAL_NAME]  # fmt: skip
+                str(self.paths.exports["grpo-action"]), "--name", EVAL_NAME,
+                "--max-new-tokens", str(TINY_ANSWER_TOKENS)]  # fmt: skip
         argv += ["--new"] if fresh else []  # answers of an earlier model of that folder are not this one's
         output = Output(self.paths.log)
         self._command(number, "evaluate", argv, lambda: self._report("evaluate", number, *output.evaluated()))
