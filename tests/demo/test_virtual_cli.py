@@ -32,7 +32,12 @@ def foreground(*args: str, stop: int = signal.SIGINT) -> Iterator[tuple[subproce
         yield process, process.stdout.readline()
     finally:
         process.send_signal(stop)
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # it ignored the signal: the test fails, but leaves no server behind
+            process.kill()
+            process.wait()
+            raise
 
 
 def test_virtual_phone_serve_prints_serials_and_stops_on_ctrl_c() -> None:
