@@ -16,8 +16,7 @@ import time
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QKeyCombination, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QShowEvent
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -33,15 +32,14 @@ from PySide6.QtWidgets import (
 from annotator.storage.workspace import Workspace
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.models.tables import CompareChoice, FiguresTable, list_cells, list_columns
+from annotator.ui.refreshing import RefreshingView
 from annotator.ui.workers import Jobs, describe
 
 if TYPE_CHECKING:  # the pages and the reading load when the view is first used, not when the app starts
     from annotator.services.evaluations import Comparison, EvaluationDetail, EvaluationRow
     from annotator.ui.models.step_detail import EvaluatedStep
 
-STALE_AFTER_S = 5.0  # shown again after this long: an evaluation may have started or ended meanwhile
 POLL_MS = 5000  # while an evaluation runs and the view shows: its status and figures come in
-REFRESH_KEY = QKeyCombination(Qt.KeyboardModifier.NoModifier, Qt.Key.Key_F5)
 SUMMARY, FAILED, COMPARE = range(3)  # the tabs
 
 
@@ -63,7 +61,7 @@ class Generation:
         return self.value
 
 
-class ModelsView(Retranslating, QWidget):
+class ModelsView(Retranslating, RefreshingView):
     status_message = Signal(str)
     open_requested = Signal(int)  # a trajectory to open in the annotation view
 
@@ -196,26 +194,6 @@ class ModelsView(Retranslating, QWidget):
     def _poll(self) -> None:
         if self.isVisible() and not self._loading:
             self.refresh()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        stale = self.loaded_at is None or time.monotonic() - self.loaded_at > STALE_AFTER_S
-        if self.workspace is not None and stale and not self._loading:
-            self.refresh()
-
-    def event(self, event: QEvent) -> bool:
-        """F5 refreshes this view while the focus is in it, before the window's F5 (the trajectory list's) acts."""
-        is_override = event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
-        if is_override and event.keyCombination() == REFRESH_KEY:
-            event.accept()
-            return True
-        return super().event(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.keyCombination() == REFRESH_KEY:
-            self.refresh()
-            return
-        super().keyPressEvent(event)
 
     # choosing ------------------------------------------------------------------------------------------------------
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QKeyCombination, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QShowEvent
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from annotator.storage.workspace import Workspace
 from annotator.ui import settings as keys
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.models.tables import FiguresTable
+from annotator.ui.refreshing import RefreshingView
 from annotator.ui.runs.launch_panel import LAST_EXPORT, LaunchPanel, training
 from annotator.ui.runs.table import RECIPE_COLUMN, cells, columns
 from annotator.ui.workers import Jobs
@@ -29,13 +29,11 @@ if TYPE_CHECKING:
     from annotator.ui.models.view import ModelsView
     from annotator.ui.runs.run_page import RunPage
 
-STALE_AFTER_S = 5.0
 POLL_MS = 2000  # a live run's steps come in every few seconds on a CPU
-REFRESH_KEY = QKeyCombination(Qt.KeyboardModifier.NoModifier, Qt.Key.Key_F5)
 WAIT_FOR_MODELS_MS, MODELS_TRIES = 200, 50  # how long an evaluation is looked for in the Models view's list
 
 
-class RunsView(Retranslating, QWidget):
+class RunsView(Retranslating, RefreshingView):
     status_message = Signal(str)
     evaluation_opened = Signal(int)  # an evaluation of a run's model, to show in the Models view
 
@@ -187,26 +185,6 @@ class RunsView(Retranslating, QWidget):
 
     def is_loading(self) -> bool:
         return self._loading
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        stale = self.loaded_at is None or time.monotonic() - self.loaded_at > STALE_AFTER_S
-        if self.workspace is not None and stale and not self._loading:
-            self.refresh()
-
-    def event(self, event: QEvent) -> bool:
-        """F5 refreshes this view while the focus is in it, before the window's F5 (the trajectory list's) acts."""
-        is_override = event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
-        if is_override and event.keyCombination() == REFRESH_KEY:
-            event.accept()
-            return True
-        return super().event(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.keyCombination() == REFRESH_KEY:
-            self.refresh()
-            return
-        super().keyPressEvent(event)
 
     # the chosen run -------------------------------------------------------------------------------------------------
 
