@@ -183,6 +183,7 @@ class TaskGRPOTrainer(Trainer):
 
     def _optimise(self, model: Any, rollouts: list[PlayedRollout], advantages: list, rows: int) -> Any:
         """Backward each turn of each rewarded rollout (one turn in memory at a time); the loss, detached."""
+        import torch
         from accelerate.utils import DistributedType
 
         rewarded = [(rollout, a) for rollout, a in zip(rollouts, advantages, strict=True) if a is not None]
@@ -198,8 +199,6 @@ class TaskGRPOTrainer(Trainer):
                 loss = loss / (tokens * len(rewarded) * rows * self.current_gradient_accumulation_steps)
                 self.accelerator.backward(loss, **options)
                 total += float(loss.detach())
-        import torch
-
         return torch.tensor(total, device=self.args.device)
 
     def _note(self, rollouts: list[PlayedRollout], rewards: dict[str, list[float | None]], seconds: float) -> None:
