@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = "annotator.storage:migrations"
 # The newest migration's revision; tests/storage/test_migrations.py holds it equal to the packaged migrations'.
-HEAD_REVISION = "0010"
+HEAD_REVISION = "0011"
 VERSION_TABLE = "alembic_version"
 
 

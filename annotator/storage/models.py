@@ -145,6 +145,8 @@ class Trajectory(OwnedRun, Base):
     stop_reason: Mapped[str | None] = mapped_column(Text)  # terminate, step limit, stopped, phone gone, model failed
     settings: Mapped[dict[str, Any] | None]  # how it was collected: max steps, history images, resize, ...
     label_outcome: Mapped[str | None] = mapped_column(String(20))  # the annotator's judgement: task completed?
+    # Raised by every change of label_outcome: a save made from an older read is refused (storage.labels).
+    label_version: Mapped[int] = mapped_column(default=0, server_default="0")
     # The screen after the last action of a run that stopped without terminating (step limit, the user, an error):
     # the judge's last "screen after step n" (Mobile-R1 Fig. 8). None when the run terminated or it could not be
     # taken; a resumed run drops it. A blob's sha256 without a foreign key: SQLite adds none to an existing table
@@ -212,6 +214,8 @@ class Step(Base):
     verdict: Mapped[str | None] = mapped_column(String(20))
     removed: Mapped[bool] = mapped_column(default=False, server_default=false())  # left out of the labelled trajectory
     label_updated_at: Mapped[datetime | None]
+    # Raised by every change of the labelled part: a save made from an older read is refused (storage.labels).
+    label_version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     trajectory: Mapped[Trajectory] = relationship(back_populates="steps")
     revisions: Mapped[list[LabelRevision]] = relationship(
