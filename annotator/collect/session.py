@@ -24,6 +24,7 @@ from annotator.domain import actions as act
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
+from annotator.imaging.decode import png_header_size
 from annotator.storage import collection
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
@@ -121,6 +122,7 @@ class CollectionRun:
         on_step: Callable[[StepEvent], None] | None = None,
         stop: threading.Event | None = None,
         after_record: Callable[[bytes, ScreenSize], object] | None = None,
+        on_started: Callable[[int], None] | None = None,
     ) -> None:
         self.workspace, self.device, self.decider, self.settings = workspace, device, decider, settings
         self.packages = packages or {}
@@ -128,6 +130,7 @@ class CollectionRun:
         self.stop = stop or threading.Event()
         self.timings: list[dict[str, float]] = []
         self.after_record = after_record
+        self.on_started = on_started or (lambda trajectory_id: None)  # the trajectory is stored and collecting
         self._after_record_pool: ThreadPoolExecutor | None = None
 
     # Starting and resuming
@@ -140,12 +143,14 @@ class CollectionRun:
         trajectory_id = collection.start_trajectory(
             db, task.instruction_id, collector, device_serial=self.device.serial, settings=settings
         )
+        self.on_started(trajectory_id)
         return self._run(trajectory_id, task, [])
 
     def resume(self, trajectory_id: int, task: Task) -> RunResult:
         """Go on with an interrupted run (or one whose process is gone) from the phone's current screen, with its
         history intact."""
         collection.resume_trajectory(self.workspace.database, trajectory_id)
+        self.on_started(trajectory_id)
         return self._run(trajectory_id, task, self._history(trajectory_id), restart=False)
 
     def _history(self, trajectory_id: int) -> list[PastStep]:
@@ -268,6 +273,13 @@ class CollectionRun:
             flags=flags,
             suggested_box=hierarchy_box(observation.hierarchy_xml, tool_call),
         )
+        # The files first, outside the write transaction: it then holds the database's write lock (which every
+        # other phone of a parallel collection waits on) only for the rows, not for writing and syncing files.
+        # Blobs are content-addressed, so a file written twice is the same file.
+        if png_header_size(observation.png) is not None:  # bytes that are no PNG are refused below, not kept
+            self.workspace.blobs.put_bytes(observation.png)
+        if step.hierarchy_xml:
+            self.workspace.blobs.put_bytes(step.hierarchy_xml)
         try:
             collection.record_step(self.workspace.database, self.workspace.blobs, trajectory_id, step)
         except ValueError as error:  # the phone sent bytes that are not an image: nothing to keep

@@ -1,0 +1,334 @@
+"""Agent collection on many phones at once: one worker thread per phone, the runs dealt from one shared queue.
+
+How a caller uses it (the CLI's `annotator collect --devices`, the app's Collect grid):
+
+    stop = threading.Event()                      # set it to stop: each phone ends after its current step
+    result = collect_on_phones(
+        workspace, devices, endpoint, tasks, runs=2, settings=settings,
+        on_event=handle, stop=stop,               # handle(event) is called from the phones' worker threads
+    )
+    result.all_done                               # every run complete, nothing left open
+    result.summary()                              # one line saying what was done and what was not
+
+- `devices` are `AndroidDevice`s, each with an adb client of its own (`open_devices` makes them from serials).
+- Every task is run `runs` times; each (task, run number) is a :class:`Job` on the shared queue. Each phone has
+  its own agent (an `LLMClient` and an `AgentDecider`); teleoperation drives one phone, never several.
+- `on_event` gets one event object per thing that happened, each naming its phone (`event.serial`):
+  :class:`RunStarted`, :class:`StepRecorded`, :class:`ScreenSeen` (every fresh screenshot, for a live view; only
+  with `screens=True`), :class:`RunEnded`, :class:`PhoneLost` and, last for each phone, :class:`PhoneFinished`
+  with its summary. They come from worker threads: a GUI hands them to its own thread (a Qt signal carrying the
+  object) and must not block in the callback, since the phone waits for it.
+- A phone that goes away (unplugged, adb gone, a command failing) leaves its trajectory `interrupted` and
+  resumable, as a single-phone run does; the job goes back to the queue for the other phones, and the phone's
+  worker ends. The model's endpoint failing for good (401, 500s after the retries) leaves that run interrupted and
+  deals no further job (the phones finish their current runs). The whole thing ends when the queue is empty, no
+  phone is left, or `stop` is set.
+- `collect_on_phones` blocks until every worker has ended; call it from a worker thread of the GUI. A
+  KeyboardInterrupt in the calling thread (the CLI's second Ctrl+C) marks the runs in progress interrupted and is
+  raised again; the phone threads are daemons, so the process can exit.
+
+Every database write is one short transaction of a worker's own (`annotator.storage.writing`): no transaction
+is held across a phone command or a model call, so a phone only ever waits on another's write for as long as
+that write takes.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from annotator.collect.dealing import Dealer, work_through
+from annotator.collect.decide import Decider, Decision, StepContext, preparer
+from annotator.collect.session import RunResult, Settings, StepEvent, StopKind, Task, collector_for
+from annotator.device.adb import adb_client
+from annotator.device.android import AndroidDevice
+from annotator.device.errors import DeviceError
+from annotator.domain import actions as act
+from annotator.domain.trajectory import TrajectoryStatus
+from annotator.services.collecting import (
+    DEFAULT_SETTINGS,
+    AgentEndpoint,
+    CollectError,
+    agent_decider,
+    collection_run,
+    remember_device,
+)
+from annotator.storage import collection
+from annotator.storage.workspace import Workspace
+
+log = logging.getLogger(__name__)
+WAIT_SLICE_S = 0.2  # how often the calling thread wakes while it waits, so that Ctrl+C reaches it
+
+
+@dataclass(frozen=True)
+class Job:
+    """One run to do: a task and which of its runs (1, 2, ...)."""
+
+    task: Task
+    number: int
+
+
+# The events, each naming its phone
+
+
+@dataclass(frozen=True)
+class RunStarted:
+    serial: str
+    job: Job
+    trajectory_id: int
+
+
+@dataclass(frozen=True)
+class StepRecorded:
+    serial: str
+    job: Job
+    step: StepEvent
+    action: act.Action | None  # the action decided (the step's summary is in `step.action`)
+
+
+@dataclass(frozen=True)
+class ScreenSeen:
+    serial: str
+    png: bytes
+
+
+@dataclass(frozen=True)
+class RunEnded:
+    serial: str
+    job: Job
+    result: RunResult
+
+
+@dataclass(frozen=True)
+class PhoneLost:
+    serial: str
+    reason: str
+    job: Job | None  # the job handed back to the other phones (None: lost before it took one)
+
+
+@dataclass
+class PhoneSummary:
+    serial: str
+    runs: int = 0
+    complete: int = 0
+    steps: int = 0
+    interrupted: list[int] = field(default_factory=list)  # trajectories left open (resume or close them)
+    lost: str | None = None  # why the phone went away
+
+    def line(self) -> str:
+        left = f", interrupted {', '.join(map(str, self.interrupted))}" if self.interrupted else ""
+        gone = f"; lost: {self.lost}" if self.lost else ""
+        return f"{self.serial}: {self.complete} of {self.runs} runs complete, {self.steps} steps{left}{gone}"
+
+
+@dataclass(frozen=True)
+class PhoneFinished:
+    serial: str
+    summary: PhoneSummary
+
+
+PhoneEvent = RunStarted | StepRecorded | ScreenSeen | RunEnded | PhoneLost | PhoneFinished
+
+
+@dataclass
+class ParallelResult:
+    phones: list[PhoneSummary]
+    results: list[RunResult]
+    left: list[Job]  # not run (or handed back and not taken again): the phones were gone or the run stopped
+    stopped: bool  # by the user
+    closed: str | None  # why no more runs were dealt (the model's endpoint failing), when that happened
+
+    @property
+    def interrupted(self) -> list[int]:
+        return [result.trajectory_id for result in self.results if result.status == TrajectoryStatus.INTERRUPTED]
+
+    @property
+    def all_done(self) -> bool:
+        """Every job has a complete trajectory and none is left open: nothing for a person to see to."""
+        return not self.left and not self.interrupted
+
+    def summary(self) -> str:
+        complete = sum(result.status == TrajectoryStatus.COMPLETE for result in self.results)
+        parts = [f"{complete} runs complete on {len(self.phones)} phones"]
+        if self.left:
+            parts.append(f"{len(self.left)} not run")
+        if self.interrupted:
+            listed = ", ".join(map(str, self.interrupted))
+            parts.append(f"interrupted: {listed} (resume with --resume ID, or --close ID)")
+        lost = [summary.serial for summary in self.phones if summary.lost]
+        if lost:
+            parts.append(f"phones lost: {', '.join(lost)}")
+        if self.closed:
+            parts.append(f"stopped dealing: {self.closed}")
+        elif self.stopped:
+            parts.append("stopped by the user")
+        return "; ".join(parts)
+
+
+def open_devices(serials: Sequence[str], port: int | None = None) -> list[AndroidDevice]:
+    """A device per serial, each with an adb client (and so connections) of its own."""
+    return [AndroidDevice(adb_client(port=port), serial) for serial in serials]
+
+
+def collect_on_phones(
+    workspace: Workspace,
+    devices: Sequence[AndroidDevice],
+    endpoint: AgentEndpoint,
+    tasks: Sequence[Task],
+    *,
+    runs: int = 1,
+    settings: Settings = DEFAULT_SETTINGS,
+    on_event: Callable[[PhoneEvent], None] | None = None,
+    stop: threading.Event | None = None,
+    screens: bool = False,
+    make_decider: Callable[[], Decider] | None = None,
+) -> ParallelResult:
+    """Run every task `runs` times on the phones, one worker per phone (see the module's docstring)."""
+    serials = [device.serial for device in devices]
+    if not devices or len(set(serials)) != len(serials):
+        raise CollectError(f"the phones to collect on: at least one, each once; got {serials}")
+    deciders = make_decider or (lambda: agent_decider(endpoint, settings))
+    jobs = [Job(task, number) for task in tasks for number in range(1, runs + 1)]
+    dealer: Dealer[Job] = Dealer(jobs, stop)
+    shared = _Shared(workspace, endpoint, settings, on_event or (lambda event: None), dealer, screens)
+    workers = [_Worker(shared, device, deciders) for device in devices]
+    threads = [threading.Thread(target=w.run, name=f"collect-{w.serial}", daemon=True) for w in workers]
+    for thread in threads:
+        thread.start()
+    try:
+        for thread in threads:
+            while thread.is_alive():
+                thread.join(WAIT_SLICE_S)
+    except BaseException as error:  # the second Ctrl+C: the runs in progress are left interrupted
+        dealer.halt()
+        for worker in workers:
+            worker.abandon(error)
+        raise
+    failed = [worker.failure for worker in workers if worker.failure is not None]
+    if failed:
+        raise failed[0]  # a bug of ours, or the database failing: not to be taken for a lost phone
+    results = [result for worker in workers for result in worker.results]
+    return ParallelResult(
+        [worker.summary for worker in workers], results, dealer.left(), dealer.stop.is_set(), dealer.closed
+    )
+
+
+@dataclass(frozen=True)
+class _Shared:
+    workspace: Workspace
+    endpoint: AgentEndpoint
+    settings: Settings
+    emit: Callable[[PhoneEvent], None]
+    dealer: Dealer[Job]
+    screens: bool
+
+
+class _Watched:
+    """The phone's decider, with each fresh screenshot and each decided action reported as events."""
+
+    def __init__(self, decider: Decider, serial: str, shared: _Shared) -> None:
+        self.decider, self.serial, self.shared = decider, serial, shared
+        self.kind = decider.kind
+        self._prepare = preparer(decider)
+        self.last_action: act.Action | None = None
+
+    def prepare(self, png: bytes) -> None:
+        if self._prepare is not None:
+            self._prepare(png)
+        if self.shared.screens:
+            self.shared.emit(ScreenSeen(self.serial, png))
+
+    def decide(self, context: StepContext) -> Decision:
+        decision = self.decider.decide(context)
+        self.last_action = decision.action
+        return decision
+
+    def close(self) -> None:
+        close = getattr(self.decider, "close", None)
+        if close is not None:
+            close()
+
+
+class _Worker:
+    """One phone: takes jobs until none is left for it or the phone is gone."""
+
+    def __init__(self, shared: _Shared, device: AndroidDevice, make_decider: Callable[[], Decider]) -> None:
+        self.shared, self.device, self.serial = shared, device, device.serial
+        self.make_decider = make_decider
+        self.summary = PhoneSummary(device.serial)
+        self.results: list[RunResult] = []
+        self.failure: BaseException | None = None
+        self.current: int | None = None  # the trajectory being collected
+
+    def run(self) -> None:
+        decider: _Watched | None = None
+        try:
+            packages = remember_device(self.shared.workspace, self.device.info())
+            decider = _Watched(self.make_decider(), self.serial, self.shared)
+            if decider.kind != "agent":
+                raise CollectError("several phones are driven by an agent: teleoperation drives one phone")
+            work_through(self.shared.dealer, self.serial, lambda job: self._one(job, decider, packages))
+        except DeviceError as error:  # gone before it took a job
+            self._lost(str(error), None)
+        except BaseException as error:
+            self.failure = error
+            self.shared.dealer.halt()
+        finally:
+            if decider is not None:
+                decider.close()
+            self.shared.emit(PhoneFinished(self.serial, self.summary))
+
+    def _one(self, job: Job, decider: _Watched, packages: dict[str, str]) -> str | None:
+        """One run of the job; why the phone cannot go on, or None."""
+        shared, endpoint = self.shared, self.shared.endpoint
+        collector = collector_for(decider, person=None, model=endpoint.model, endpoint=endpoint.base_url)
+
+        def started(trajectory_id: int) -> None:
+            self.current = trajectory_id
+            shared.emit(RunStarted(self.serial, job, trajectory_id))
+
+        def stepped(event: StepEvent) -> None:
+            shared.emit(StepRecorded(self.serial, job, event, decider.last_action))
+
+        run = collection_run(
+            shared.workspace, self.device, decider, settings=shared.settings, packages=packages, on_step=stepped,
+            stop=shared.dealer.stop, on_started=started,
+        )  # fmt: skip
+        result = run.start(job.task, collector)
+        self.current = None
+        self._count(result)
+        shared.emit(RunEnded(self.serial, job, result))
+        if result.stop.phone_lost:
+            self._lost(result.stop_reason, job)
+            return result.stop_reason
+        if result.stop == StopKind.DECIDER_FAILED:
+            shared.dealer.close(f"the model failed on {self.serial}: {result.stop_reason}")
+        return None
+
+    def _count(self, result: RunResult) -> None:
+        self.results.append(result)
+        self.summary.runs += 1
+        self.summary.steps += result.steps
+        if result.status == TrajectoryStatus.COMPLETE:
+            self.summary.complete += 1
+        else:
+            self.summary.interrupted.append(result.trajectory_id)
+
+    def _lost(self, reason: str, job: Job | None) -> None:
+        self.summary.lost = reason
+        self.shared.emit(PhoneLost(self.serial, reason, job))
+
+    def abandon(self, error: BaseException) -> None:
+        """The caller gave up waiting (a second Ctrl+C): leave the run in progress interrupted."""
+        trajectory_id = self.current
+        if trajectory_id is None:
+            return
+        reason = "aborted by the user" if isinstance(error, KeyboardInterrupt) else f"stopped by an error: {error!r}"
+        try:
+            collection.finish_trajectory(
+                self.shared.workspace.database, trajectory_id, TrajectoryStatus.INTERRUPTED, stop_reason=reason
+            )
+        except Exception:  # the run's owner, now gone, still marks it for the next command
+            log.exception("trajectory %s could not be marked interrupted", trajectory_id)
