@@ -136,9 +136,14 @@ def _report(summary: RunSummary, prompt: str, model: str, as_json: bool) -> None
         )
     if summary.message:
         click.echo(f"The run ended early: {summary.message}", err=True)
-    if summary.failed:
-        click.echo("Run the same command again to ask about the unscored ones once more.", err=True)
-    if summary.status == "failed":
+    unscored = summary.requested - summary.skipped - summary.scored
+    if unscored or summary.status != "complete":
+        # the work was not done: a script or a scheduler must see it in the exit status, not only in the text
+        click.echo(
+            f"Not done: {unscored} of {summary.requested} chosen trajectories have no usable score from this "
+            "judge; run the same command again to ask about them once more (the scored ones are not asked again).",
+            err=True,
+        )
         sys.exit(1)
 
 

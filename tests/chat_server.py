@@ -21,6 +21,8 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0  # hold the reply this long (to provoke client timeouts)
     content_type: str = "application/json"
+    trickle_s: float = 0.0  # send the body one byte at a time, this long apart (a per-read timeout never trips)
+    hang_up: bool = False  # close the connection without answering
 
 
 def chat_completion(text: str | None, *, model: str = "test-model", usage: bool = True) -> dict[str, Any]:
@@ -60,6 +62,9 @@ class _Handler(BaseHTTPRequestHandler):
         reply = self.server.take(Seen(self.command, self.path, headers, body))
         if reply.delay_s:
             self.server.release.wait(reply.delay_s)
+        if reply.hang_up:
+            self.close_connection = True
+            return
         data = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body, ensure_ascii=False).encode()
         try:
             self.send_response(reply.status)
@@ -68,9 +73,20 @@ class _Handler(BaseHTTPRequestHandler):
             for name, value in reply.headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(data)
+            self._send_body(data, reply.trickle_s)
         except OSError:
             pass  # the client gave up (a timeout test)
+
+    def _send_body(self, data: bytes, trickle_s: float) -> None:
+        if not trickle_s:
+            self.wfile.write(data)
+            return
+        for sent in range(len(data)):
+            self.wfile.write(data[sent : sent + 1])
+            self.wfile.flush()
+            self.server.bytes_sent += 1
+            if self.server.release.wait(trickle_s):
+                return
 
     def do_GET(self) -> None:
         self._answer(None)
@@ -95,6 +111,7 @@ class ChatServer(ThreadingHTTPServer):
         self.replies = list(replies)
         self.respond = respond
         self.seen: list[Seen] = []
+        self.bytes_sent = 0  # of trickled bodies
         self.release = threading.Event()  # set on close, so a held reply does not outlive the test
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)

@@ -1,8 +1,12 @@
-"""Reading a judge's reply: a JSON object with a `reward` on the 0-4 scale and a `reason`.
+"""Reading a judge's reply: one JSON object with a whole-number `reward` on the 0-4 scale and a `reason`.
 
-Models wrap JSON in code fences or add a sentence around it; that is accepted. What is not usable gets a
-`JudgeReplyError` that says what was wrong in words, and the trajectory stays unscored: no JSON, a reward
-that is not a whole number from 0 to 4 ("7", 3.5, "high"), a missing reward, or a refusal.
+The rubric (resources/prompts/judge/mobile-r1.txt, Mobile-R1's appendix B.3) asks for exactly that object and
+nothing else ("一定不要输出多余内容，直接输出 json 格式的答案"), shown inside a code fence, so a fence around it
+is accepted and nothing more. Anything else gets a `JudgeReplyError` that says what was wrong in words, and the
+trajectory stays unscored: no JSON, text around the object (it may revise the score in words), two or more
+objects (even with equal rewards: which one is the verdict, and with which reason, is a guess), a key given
+twice, a reward that is not a JSON integer from 0 to 4 ("3", 3.5, 7, true), a missing reward, a reason that is
+not text, or a refusal.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_LEVEL = 4
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S | re.I)
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)\s*```", re.S | re.I)
 _REFUSALS = ("i'm sorry", "i am sorry", "i cannot", "i can't", "抱歉", "无法", "不能协助", "对不起")
 _SHOWN = 120
 
@@ -34,55 +38,74 @@ def _shown(text: str) -> str:
     return flat if len(flat) <= _SHOWN else flat[: _SHOWN - 1] + "…"
 
 
-def _json_objects(text: str) -> list[Any]:
-    """Every JSON object in the text: fenced blocks first, then any `{...}` that decodes."""
-    found = []
-    for block in _FENCE.findall(text):
+def _unfenced(text: str) -> str:
+    """The reply without the one code fence the rubric shows around the object, if it has one."""
+    fenced = _FENCE.fullmatch(text.strip())
+    return fenced.group(1).strip() if fenced else text.strip()
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _value in pairs]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    if twice:
+        raise JudgeReplyError(f"the JSON gives {', '.join(map(repr, twice))} more than once")
+    return dict(pairs)
+
+
+def _objects_in(text: str) -> int:
+    """How many JSON objects (decodable `{...}`) the text holds, nested ones not counted."""
+    decoder, count, position = json.JSONDecoder(), 0, 0
+    while (start := text.find("{", position)) >= 0:
         try:
-            found.append(json.loads(block))
-        except json.JSONDecodeError:
+            _value, end = decoder.raw_decode(text, start)
+        except (json.JSONDecodeError, RecursionError):
+            position = start + 1
             continue
-    decoder = json.JSONDecoder()
-    for match in re.finditer(r"\{", text):
-        try:
-            value, _end = decoder.raw_decode(text, match.start())
-        except json.JSONDecodeError:
-            continue
-        found.append(value)
-    return [value for value in found if isinstance(value, dict)]
+        count, position = count + 1, end
+    return count
+
+
+def _the_object(text: str) -> dict[str, Any]:
+    """The reply as one JSON object, or why it is not one."""
+    body = _unfenced(text)
+    try:
+        value = json.loads(body, object_pairs_hook=_unique_keys)
+    except (json.JSONDecodeError, RecursionError):
+        found = _objects_in(body)
+        if found > 1:
+            raise JudgeReplyError(f"the reply holds {found} JSON objects, not exactly one: {_shown(text)}") from None
+        if found == 1:
+            raise JudgeReplyError(f"the reply has text around its JSON object: {_shown(text)}") from None
+        lowered = text.lower()
+        if any(marker in lowered for marker in _REFUSALS):
+            raise JudgeReplyError(f"the model refused to score: {_shown(text)}") from None
+        raise JudgeReplyError(f"no JSON object in the reply: {_shown(text)}") from None
+    if not isinstance(value, dict):
+        raise JudgeReplyError(f"the reply is JSON but not an object: {_shown(text)}")
+    return value
 
 
 def _level(value: Any) -> int:
-    if isinstance(value, bool):
-        raise JudgeReplyError(f"reward is {value!r}, not a number from 0 to {MAX_LEVEL}")
-    if isinstance(value, str):
-        stripped = value.strip()
-        try:
-            value = float(stripped)
-        except ValueError:
-            raise JudgeReplyError(f"reward is {value!r}, not a number from 0 to {MAX_LEVEL}") from None
-    if not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise JudgeReplyError(f"reward is {value!r}, not a number from 0 to {MAX_LEVEL}")
-    if value != int(value):
+    """The reward: a JSON integer (not a string, a decimal or a boolean) on the scale."""
+    if isinstance(value, float) and math.isfinite(value) and value != int(value):
         raise JudgeReplyError(f"reward is {value}, not a whole level of the 0-{MAX_LEVEL} scale")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise JudgeReplyError(
+            f"reward is {json.dumps(value, ensure_ascii=False)}, not a whole number from 0 to {MAX_LEVEL}"
+        )
     if not 0 <= value <= MAX_LEVEL:
-        raise JudgeReplyError(f"reward is {int(value)}, outside the 0-{MAX_LEVEL} scale")
-    return int(value)
+        raise JudgeReplyError(f"reward is {value}, outside the 0-{MAX_LEVEL} scale")
+    return value
 
 
 def parse_judge_reply(text: str) -> JudgeVerdict:
     """The verdict in a reply, or JudgeReplyError."""
     if not text.strip():
         raise JudgeReplyError("the reply is empty")
-    with_reward = [value for value in _json_objects(text) if "reward" in value]
-    if not with_reward:
-        lowered = text.lower()
-        if any(marker in lowered for marker in _REFUSALS) and "{" not in text:
-            raise JudgeReplyError(f"the model refused to score: {_shown(text)}")
-        if _json_objects(text):
-            raise JudgeReplyError(f"the JSON has no 'reward': {_shown(text)}")
-        raise JudgeReplyError(f"no JSON object in the reply: {_shown(text)}")
-    chosen = with_reward[0]
-    reason = chosen.get("reason")
-    reason_text = reason if isinstance(reason, str) else json.dumps(reason, ensure_ascii=False) if reason else ""
-    return JudgeVerdict(_level(chosen["reward"]), reason_text.strip())
+    verdict = _the_object(text)
+    if "reward" not in verdict:
+        raise JudgeReplyError(f"the JSON has no 'reward': {_shown(text)}")
+    reason = verdict.get("reason", "")
+    if not isinstance(reason, str):
+        raise JudgeReplyError(f"reason is {json.dumps(reason, ensure_ascii=False)[:_SHOWN]}, not text")
+    return JudgeVerdict(_level(verdict["reward"]), reason.strip())

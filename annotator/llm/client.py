@@ -119,17 +119,22 @@ class LLMClient:
         """`api_key`: a key given by the caller (a command's --api-key), used instead of the configured sources."""
         import openai  # a second of imports: paid by what makes a client, not by every module that names one
 
+        from annotator.llm.deadline import DeadlineTransport
+
         self.config = config
         if api_key is not None and api_key.strip():
             key, self.key_source = api_key.strip(), "the one given with the request (--api-key)"
         else:
             key, self.key_source = resolve_api_key(config)
         self._secret = key if key != PLACEHOLDER_KEY else None
+        # httpx's timeout bounds each read; the transport bounds each try as a whole (a server that trickles)
+        transport = DeadlineTransport(config.timeout_s, config.base_url)
         self._client = openai.OpenAI(
             base_url=config.base_url,
             api_key=key,
             timeout=config.timeout_s,
             max_retries=config.max_retries,
+            http_client=openai.DefaultHttpxClient(transport=transport, timeout=config.timeout_s),
         )
 
     def __repr__(self) -> str:

@@ -77,8 +77,8 @@ def test_good_replies_are_stored_with_reason_usage_latency_and_what_was_sent(
     workspace, ids = three
     replies = {
         "打开淘宝，搜索耳机": judged('{"reason": "完成了", "reward": 4}'),
-        "打开抖音，关注作者": judged('```json\n{"reason": "部分完成", "reward": "2"}\n```'),
-        "打开蓝牙": judged('评估如下：{"reason": "没有完成", "reward": 0} 以上。'),
+        "打开抖音，关注作者": judged('```json\n{"reason": "部分完成", "reward": 2}\n```'),
+        "打开蓝牙": judged('\n{"reason": "没有完成", "reward": 0}\n'),
     }
     seen_progress: list[RunProgress] = []
     with ChatServer([], respond=replying(replies)) as server:

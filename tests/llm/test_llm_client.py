@@ -148,6 +148,15 @@ def test_a_server_that_does_not_answer_in_time_is_unavailable() -> None:
     assert len(server.seen) == 2
 
 
+@pytest.mark.slow
+def test_a_server_that_trickles_its_reply_is_cut_off_at_the_deadline_of_each_try() -> None:
+    # a byte every 0.2 s never trips a per-read timeout of 0.5 s; the body takes some 60 s to send in full
+    trickled = Reply(body=chat_completion("慢慢来" * 40), trickle_s=0.2)
+    server, error = attempt([trickled], timeout_s=0.5, max_retries=1)
+    assert isinstance(error, LLMUnavailable) and "did not answer within 0.5 s, after 2 tries" in str(error)
+    assert len(server.seen) == 2 and server.bytes_sent < 30  # both tries given up long before the body ended
+
+
 def test_nothing_listening_is_unavailable() -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
