@@ -17,9 +17,10 @@ from annotator.cli_common import opened_workspace
 from annotator.collect.decide import Decider
 from annotator.collect.session import RunResult, Settings, StepEvent, Task
 from annotator.collect.teleop import HELP, TeleopDecider, parse_command
-from annotator.device.adb import adb_client, connect_network, list_devices
+from annotator.device.adb import adb_client, connect_network, devices_option, list_devices
 from annotator.device.errors import DeviceError
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS
+from annotator.domain.trajectory import TrajectoryStatus
 from annotator.services import collecting
 from annotator.storage import collection
 
@@ -132,6 +133,8 @@ def read_commands(decider: TeleopDecider) -> None:
 
 @click.command("collect")
 @click.option("--device", "serial", help="Phone serial (default: the only connected phone).")
+@click.option("--devices", "devices_text", metavar="all|SERIAL,...",
+              help="The agent on several phones at once, one worker each: `all` usable ones, or serials.")  # fmt: skip
 @click.option("--app", help="App name, as in the instruction list (e.g. 优选商城).")
 @click.option("--instruction", "text", help="A new instruction's text.")
 @click.option("--instruction-id", type=int, help="An instruction from `annotator instructions list`.")
@@ -159,26 +162,36 @@ def read_commands(decider: TeleopDecider) -> None:
               help="Refine the agent's points on 4 overlapping sub-images of the screen (UI-AGILE 3.4).")  # fmt: skip
 @click.option("--person", help="Who teleoperates (recorded with the trajectory).")
 @click.option("--resume", "resume_id", type=int, help="Go on with an interrupted trajectory.")
+@click.option("--resume-anyway", is_flag=True, help="--resume even when the phone shows another screen than the "
+              "run stopped on (it goes on from the screen shown).")  # fmt: skip
 @click.option("--close", "close_id", type=int, help="Close an interrupted trajectory (no resume).")
 @click.option("--port", type=int, envvar="ANDROID_ADB_SERVER_PORT", help="adb server port.")
 @click.pass_context
 def collect(context: click.Context, **options: Any) -> None:
-    """Record trajectories: a VLM agent (--agent-url) or you (teleoperation) drive the phone, step by step."""
+    """Record trajectories: a VLM agent (--agent-url) or you (teleoperation) drive the phone, step by step.
+
+    Exits with status 1 when the work was not all done: a run ended interrupted (phone gone, the model's endpoint
+    failing, stopped) or tasks were left; the last line says what."""
     with opened_workspace(context) as workspace:
         try:
             if options["close_id"] is not None:
                 stopped = collecting.close_run(workspace, int(options["close_id"]))
                 click.echo(f"closed trajectory {options['close_id']} ({stopped})")
                 return
-            _collect(workspace, options)
+            done = _collect(workspace, options)
+        except collecting.ScreenChanged as error:
+            hint = "bring the phone back to that screen and run it again, or add --resume-anyway to go on from here"
+            raise click.ClickException(f"{error}; {hint}") from None
         except (collecting.CollectError, DeviceError) as error:
             raise click.ClickException(str(error)) from None
+    if not done:
+        context.exit(1)
 
 
-def _collect(workspace: Workspace, options: dict[str, Any]) -> None:
+def _collect(workspace: Workspace, options: dict[str, Any]) -> bool:
+    """Collect as the options say; whether all the work was done."""
     if options["agent_url"] and not options["agent_model"]:
         raise collecting.CollectError("--agent-url needs --agent-model")
-    device = collecting.choose_device(options["serial"], options["port"])
     settings = Settings(
         max_steps=options["max_steps"],
         history_images=options["history_images"],
@@ -187,6 +200,9 @@ def _collect(workspace: Workspace, options: dict[str, Any]) -> None:
     )
     if options["decomposed_grounding"] and not options["agent_url"]:
         raise collecting.CollectError("--decomposed-grounding refines an agent's points: give --agent-url")
+    if options["devices_text"] is not None:
+        return _collect_on_devices(workspace, options, settings)
+    device = collecting.choose_device(options["serial"], options["port"])
     stop = threading.Event()
     endpoint = None
     decider: Decider
@@ -199,28 +215,66 @@ def _collect(workspace: Workspace, options: dict[str, Any]) -> None:
     click.echo(f"collecting on {device.serial}")
     try:
         with stop_on_ctrl_c(stop):
-            _run(workspace, device, decider, options, settings, endpoint, stop)
+            return _run(workspace, device, decider, options, settings, endpoint, stop)
     finally:
         if hasattr(decider, "close"):
             decider.close()
 
 
-def _run(workspace, device, decider, options: dict, settings: Settings, endpoint, stop: threading.Event) -> None:
+def _run(workspace, device, decider, options: dict, settings: Settings, endpoint, stop: threading.Event) -> bool:
     if options["resume_id"] is not None:
         stopped = collecting.open_run(workspace, options["resume_id"])
         click.echo(f"resuming trajectory {options['resume_id']} ({stopped})")
         result = collecting.resume_run(workspace, device, decider, options["resume_id"], settings=settings,
-                                       on_step=print_step, stop=stop)  # fmt: skip
+                                       on_step=print_step, stop=stop, anyway=options["resume_anyway"])  # fmt: skip
         click.echo(f"trajectory {result.trajectory_id}: {result.steps} steps, {result.status} ({result.stop_reason})")
-        return
-    if not options["app"]:
-        raise collecting.CollectError("--app is required (the app the instruction is for)")
-    tasks = collecting.tasks_for(
-        workspace, options["app"], text=options["text"], instruction_id=options["instruction_id"],
-        all_pending=options["all_pending"], runs=options["runs"],
-    )  # fmt: skip
+        return _report([result], 1)
+    tasks = _tasks(workspace, options)
     click.echo(f"{len(tasks)} instruction(s) x {options['runs']} run(s), up to {settings.max_steps} steps each")
-    collecting.run_tasks(
+    results = collecting.run_tasks(
         workspace, device, decider, tasks, runs=options["runs"], settings=settings, person=options["person"],
         endpoint=endpoint, on_step=print_step, on_run=print_run, stop=stop,
     )  # fmt: skip
+    return _report(results, len(tasks) * options["runs"])
+
+
+def _tasks(workspace: Workspace, options: dict[str, Any]) -> list[Task]:
+    if not options["app"]:
+        raise collecting.CollectError("--app is required (the app the instruction is for)")
+    return collecting.tasks_for(
+        workspace, options["app"], text=options["text"], instruction_id=options["instruction_id"],
+        all_pending=options["all_pending"], runs=options["runs"],
+    )  # fmt: skip
+
+
+def _report(results: list[RunResult], wanted: int) -> bool:
+    """Say what was not done, if anything (as the last line, on stderr); whether all was done."""
+    interrupted = [result.trajectory_id for result in results if result.status == TrajectoryStatus.INTERRUPTED]
+    left = wanted - len(results)
+    if not interrupted and not left:
+        return True
+    parts = []
+    if interrupted:
+        parts.append(f"interrupted: {', '.join(map(str, interrupted))} (--resume ID goes on, --close ID closes)")
+    if left:
+        parts.append(f"{left} run(s) not started")
+    click.echo(f"NOT DONE: {'; '.join(parts)}", err=True)
+    return False
+
+
+def _collect_on_devices(workspace: Workspace, options: dict[str, Any], settings: Settings) -> bool:
+    from annotator.cli_collect_devices import collect_on_devices
+
+    if options["serial"] is not None or options["resume_id"] is not None:
+        raise collecting.CollectError("--devices runs new tasks on several phones; --device and --resume take one")
+    if not options["agent_url"]:
+        raise collecting.CollectError("teleoperation drives one phone: give --agent-url to collect on several phones")
+    try:
+        serials = devices_option(options["devices_text"])
+    except ValueError as error:
+        raise collecting.CollectError(str(error)) from None
+    endpoint = collecting.AgentEndpoint(options["agent_url"], options["agent_model"], options["api_key_env"])
+    tasks = _tasks(workspace, options)
+    stop = threading.Event()
+    with stop_on_ctrl_c(stop):
+        return collect_on_devices(workspace, serials, options["port"], endpoint, tasks, options["runs"], settings, stop)

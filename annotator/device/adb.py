@@ -232,3 +232,37 @@ def connect_network(client: adbutils.AdbClient, address: str) -> str:
         "debugging (Android 11+: pair first with `adb pair HOST:PORT` and the pairing code), or run "
         "`adb tcpip 5555` while it is on USB; the phone and this computer must share the network."
     )
+
+
+def devices_option(text: str) -> tuple[str, ...]:
+    """A `--devices` value: `all` (every usable phone: the empty tuple) or serials separated by commas."""
+    if text.strip().lower() == "all":
+        return ()
+    serials = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    if not serials:
+        raise ValueError(f"--devices {text!r}: expected `all` or serials separated by commas, e.g. emulator-5554,R5CT")
+    return serials
+
+
+def usable_serials(client: adbutils.AdbClient, wanted: Sequence[str] = ()) -> list[str]:
+    """The phones named (each must be connected and usable), or every usable one when none is named.
+
+    DeviceError saying what is connected when one named is not there, or when no phone is usable."""
+    try:
+        listed = list_devices(client)
+    except DeviceError as error:
+        raise DeviceError(f"cannot reach the adb server: {error}") from error
+    usable = [info.serial for info in listed if info.state == "device" and info.error is None]
+    shown = ", ".join(_shown(info) for info in listed) or "none (connect one, or start `annotator virtual-phone serve`)"
+    missing = [serial for serial in dict.fromkeys(wanted) if serial not in usable]
+    if missing:
+        raise DeviceError(f"not connected or not usable: {', '.join(missing)}; connected: {shown}")
+    if not usable:
+        raise DeviceError(f"no usable phone; connected: {shown}")
+    return list(dict.fromkeys(wanted)) or usable
+
+
+def _shown(info: DeviceInfo) -> str:
+    state = "" if info.state == "device" else f" ({info.state})"
+    error = f" ({info.error})" if info.error else ""
+    return f"{info.serial}{state}{error}"

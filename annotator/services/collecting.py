@@ -9,6 +9,7 @@ from typing import Any
 
 from annotator.collect.agent import AgentDecider
 from annotator.collect.decide import Decider
+from annotator.collect.resume_check import ScreenCheck, check_screen
 from annotator.collect.session import CollectionRun, RunResult, Settings, StepEvent, Task, collector_for
 from annotator.device.adb import DeviceInfo, adb_client, list_devices
 from annotator.device.android import AndroidDevice
@@ -19,6 +20,7 @@ from annotator.llm.client import LLMClient, LLMConfig
 from annotator.llm.decomposed import DecomposedGrounding
 from annotator.services.screen_copies import copy_maker
 from annotator.storage import collection, instructions
+from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
 DEFAULT_SETTINGS = Settings()
@@ -26,6 +28,15 @@ DEFAULT_SETTINGS = Settings()
 
 class CollectError(RuntimeError):
     """Collection cannot start; the message says what to do."""
+
+
+class ScreenChanged(CollectError):
+    """The phone does not show the screen the run to resume stopped on (restarted, or used meanwhile); `check`
+    says what differs. The app asks the person; `resume_run(..., anyway=True)` goes on from the screen shown."""
+
+    def __init__(self, trajectory_id: int, check: ScreenCheck) -> None:
+        super().__init__(f"trajectory {trajectory_id} was not resumed: {check.reason}")
+        self.trajectory_id, self.check = trajectory_id, check
 
 
 @dataclass(frozen=True)
@@ -148,17 +159,29 @@ def resume_run(
     settings: Settings = DEFAULT_SETTINGS,
     on_step: Callable[[StepEvent], None] | None = None,
     stop: threading.Event | None = None,
+    anyway: bool = False,
 ) -> RunResult:
+    """Go on with an interrupted run from the phone's screen; ScreenChanged when that is not the screen the run
+    stopped on, unless `anyway`."""
     try:
         task = Task(*collection.run_task(workspace.database, trajectory_id))
     except LookupError:
         raise CollectError(f"no trajectory {trajectory_id}") from None
+    if not anyway:
+        check = resume_screen_check(workspace, device, trajectory_id)
+        if not check.same:
+            raise ScreenChanged(trajectory_id, check)
     packages = remember_device(workspace, device.info())
     run = collection_run(workspace, device, decider, settings=settings, packages=packages, on_step=on_step, stop=stop)
     try:
         return run.resume(trajectory_id, task)
     except ValueError as error:
         raise CollectError(str(error)) from None
+
+
+def resume_screen_check(workspace: Workspace, device: AndroidDevice, trajectory_id: int) -> ScreenCheck:
+    """Whether the phone shows the screen the run stopped on (what the app asks before resuming)."""
+    return check_screen(workspace, load_trajectory(workspace.database, trajectory_id), device.observe())
 
 
 def open_run(workspace: Workspace, trajectory_id: int) -> str:

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from annotator.collect.dealing import Dealer, work_through
 from annotator.collect.decide import Decider, Decision, StepContext, preparer
 from annotator.collect.session import RunResult, Settings, StepEvent, StopKind, Task, collector_for
-from annotator.device.adb import adb_client
+from annotator.device.adb import adb_client, usable_serials
 from annotator.device.android import AndroidDevice
 from annotator.device.errors import DeviceError
 from annotator.domain import actions as act
@@ -332,3 +332,11 @@ class _Worker:
             )
         except Exception:  # the run's owner, now gone, still marks it for the next command
             log.exception("trajectory %s could not be marked interrupted", trajectory_id)
+
+
+def choose_phones(serials: Sequence[str], port: int | None = None) -> list[AndroidDevice]:
+    """The phones named (each connected and usable), or every usable one when none is named."""
+    try:
+        return open_devices(usable_serials(adb_client(port=port), serials), port)
+    except DeviceError as error:
+        raise CollectError(str(error)) from None

@@ -124,8 +124,10 @@ def test_sigterm_and_sighup_stop_after_the_step_like_ctrl_c(
     assert collector.process.stdin
     collector.process.stdin.write("back\n")  # the step it may be waiting for; stdin stays open (its end stops a run)
     collector.process.stdin.flush()
-    assert collector.process.wait(timeout=30) == 0
-    assert collector.process.stdout and "stopping after this step" in collector.process.stdout.read()
+    assert collector.process.wait(timeout=30) == 1  # the run is not done: a script must notice
+    assert collector.process.stdout
+    said = collector.process.stdout.read()
+    assert "stopping after this step" in said and "NOT DONE: interrupted: " in said
     stopped = only_trajectory(data, "看看存储空间")
     assert (stopped.status, stopped.stop_reason) == ("interrupted", "stopped by the user")
     assert len(stopped.steps) in (1, 2)  # the signal came before or while the next step was decided

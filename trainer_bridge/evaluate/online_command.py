@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from annotator.device.adb import DeviceInfo, adb_client, list_devices
+from annotator.device.adb import adb_client, usable_serials
 from annotator.device.android import AndroidDevice
 from annotator.device.errors import DeviceError
 from annotator.domain.trajectory import InstructionStatus
@@ -52,23 +52,10 @@ def run_online_command(
 def choose_devices(serials: tuple[str, ...], port: int | None) -> list[AndroidDevice]:
     """The phones named (each must be connected and usable), or every usable one; each with a client of its own."""
     try:
-        listed = list_devices(adb_client(port=port))
+        chosen = usable_serials(adb_client(port=port), serials)
     except DeviceError as error:
-        raise OnlineError(f"cannot reach the adb server: {error}") from None
-    usable = [info.serial for info in listed if info.state == "device" and info.error is None]
-    shown = ", ".join(_shown(info) for info in listed) or "none (connect one, or start `annotator virtual-phone serve`)"
-    missing = [serial for serial in dict.fromkeys(serials) if serial not in usable]
-    if missing:
-        raise OnlineError(f"not connected or not usable: {', '.join(missing)}; connected: {shown}")
-    if not usable:
-        raise OnlineError(f"no usable phone; connected: {shown}")
-    return [AndroidDevice(adb_client(port=port), serial) for serial in (dict.fromkeys(serials) or usable)]
-
-
-def _shown(info: DeviceInfo) -> str:
-    state = "" if info.state == "device" else f" ({info.state})"
-    error = f" ({info.error})" if info.error else ""
-    return f"{info.serial}{state}{error}"
+        raise OnlineError(str(error)) from None
+    return [AndroidDevice(adb_client(port=port), serial) for serial in chosen]
 
 
 def remember_device(workspace: Workspace, device: AndroidDevice) -> dict[str, str]:
