@@ -15,7 +15,6 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from annotator.services.target_boxes import suggest_missing_boxes
 from annotator.storage import bundles, integrity
 from annotator.storage import studies as stored_studies
 from annotator.storage.blobs import BlobCorruptError, BlobStore, hash_stream
+from annotator.storage.staging import staging_folder
 from annotator.storage.studies import HiddenJudging
 from annotator.storage.workspace import Workspace
 
@@ -91,8 +91,7 @@ def export_bundle(
     if out.exists():
         raise FileExistsError(f"{out} already exists; choose a new name")
     manifest = build_manifest(workspace, app, status, hidden)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    staging = staging_folder(out)
     try:
         total = _write_folder(workspace, staging, manifest, progress)
         if out.suffix.lower() == ".zip":
@@ -121,7 +120,7 @@ def _write_folder(workspace: Workspace, folder: Path, manifest: dict[str, Any], 
 
 
 def _zip_folder(folder: Path, out: Path) -> None:
-    partial = out.with_name(f".{out.name}.partial")
+    partial = folder.with_name(f"{folder.name}.zip")  # a leftover of the staging folder's, until it is renamed
     # Screenshots are PNG already; storing them avoids paying for a second compression.
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
         archive.write(folder / fmt.MANIFEST_NAME, fmt.MANIFEST_NAME, compress_type=zipfile.ZIP_DEFLATED)

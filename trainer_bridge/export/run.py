@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import shutil
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,6 +14,7 @@ from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus
 from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.selection import TrajectorySelection, selected_keys
+from annotator.storage.staging import staging_folder
 from annotator.storage.trajectories import load_trajectories
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.anonymise import scrub_trajectory
@@ -180,8 +180,7 @@ def export(workspace: Workspace, options: ExportOptions, on_progress: Progress |
     """Write the export into `options.out` (a new or empty folder); a failure leaves no partial output."""
     _check(options)
     tally = Tally()
-    options.out.parent.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=f".{options.out.name}-", dir=options.out.parent))
+    building = staging_folder(options.out)
     mask = None if options.privacy == "none" else options.privacy
     cache = workspace.data_dir / CACHE_FOLDER if options.image_cache else None
     images = ExportImages(workspace.blobs, building / "images", mask, cache)
