@@ -26,8 +26,11 @@ if TYPE_CHECKING:
 
 MIGRATIONS = "annotator.storage:migrations"
 # The newest migration's revision; tests/storage/test_migrations.py holds it equal to the packaged migrations'.
-HEAD_REVISION = "0011"
+HEAD_REVISION = "0012"
 VERSION_TABLE = "alembic_version"
+# How long SQLite waits for another writer's lock before "database is locked"; a write that still meets it is
+# tried again by storage.writing.retrying.
+BUSY_TIMEOUT_S = 30.0
 
 
 class SchemaTooNewError(RuntimeError):
@@ -71,12 +74,12 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
-def create_db_engine(url: str) -> Engine:
+def create_db_engine(url: str, busy_timeout_s: float = BUSY_TIMEOUT_S) -> Engine:
     """An engine with SQLite set up for a desktop app: WAL, foreign keys, a busy timeout."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
-    engine = create_engine(url, connect_args={"timeout": 30})
+    engine = create_engine(url, connect_args={"timeout": busy_timeout_s})
     if parsed.query.get("mode") == "ro":
         event.listen(engine, "handle_error", _refuse_writes)
 
@@ -186,9 +189,9 @@ class Database:
         self.engine.dispose()
 
 
-def open_database(url: str, *, migrate: bool = True) -> Database:
+def open_database(url: str, *, migrate: bool = True, busy_timeout_s: float = BUSY_TIMEOUT_S) -> Database:
     """Open `url`, refusing newer schemas and upgrading older ones (unless migrate=False)."""
-    engine = create_db_engine(url)
+    engine = create_db_engine(url, busy_timeout_s)
     try:
         if migrate:
             schema = upgrade(engine)

@@ -16,7 +16,12 @@ from annotator.domain.trajectory import LABEL_FIELDS, ReviewStatus, Verdict, rev
 from annotator.storage import models
 from annotator.storage.collection import action_name, ensure_person
 from annotator.storage.database import Database
+from annotator.storage.label_versions import LabelVersions as LabelVersions  # re-exported: what editors base saves on
+from annotator.storage.label_versions import StaleLabelError as StaleLabelError
+from annotator.storage.label_versions import check_base, lock_version, raise_version
+from annotator.storage.label_versions import label_versions as label_versions
 from annotator.storage.models import utcnow
+from annotator.storage.writing import retrying
 
 # A step's editable fields: the labels, and whether the step is left out of the labelled trajectory.
 EDITABLE_FIELDS: tuple[str, ...] = (*LABEL_FIELDS, "removed")
@@ -99,12 +104,16 @@ def apply_label_changes(
     person: models.Person | None,
     *,
     draft_id: int | None = None,
+    expected_version: int | None = None,
 ) -> list[models.LabelRevision]:
-    """Set label fields on a step and add one revision per field that really changed; `draft_id` names the model
-    draft the values were taken from (its origin, kept with each revision)."""
+    """Set label fields on a step and add one revision per field that really changed, raising the step's label
+    version once; `draft_id` names the model draft the values were taken from (its origin, kept with each revision).
+    StaleLabelError, with nothing changed, when `expected_version` is given and the stored version is newer."""
+    values = {field: _check_value(field, raw_value, step) for field, raw_value in changes.items()}
+    stored = lock_version(session, step)
+    check_base(session, step, stored, expected_version, values)
     revisions = []
-    for field, raw_value in changes.items():
-        value = _check_value(field, raw_value, step)
+    for field, value in values.items():
         old = getattr(step, field)
         if old == value:
             continue
@@ -119,19 +128,29 @@ def apply_label_changes(
         revisions.append(revision)
     if revisions:
         step.label_updated_at = utcnow()
+        raise_version(session, step, stored, values)
     return revisions
 
 
 def update_label(
-    db: Database, step_id: int, changes: dict[str, Any], *, person: str | None = None, role: str = "annotator"
+    db: Database,
+    step_id: int,
+    changes: dict[str, Any],
+    *,
+    person: str | None = None,
+    role: str = "annotator",
+    expected_version: int | None = None,
 ) -> int:
     """Change label fields of one step; returns how many revisions were written."""
-    with db.session() as session, session.begin():
+
+    def write(session: Session) -> int:
         step = session.get(models.Step, step_id)
         if step is None:
             raise LookupError(f"no step with id {step_id}")
         who = ensure_person(session, person, role) if person else None
-        return len(apply_label_changes(session, step, changes, who))
+        return len(apply_label_changes(session, step, changes, who, expected_version=expected_version))
+
+    return retrying(db, write)
 
 
 def set_review(
@@ -153,11 +172,19 @@ def set_review(
 
 
 def apply_outcome(
-    session: Session, trajectory: models.Trajectory, outcome: str | None, person: models.Person | None
+    session: Session,
+    trajectory: models.Trajectory,
+    outcome: str | None,
+    person: models.Person | None,
+    *,
+    expected_version: int | None = None,
 ) -> models.LabelRevision | None:
-    """Set the labelled outcome (did the trajectory complete its task?) with a trajectory-level revision."""
+    """Set the labelled outcome (did the trajectory complete its task?) with a trajectory-level revision, raising the
+    trajectory's label version; StaleLabelError when `expected_version` is given and the stored one is newer."""
     if outcome is not None and outcome not in OUTCOMES:
         raise LabelError(f"outcome: {outcome!r} is not one of {', '.join(OUTCOMES)}")
+    stored = lock_version(session, trajectory)
+    check_base(session, trajectory, stored, expected_version, {OUTCOME_FIELD: outcome})
     old = trajectory.label_outcome
     if old == outcome:
         return None
@@ -166,6 +193,7 @@ def apply_outcome(
         trajectory=trajectory, field=OUTCOME_FIELD, old_value=old, new_value=outcome, person=person
     )
     session.add(revision)
+    raise_version(session, trajectory, stored, {OUTCOME_FIELD: outcome})
     return revision
 
 
@@ -214,6 +242,7 @@ class LabelChange:
     before: dict[str, Any]
     after: dict[str, Any]
     draft_id: int | None = None  # the model draft the `after` values came from (a redo names it again)
+    version: int | None = None  # the label version this write left (of the step, or of the outcome)
 
 
 @dataclass(frozen=True)
@@ -258,34 +287,51 @@ def write_step_label(
     person: str,
     role: str,
     draft_id: int | None = None,
+    expected_version: int | None = None,
 ) -> LabelChange | None:
     """Set label fields of one step with a revision each, in one transaction; None when nothing changed.
-    `draft_id`: the values are a model draft's, taken by this person (recorded with each revision)."""
-    with db.session() as session, session.begin():
+    `draft_id`: the values are a model draft's, taken by this person (recorded with each revision).
+    `expected_version`: the step's version the values were based on (StaleLabelError when it is not the newest)."""
+
+    def write(session: Session) -> LabelChange | None:
         who = ensure_person(session, person, role)
         step = _step_of(session, trajectory_id, step_id)
         before = {field: getattr(step, field) for field in values if field in EDITABLE_FIELDS}
-        revisions = apply_label_changes(session, step, values, who, draft_id=draft_id)
+        revisions = apply_label_changes(
+            session, step, values, who, draft_id=draft_id, expected_version=expected_version
+        )
         if not revisions:
             return None
         _mark_started(step.trajectory)
         changed = {revision.field for revision in revisions}
         after = {field: getattr(step, field) for field in changed}
-        return LabelChange(trajectory_id, step_id, {f: before[f] for f in changed}, after, draft_id)
+        return LabelChange(trajectory_id, step_id, {f: before[f] for f in changed}, after, draft_id, step.label_version)
+
+    return retrying(db, write)
 
 
 def write_outcome(
-    db: Database, trajectory_id: int, outcome: str | None, *, person: str, role: str
+    db: Database,
+    trajectory_id: int,
+    outcome: str | None,
+    *,
+    person: str,
+    role: str,
+    expected_version: int | None = None,
 ) -> LabelChange | None:
     """Set the labelled outcome with a trajectory-level revision; None when it was already so."""
-    with db.session() as session, session.begin():
+
+    def write(session: Session) -> LabelChange | None:
         who = ensure_person(session, person, role)
         trajectory = _trajectory_row(session, trajectory_id)
         old = trajectory.label_outcome
-        if apply_outcome(session, trajectory, outcome, who) is None:
+        if apply_outcome(session, trajectory, outcome, who, expected_version=expected_version) is None:
             return None
         _mark_started(trajectory)
-        return LabelChange(trajectory_id, None, {OUTCOME_FIELD: old}, {OUTCOME_FIELD: trajectory.label_outcome})
+        after = {OUTCOME_FIELD: trajectory.label_outcome}
+        return LabelChange(trajectory_id, None, {OUTCOME_FIELD: old}, after, version=trajectory.label_version)
+
+    return retrying(db, write)
 
 
 def insert_correction(db: Database, trajectory_id: int, wrong_step_id: int, *, person: str, role: str) -> int:

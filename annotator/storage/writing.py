@@ -7,25 +7,42 @@ it takes the blob store's advisory lock: shared by the writers that add rows poi
 for the clean-up that removes files no row points at (`exclusive=True`). So a file is only ever removed while no
 writer is between checking that it is there and committing its row.
 
+`retrying` runs a whole write transaction again, with backoff, when the database says it is busy: SQLite's
+"database is locked" (the busy timeout ran out behind a long writer, or a lock upgrade SQLite refuses at once
+rather than deadlock) and PostgreSQL's deadlock and serialization failures. It gives up after `patience_s` with
+DatabaseBusyError, so an edit is either saved or reported to whoever made it, never dropped in between.
+
 `insert_skipping` is the dialect's INSERT ... ON CONFLICT DO NOTHING, so that two writers adding the same
 content-addressed blob, app or instruction at once both succeed and store it once.
 """
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import CursorResult, Executable, text
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from annotator.storage.database import Database
+from annotator.storage.failures import WorkspaceError
 
 BLOB_LOCK = 0x626C6F62  # "blob": the advisory lock key of the blob store on PostgreSQL
 Upsert = sqlite.Insert | postgresql.Insert
 INSERTS: dict[str, Callable[[Any], Upsert]] = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+PATIENCE_S = 120.0  # how long `retrying` tries again before it reports the database as busy
+FIRST_WAIT_S, LONGEST_WAIT_S = 0.02, 1.0  # the backoff between tries doubles from the first to the longest
+BUSY_SQLSTATES = {"40001", "40P01"}  # PostgreSQL: serialization failure, deadlock detected
+T = TypeVar("T")
+
+
+class DatabaseBusyError(WorkspaceError):
+    """Another program kept the database busy for longer than we wait: nothing of this write was saved."""
 
 
 @contextmanager
@@ -39,6 +56,34 @@ def writing(db: Database, *, exclusive: bool = False) -> Iterator[Session]:
             lock = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
             connection.execute(text(f"SELECT {lock}(:key)"), {"key": BLOB_LOCK})
         yield session
+
+
+def retrying(db: Database, work: Callable[[Session], T], *, patience_s: float = PATIENCE_S) -> T:
+    """`work(session)` in a `writing` transaction, run again with backoff while the database is busy (see the module's
+    docstring); `work` must do all its reading and writing in the session it is given, as each try starts afresh."""
+    deadline = time.monotonic() + patience_s
+    wait = FIRST_WAIT_S
+    while True:
+        try:
+            with writing(db) as session:
+                return work(session)
+        except OperationalError as error:
+            if not is_busy(error):
+                raise
+            if time.monotonic() + wait > deadline:
+                raise DatabaseBusyError(
+                    f"the database stayed busy (another program is writing) for {patience_s:.0f} s: "
+                    "this change was not saved; try again"
+                ) from error
+        time.sleep(wait * random.uniform(0.5, 1.5))  # jitter: two waiting writers do not retry in step
+        wait = min(wait * 2, LONGEST_WAIT_S)
+
+
+def is_busy(error: OperationalError) -> bool:
+    """SQLite's locked or busy database, PostgreSQL's deadlock or serialization failure: passing, worth a retry."""
+    message = str(error.orig).lower()
+    sqlstate = getattr(error.orig, "sqlstate", None)
+    return "database is locked" in message or "database is busy" in message or sqlstate in BUSY_SQLSTATES
 
 
 def insert_skipping(session: Session, model: type[Any]) -> Upsert:
