@@ -73,7 +73,8 @@ class LabelVersions:
     def as_bases(self) -> dict[int | None, int]:
         """Keyed as an editor keeps them: a step id, or None for the outcome."""
         bases: dict[int | None, int] = {None: self.outcome}
-        bases.update(self.steps)
+        for step_id, version in self.steps.items():
+            bases[step_id] = version
         return bases
 
 

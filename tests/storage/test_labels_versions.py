@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -17,7 +18,7 @@ from annotator.storage.workspace import Workspace
 from annotator.storage.writing import DatabaseBusyError, retrying
 from tests.factories import add_trajectory, step_ids
 
-WHO = {"person": "小王", "role": "annotator"}
+WHO: dict[str, Any] = {"person": "小王", "role": "annotator"}
 
 
 def stored(workspace: Workspace, step_id: int) -> tuple[str | None, int, int]:
