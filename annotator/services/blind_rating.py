@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from annotator.judge.agreement_consensus import check_level
 from annotator.judge.messages import JudgedTrajectory, judged_trajectory
 from annotator.services.studies import NotYetError, progress
+from annotator.storage import assignments
 from annotator.storage import studies as stored
 from annotator.storage.database import Database
 from annotator.storage.studies import StoredRater, StoredStudy
@@ -93,7 +94,11 @@ def rate(db: Database, name: str, rater_name: str, item_id: int, score: int, not
         raise ValueError("the score: give a level from 0 to 4")
     study = stored.load_study(db, name)
     rater = _rater(study, rater_name)
-    stored.save_rating(db, _item(study, item_id).id, rater.id, score, note.strip() or None)
+    item = _item(study, item_id)
+    stored.save_rating(db, item.id, rater.id, score, note.strip() or None)
+    rated = {rated_id for rated_id, scores in study.ratings.items() if rater_name in scores} | {item.id}
+    if len(rated) >= len(study.items):  # the last item: this rater's assignment of the study is done
+        assignments.finish_rating(db, study.id, rater_name)
 
 
 def disagreements(db: Database, name: str, rater_name: str) -> list[Disagreement]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from annotator.domain.trajectory import ReviewStatus
 from annotator.services.changes import Changes
+from annotator.services.roles import REVIEW_ROLES, check_role
+from annotator.storage import assignments
 from annotator.storage.labels import set_review
 from annotator.storage.reviews import QueueItem, queue_items
 from annotator.storage.workspace import Workspace
@@ -37,9 +39,11 @@ def accept(
     if not reviewer.strip():
         raise ValueError("say who you are first: a review is saved under the reviewer's name")
     note = comment.strip() if comment and comment.strip() else None
+    check_role(workspace.database, reviewer.strip(), REVIEW_ROLES, "accept trajectories")
     if fixed:
         note = f"{FIXED_NOTE}: {note}" if note else FIXED_NOTE
     set_review(workspace.database, trajectory_id, ReviewStatus.ACCEPTED, reviewer=reviewer.strip(), comment=note)
+    assignments.finish(workspace.database, trajectory_id, (assignments.LABEL, assignments.REVIEW))  # work done
     return Changes.of([trajectory_id], review=True)
 
 
@@ -49,5 +53,7 @@ def reject(workspace: Workspace, trajectory_id: int, reviewer: str, comment: str
     if not comment or not comment.strip():
         raise ValueError("a rejection needs a comment that tells the annotator what to fix")
     who, note = reviewer.strip(), comment.strip()
+    check_role(workspace.database, who, REVIEW_ROLES, "reject trajectories")
     set_review(workspace.database, trajectory_id, ReviewStatus.REJECTED, reviewer=who, comment=note)
+    assignments.finish(workspace.database, trajectory_id, (assignments.REVIEW,))  # the label work comes back
     return Changes.of([trajectory_id], review=True)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from annotator.domain.judge_settings import rubric_text
 from annotator.judge.agreement_consensus import RatedItem, TieRule, check_level, consensus
 from annotator.judge.sampling import Candidate, stratified_sample
+from annotator.services.roles import REVIEW_ROLES, check_role
 from annotator.storage import studies as stored
 from annotator.storage.database import Database
 from annotator.storage.studies import HiddenJudging, StoredStudy, StudyNameTaken
@@ -77,7 +78,8 @@ class StudyInfo:
         return mine is not None and mine.finished and (self.finished or self.show_differences_early)
 
 
-def _order_seed(seed: int, rater: str) -> int:
+def order_seed(seed: int, rater: str) -> int:
+    """Where a rater's own shuffled order of a study's items starts (one per study seed and rater)."""
     return random.Random(f"{seed}:{rater}").randrange(2**31)
 
 
@@ -111,7 +113,7 @@ def create_study(
         study = stored.insert_study(
             db, name.strip(), judge_id, seed=seed, size=size, by_app=by_app, rubric=rubric or rubric_text(prompt),
             created_by=created_by, items=[stored.NewItem(c.trajectory_id, c.level, c.app) for c in sample],
-            raters=[(rater, _order_seed(seed, rater)) for rater in names],
+            raters=[(rater, order_seed(seed, rater)) for rater in names],
             show_differences_early=show_differences_early,
         )  # fmt: skip
     except StudyNameTaken as error:
@@ -157,6 +159,7 @@ def adjudicate(db: Database, name: str, trajectory_id: int, label: int | None, n
     if item is None:
         raise LookupError(f"trajectory {trajectory_id} is not in study {name!r}")
     refuse_pending_rater(study, adjudicator, "adjudicate")
+    check_role(db, adjudicator, REVIEW_ROLES, "adjudicate study items")
     stored.set_adjudication(db, study.id, item.id, label, note.strip() or None, adjudicator)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import exists, select, update
 from sqlalchemy.orm import Session
 
 from annotator.domain.target_box import SuggestedBox
@@ -44,7 +44,12 @@ def ensure_app(session: Session, name: str, package: str | None = None) -> model
 
 
 def ensure_person(session: Session, name: str, role: str) -> models.Person:
-    """The person called `name`, added with `role` when new (another writer adding them at once is no error)."""
+    """The person called `name`, added with `role` when new (another writer adding them at once is no error).
+
+    Once an admin manages the list (docs/adr/0008-people-and-roles.md), a newcomer is added as an annotator
+    whatever role they claim: only an admin gives roles then."""
+    if role != "annotator" and session.scalar(select(exists().where(models.Person.role == "admin"))):
+        role = "annotator"
     session.execute(insert_skipping(session, models.Person).values(name=name, role=role))
     return session.scalars(select(models.Person).where(models.Person.name == name)).one()
 

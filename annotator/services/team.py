@@ -1,0 +1,165 @@
+"""A team's work: the list of people and their roles, assignments (admin only), and each person's queue.
+
+The rules (who may, what a role is, what happens before a workspace has an admin) are in services.roles and
+docs/adr/0008-people-and-roles.md. An assignment gives a person trajectories or an app's instructions (its
+instruction set) to label or to review, or a study to rate; it is done when a reviewer accepts the trajectory
+(label and review), when a reviewer decides on it (review) or when the rater has scored every item (rate).
+
+Queues: a trajectory assigned to someone leaves everyone else's queue and comes first in its holder's; what
+nobody holds stays in everyone's, as before assignments existed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from annotator.domain.trajectory import ReviewStatus
+from annotator.services import studies
+from annotator.services.roles import REVIEW_ROLES, NotAllowed, check_role, require_admin
+from annotator.storage import assignments, people
+from annotator.storage import studies as stored_studies
+from annotator.storage.assignments import LABEL, RATE, REVIEW, Assigned, AssignmentRecord, Target
+from annotator.storage.reviews import QueueItem, queue_items
+from annotator.storage.workspace import Workspace
+
+LABEL_STATES = (ReviewStatus.REJECTED, ReviewStatus.IN_PROGRESS, ReviewStatus.UNLABELLED)
+
+
+@dataclass(frozen=True)
+class Queue:
+    """One queue of trajectories; `assigned` maps those given to its person to who gave them (None: unknown)."""
+
+    items: list[QueueItem]
+    assigned: dict[int, str | None]
+
+
+@dataclass(frozen=True)
+class StudyToRate:
+    name: str
+    rated: int
+    total: int
+
+
+@dataclass(frozen=True)
+class PersonalQueue:
+    """Everything waiting for one person: to label, to review (reviewers and admins), to rate, instruction sets."""
+
+    person: str
+    role: str | None
+    label: Queue
+    review: Queue | None
+    rate: list[StudyToRate]
+    instruction_sets: list[AssignmentRecord]
+
+
+# people ----------------------------------------------------------------------------------------------------------
+
+
+def add_person(workspace: Workspace, name: str, role: str, *, by: str | None) -> None:
+    """Put someone on the list; once it has an admin only an admin may (the first admin is named by anyone)."""
+    if people.workspace_has_admin(workspace.database):
+        require_admin(workspace.database, by, "add people")
+    people.add_person(workspace.database, name, role)
+
+
+def set_role(workspace: Workspace, name: str, role: str, *, by: str | None) -> str:
+    """Change someone's role (returns the old one); once the list has an admin only an admin may."""
+    if people.workspace_has_admin(workspace.database):
+        require_admin(workspace.database, by, "change roles")
+    return people.set_role(workspace.database, name, role)
+
+
+# assignments -----------------------------------------------------------------------------------------------------
+
+
+def default_task(role: str, target: Target) -> str:
+    """A study is rated; trajectories and instruction sets are labelled by annotators, reviewed by the others."""
+    if target.kind() == "study":
+        return RATE
+    return LABEL if role == people.ANNOTATOR else REVIEW
+
+
+def assign(workspace: Workspace, person: str, target: Target, *, by: str | None, task: str | None = None) -> Assigned:
+    """Give `target` to `person` (admins only); a trajectory or app someone else held for the task moves."""
+    db = workspace.database
+    require_admin(db, by, "assign work")
+    role = people.role_of(db, person)
+    if role is None:
+        raise LookupError(f"no person named {person!r} on this workspace's list: `annotator people add NAME --role`")
+    task = task or default_task(role, target)
+    if (task == RATE) != (target.kind() == "study"):
+        raise ValueError("a study is assigned for rating, trajectories and instruction sets for labelling or review")
+    if task == REVIEW:
+        check_role(db, person, REVIEW_ROLES, "review trajectories")
+    seed = 0
+    if target.study is not None:
+        seed = studies.order_seed(stored_studies.load_study(db, target.study).seed, person.strip())
+    return assignments.add(db, person, task, target, by, order_seed=seed)
+
+
+def unassign(workspace: Workspace, person: str, target: Target, *, by: str | None) -> int:
+    require_admin(workspace.database, by, "take work back")
+    return assignments.remove(workspace.database, person, target)
+
+
+# queues ----------------------------------------------------------------------------------------------------------
+
+
+def _queue(items: list[QueueItem], held: dict[int, tuple[str, str | None]], person: str | None) -> Queue:
+    """Leave out what someone else holds; what `person` holds first, then the rest, each in the given order."""
+    mine = {i: by for i, (holder, by) in held.items() if holder == person}
+    kept = [item for item in items if item.trajectory_id not in held or item.trajectory_id in mine]
+    ordered = sorted(kept, key=lambda item: item.trajectory_id not in mine)  # stable: the given order stays
+    return Queue(ordered, {i: by for i, by in mine.items() if any(item.trajectory_id == i for item in ordered)})
+
+
+def work_queue(workspace: Workspace, person: str) -> Queue:
+    """A person's labelling: their rejected work first (with the comment), then work in progress, then what
+    nobody started; within each, what was assigned to them first. Others' assignments are left out."""
+    items = queue_items(workspace.database, LABEL_STATES)
+    held = assignments.assigned_trajectories(workspace.database, LABEL)
+    rank = {str(status): n for n, status in enumerate(LABEL_STATES)}
+    mine = [
+        item for item in items
+        if item.trajectory_id in held or item.review_status == ReviewStatus.UNLABELLED or person in item.annotators
+    ]  # fmt: skip
+    queue = _queue(sorted(mine, key=lambda item: (rank[item.review_status], item.trajectory_id)), held, person)
+    order = sorted(queue.items, key=lambda item: rank[item.review_status])  # stable: assigned first in each state
+    return Queue(order, queue.assigned)
+
+
+def review_queue(workspace: Workspace, person: str | None) -> Queue:
+    """Annotated trajectories waiting for a reviewer: those assigned to `person` first; others' left out."""
+    items = queue_items(workspace.database, (ReviewStatus.ANNOTATED,))
+    return _queue(items, assignments.assigned_trajectories(workspace.database, REVIEW), person)
+
+
+def studies_to_rate(workspace: Workspace, person: str) -> list[StudyToRate]:
+    """The studies `person` rates and has not finished."""
+    found = []
+    for info in studies.list_studies(workspace.database):
+        mine = info.rater(person)
+        if mine is not None and not mine.finished:
+            found.append(StudyToRate(info.name, mine.rated, mine.total))
+    return found
+
+
+def person_queue(workspace: Workspace, person: str) -> PersonalQueue:
+    """What `person` has to do; LookupError when the list does not know them."""
+    db = workspace.database
+    role = people.role_of(db, person)
+    if role is None:
+        raise LookupError(f"no person named {person!r} on this workspace's list (`annotator people list`)")
+    held = assignments.records(db, person)
+    reviews = role in REVIEW_ROLES or any(record.task == REVIEW for record in held)
+    return PersonalQueue(
+        person=person,
+        role=role,
+        label=work_queue(workspace, person),
+        review=review_queue(workspace, person) if reviews else None,
+        rate=studies_to_rate(workspace, person),
+        instruction_sets=[record for record in held if record.kind == "app"],
+    )
+
+
+__all__ = ["NotAllowed", "Queue", "Target", "add_person", "assign", "person_queue", "set_role", "unassign"]
