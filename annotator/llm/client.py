@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from annotator.domain.endpoint_url import safe_url, url_secrets
+
 if TYPE_CHECKING:
     import openai
 
@@ -67,6 +69,16 @@ class LLMConfig:
     max_tokens: int = 1024
     seed: int | None = None  # sent only when set: OpenAI and vLLM honour it, some servers reject unknown fields
 
+    def __repr__(self) -> str:  # the URL without the credentials it may hold
+        return f"LLMConfig(base_url={self.shown_url!r}, model={self.model!r}, api_key_env={self.api_key_env!r}, " + (
+            f"timeout_s={self.timeout_s}, max_retries={self.max_retries}, max_tokens={self.max_tokens})"
+        )
+
+    @property
+    def shown_url(self) -> str:
+        """The base URL as it may be stored and shown: without user, password or key parameters."""
+        return safe_url(self.base_url)
+
     def __post_init__(self) -> None:
         if not self.base_url.strip():
             raise ValueError("base_url: empty; give the server's URL, e.g. http://127.0.0.1:8000/v1")
@@ -103,12 +115,12 @@ def resolve_api_key(config: LLMConfig) -> tuple[str, str]:
     from_env = os.environ.get(config.api_key_env, "").strip()
     if from_env:
         return from_env, f"the one in the environment variable {config.api_key_env}"
-    from_keyring = _keyring_key(config.base_url)
+    from_keyring = _keyring_key(config.shown_url)
     if from_keyring:
-        return from_keyring, f"the one in the keyring entry {KEYRING_SERVICE!r} for {config.base_url}"
+        return from_keyring, f"the one in the keyring entry {KEYRING_SERVICE!r} for {config.shown_url}"
     return PLACEHOLDER_KEY, (
         f"the placeholder {PLACEHOLDER_KEY!r} ({config.api_key_env} is not set and the keyring has no key "
-        f"for {config.base_url})"
+        f"for {config.shown_url})"
     )
 
 
@@ -126,7 +138,8 @@ class LLMClient:
             key, self.key_source = api_key.strip(), "the one given with the request (--api-key)"
         else:
             key, self.key_source = resolve_api_key(config)
-        self._secret = key if key != PLACEHOLDER_KEY else None
+        secrets = [key if key != PLACEHOLDER_KEY else "", *url_secrets(config.base_url)]
+        self._secrets = sorted((secret for secret in secrets if len(secret) >= 3), key=len, reverse=True)
         # httpx's timeout bounds each read; the transport bounds each try as a whole (a server that trickles)
         transport = DeadlineTransport(config.timeout_s, config.base_url)
         self._client = openai.OpenAI(
@@ -180,7 +193,7 @@ class LLMClient:
             raise self._translate(error) from None
 
     def _read_completion(self, result: Any, latency_ms: float) -> Completion:
-        where = f"{self.config.base_url} (model {self.config.model!r})"
+        where = f"{self.config.shown_url} (model {self.config.model!r})"
         choices = getattr(result, "choices", None)
         if not isinstance(choices, list) or not choices:
             raise LLMBadReply(self._redact(f"{where} sent no choices, so there is no reply: {_show(result)}"))
@@ -204,7 +217,7 @@ class LLMClient:
         """The openai (or decoding) error as one of ours, with the key blanked out of every detail."""
         import openai
 
-        url, model, tries = self.config.base_url, self.config.model, self.config.max_retries + 1
+        url, model, tries = self.config.shown_url, self.config.model, self.config.max_retries + 1
         after = f"after {tries} tries" if tries > 1 else "(retries are off)"
         if isinstance(error, openai.APITimeoutError):
             message = f"{url} did not answer within {self.config.timeout_s:g} s, {after}"
@@ -219,7 +232,7 @@ class LLMClient:
         return LLMBadReply(self._redact(f"{url} (model {model!r}) sent a reply that is not a chat completion: {error}"))
 
     def _status_error(self, error: openai.APIStatusError, after: str) -> LLMError:
-        url, model, status = self.config.base_url, self.config.model, error.status_code
+        url, model, status = self.config.shown_url, self.config.model, error.status_code
         detail = self._redact(_error_detail(error))
         if status == 429:
             text = f"{url} is rate-limiting requests (429) {after}: {detail}; wait and try again, or lower the rate"
@@ -241,7 +254,11 @@ class LLMClient:
         return LLMRejected(f"{url} rejected the request for model {model!r} ({status}): {detail}", status_code=status)
 
     def _redact(self, text: str) -> str:
-        return text.replace(self._secret, "***") if self._secret else text
+        """`text` without the key and the credentials of the URL (a library's message may quote either)."""
+        text = text.replace(self.config.base_url, self.config.shown_url)
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
 
 
 def _error_detail(error: openai.APIStatusError) -> str:

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from annotator.domain.drafts import Draft
+from annotator.domain.endpoint_url import safe_optional_url
 from annotator.storage import bundle_judging, models
 from annotator.storage.blobs import BlobStore
 from annotator.storage.bundle_values import iso, parse_time
@@ -146,7 +147,7 @@ def _trajectory_entry(
         "collector_kind": trajectory.collector_kind,
         "collector_person": trajectory.collector_person.name if trajectory.collector_person else None,
         "agent_model": trajectory.agent_model,
-        "agent_endpoint": trajectory.agent_endpoint,
+        "agent_endpoint": safe_optional_url(trajectory.agent_endpoint),  # rows stored before it was stripped
         "run_number": trajectory.run_number,
         "status": trajectory.status,
         "outcome": trajectory.outcome,
@@ -249,7 +250,7 @@ class _References:
 
 
 def _reference_rows(session: Session, manifest: dict[str, Any]) -> _References:
-    roles = {p["name"]: p.get("role", "annotator") for p in manifest["people"] if isinstance(p, dict)}
+    roles = {p["name"]: p.get("role") or "annotator" for p in manifest["people"] if isinstance(p, dict)}
     people = {name: ensure_person(session, name, role) for name, role in roles.items()}
     apps = {a["name"]: ensure_app(session, a["name"], a.get("package")) for a in manifest["apps"]}
     devices = {d["serial"]: _ensure_device(session, d) for d in manifest["devices"]}
@@ -266,8 +267,8 @@ def _ensure_instruction(session: Session, entry: dict[str, Any], apps: dict[str,
     """The instruction with the entry's uid, or else the app's one with its text (one per app and text)."""
     Instruction = models.Instruction
     app = apps[entry["app"]]
-    values = {"uid": entry["uid"], "app_id": app.id, "text": entry["text"], "source": entry.get("source", "imported")}
-    values |= {"status": entry.get("status", "active")}
+    values = {"uid": entry["uid"], "app_id": app.id, "text": entry["text"], "source": entry.get("source") or "imported"}
+    values |= {"status": entry.get("status") or "active"}
     values |= _given(created_at=parse_time(entry.get("created_at"), f"instruction {entry['uid']}"))
     session.execute(insert_skipping(session, Instruction).values(**values))
     found = session.scalar(select(Instruction).where(Instruction.uid == entry["uid"]))
@@ -297,8 +298,8 @@ def _insert_trajectory(session: Session, entry: dict[str, Any], refs: _Reference
         collector_kind=entry["collector_kind"],
         collector_person=_person(session, refs, entry.get("collector_person"), "annotator"),
         agent_model=entry.get("agent_model"),
-        agent_endpoint=entry.get("agent_endpoint"),
-        run_number=entry.get("run_number", 1),
+        agent_endpoint=safe_optional_url(entry.get("agent_endpoint")),
+        run_number=entry.get("run_number") or 1,
         status=entry["status"],
         outcome=entry.get("outcome"),
         review_status=entry["review_status"],
@@ -320,7 +321,7 @@ def _insert_trajectory(session: Session, entry: dict[str, Any], refs: _Reference
         trajectory.steps.append(step)
         for revision in step.revisions:
             revision.trajectory = trajectory
-    for revision in entry.get("revisions", []):  # trajectory-level (the outcome); older bundles have none
+    for revision in entry.get("revisions") or []:  # trajectory-level (the outcome); older bundles have none
         session.add(_revision(session, revision, refs, where, trajectory=trajectory))
     session.add(trajectory)
     return len(entry["steps"])
@@ -338,7 +339,7 @@ def _step(session: Session, entry: dict[str, Any], refs: _References, where: str
         **_given(observed_at=parse_time(entry.get("observed_at"), where)),
     )
     step.rotation = step.rotation or 0
-    drafts = {(d["model"], d["prompt_sha256"]): _draft(session, d, step, where) for d in entry.get("drafts", [])}
+    drafts = {(d["model"], d["prompt_sha256"]): _draft(session, d, step, where) for d in entry.get("drafts") or []}
     for revision_entry in entry["revisions"]:
         revision = _revision(session, revision_entry, refs, where)
         step.revisions.append(revision)

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import exists, select, update
 from sqlalchemy.orm import Session
 
+from annotator.domain.endpoint_url import safe_optional_url
 from annotator.domain.target_box import SuggestedBox
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.imaging.decode import image_size, verified_image_size
@@ -118,7 +119,7 @@ def start_trajectory(
             instruction_id=instruction_id,
             collector_kind=str(collector.kind),
             agent_model=collector.agent_model,
-            agent_endpoint=collector.agent_endpoint,
+            agent_endpoint=safe_optional_url(collector.agent_endpoint),  # never the credentials in it
             run_number=max(previous_runs, default=0) + 1,
             settings=settings,
             **this_process().columns(),

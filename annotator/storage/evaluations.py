@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 
+from annotator.domain.endpoint_url import safe_url
 from annotator.domain.evaluation import StepScore
 from annotator.storage import models
 from annotator.storage.database import Database
@@ -105,6 +106,8 @@ def start_or_resume(
 ) -> tuple[int, bool]:  # fmt: skip
     """The evaluation to write to and whether it was resumed: the newest one with this fingerprint that is not
     running in another live process (with `resume`), else a new one. Either way this process owns it now."""
+    if isinstance(policy.get("base_url"), str):  # the endpoint without the credentials written into its URL
+        policy = policy | {"base_url": safe_url(policy["base_url"])}
     with db.session() as session:
         if resume:
             found = session.scalars(

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from annotator.domain.endpoint_url import safe_url
 from annotator.domain.judge_settings import JudgeSettings
 from annotator.storage import models
 from annotator.storage.database import Database
@@ -92,7 +93,8 @@ def start_run(
 ) -> int:
     with db.session() as session:
         run = models.JudgeRun(
-            config_id=config_id, base_url=base_url, concurrency=concurrency, selection=selection, requested=requested,
+            config_id=config_id, base_url=safe_url(base_url), concurrency=concurrency, selection=selection,
+            requested=requested,
             **this_process().columns(),
         )  # fmt: skip
         session.add(run)

@@ -162,10 +162,11 @@ def test_nothing_listening_is_unavailable() -> None:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]  # closed again: nothing listens there
     url = f"http://127.0.0.1:{port}/v1"
-    client = LLMClient(LLMConfig(url, "m", api_key_env=KEY_ENV, max_retries=0))
+    client = LLMClient(LLMConfig(f"http://alice:pa55word@127.0.0.1:{port}/v1", "m", api_key_env=KEY_ENV, max_retries=0))
     with client, pytest.raises(LLMUnavailable, match="cannot connect") as raised:
         client.complete(HELLO)
     assert url in str(raised.value) and "retries are off" in str(raised.value)
+    assert "pa55word" not in str(raised.value) + repr(client)  # the URL's credentials are never shown
 
 
 def test_list_models() -> None:
