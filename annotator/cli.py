@@ -28,6 +28,10 @@ COMMANDS = {
         "Agreement of a judge with human raters: exact / within-one (Wilson 95%), MAD, bias, Spearman, Kendall "
         "tau-b, quadratic-weighted kappa (bootstrap 95%), Krippendorff's alpha and Fleiss' kappa of the humans.",
     ),
+    "assign": Lazy(
+        "annotator.cli_team:assign",
+        "Give trajectories, an app's instruction set or a study to a person (admins only).",
+    ),
     "collect": Lazy(
         "annotator.cli_collect:collect",
         "Record trajectories: a VLM agent (--agent-url) or you (teleoperation) drive the phone, step by step.",
@@ -51,6 +55,13 @@ COMMANDS = {
     "judge": Lazy(
         "annotator.cli_judge:judge",
         "Score whole trajectories with an LLM judge (Mobile-R1 B.3 rubric, 0-4) and list the judges.",
+    ),
+    "people": Lazy(
+        "annotator.cli_team:people", "The people of this workspace and their roles (annotator, reviewer, admin)."
+    ),
+    "queue": Lazy(
+        "annotator.cli_team:queue",
+        "What a person has to do: trajectories to label and to review, studies to rate, instruction sets.",
     ),
     "scripted-endpoint": Lazy(
         "annotator.cli_virtual:scripted_endpoint",
