@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 KEYRING_SERVICE = "mobile-annotator"
 PLACEHOLDER_KEY = "not-needed"
 _DETAIL_CHARS = 300
+# The most tokens any request asks for (instruction generation's 100 tasks need the most, 15,000): a typo'd
+# --max-tokens or a caller's runaway sum must not let one reply cost a fortune or fill the database.
+MAX_TOKENS_CEILING = 16_384
 
 
 class LLMError(Exception):
@@ -84,8 +87,11 @@ class LLMConfig:
             raise ValueError("base_url: empty; give the server's URL, e.g. http://127.0.0.1:8000/v1")
         if not self.model.strip():
             raise ValueError("model: empty; give the model's name as the server knows it")
-        if self.timeout_s <= 0 or self.max_retries < 0 or self.max_tokens <= 0:
-            raise ValueError(f"timeout_s and max_tokens must be above 0 and max_retries at least 0, got {self}")
+        if self.timeout_s <= 0 or self.max_retries < 0 or not 0 < self.max_tokens <= MAX_TOKENS_CEILING:
+            raise ValueError(
+                f"timeout_s must be above 0, max_tokens from 1 to {MAX_TOKENS_CEILING:,} and max_retries at least 0, "
+                f"got {self}"
+            )
 
 
 @dataclass(frozen=True)
@@ -175,7 +181,7 @@ class LLMClient:
                 model=config.model,
                 messages=cast(Any, messages),  # plain dicts in the OpenAI chat format, as the API takes them
                 temperature=config.temperature if temperature is None else temperature,
-                max_tokens=config.max_tokens if max_tokens is None else max_tokens,
+                max_tokens=config.max_tokens if max_tokens is None else min(max_tokens, MAX_TOKENS_CEILING),
                 seed=config.seed if config.seed is not None else openai.omit,  # no seed: none sent, not null
             )
         except (openai.OpenAIError, ValueError) as error:

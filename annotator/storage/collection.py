@@ -16,6 +16,7 @@ from sqlalchemy import exists, select, update
 from sqlalchemy.orm import Session
 
 from annotator.domain.endpoint_url import safe_optional_url
+from annotator.domain.reply_text import capped_attempts, capped_optional
 from annotator.domain.target_box import SuggestedBox
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.imaging.decode import image_size, verified_image_size
@@ -182,11 +183,11 @@ def record_step(db: Database, blobs: BlobStore, trajectory_id: int, observation:
             rotation=observation.rotation,
             raw_tool_call=observation.tool_call,
             raw_action=action_name(observation.tool_call),
-            model_reply=observation.model_reply,
+            model_reply=capped_optional(observation.model_reply),  # a runaway reply: its head and tail
             timings_ms=observation.timings_ms or None,
             observed_at=observation.observed_at or utcnow(),
             usage=observation.usage,
-            attempts=observation.attempts or None,
+            attempts=capped_attempts(observation.attempts) or None,
             flags=observation.flags or None,
             **suggestion_columns(observation.suggested_box),
         )

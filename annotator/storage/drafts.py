@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from annotator.domain.drafts import DRAFT_STAGES, Draft
+from annotator.domain.reply_text import capped_optional
 from annotator.domain.trajectory import TrajectoryStatus
 from annotator.storage import models
 from annotator.storage.database import Database
@@ -116,9 +117,10 @@ def store_draft(db: Database, step_id: int, draft: Draft) -> bool:
     asked at the same time: its draft stays)."""
     values: dict[str, Any] = {
         "step_id": step_id, "model": draft.model, "prompt_name": draft.prompt_name,
-        "prompt_sha256": draft.prompt_sha256, "think": draft.think, "action_text": draft.action_text,
+        "prompt_sha256": draft.prompt_sha256, "think": capped_optional(draft.think),
+        "action_text": capped_optional(draft.action_text),
         "tool_call": draft.tool_call, "matches_executed": draft.matches_executed, "problem": draft.problem,
-        "reply": draft.reply, "created_at": models.utcnow(),
+        "reply": capped_optional(draft.reply), "created_at": models.utcnow(),  # a runaway reply: head and tail
     }  # fmt: skip
     with writing(db) as session:
         inserted = session.execute(insert_skipping(session, D).values(**values).returning(D.id)).scalar()

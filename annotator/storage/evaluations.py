@@ -16,6 +16,7 @@ from sqlalchemy import func, select, update
 
 from annotator.domain.endpoint_url import safe_url
 from annotator.domain.evaluation import StepScore
+from annotator.domain.reply_text import capped_optional
 from annotator.storage import models
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
@@ -138,7 +139,7 @@ def answered(db: Database, evaluation_id: int) -> set[tuple[int, str, int]]:
 
 def save_prediction(db: Database, evaluation_id: int, record: PredictionRecord) -> None:
     """Store one answer (replacing an earlier one for the same step, level and sample) and beat the heartbeat."""
-    values = asdict(record)
+    values = asdict(record) | {"reply": capped_optional(record.reply)}  # a runaway reply: its head and tail
     key = (P.evaluation_id == evaluation_id, P.step_id == record.step_id, P.level == record.level,
            P.sample == record.sample)  # fmt: skip
     with db.session() as session:

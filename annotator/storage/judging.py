@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from annotator.domain.endpoint_url import safe_url
 from annotator.domain.judge_settings import JudgeSettings
+from annotator.domain.reply_text import capped_optional
 from annotator.storage import models
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
@@ -117,7 +118,7 @@ def finish_run(db: Database, run_id: int, *, counts: dict[str, int], status: str
 def save_score(db: Database, config_id: int, run_id: int | None, trajectory_id: int, record: ScoreRecord) -> None:
     """Store one answer; a second answer for the same configuration and trajectory replaces the first. The run's
     heartbeat goes with it: the run's owner is alive."""
-    values = asdict(record)
+    values = asdict(record) | {"raw_reply": capped_optional(record.raw_reply), "reason": capped_optional(record.reason)}
     for _try in range(2):  # an insert can lose a race with another process's insert of the same row
         with db.session() as session:
             if run_id is not None:

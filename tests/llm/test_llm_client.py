@@ -9,6 +9,7 @@ import pytest
 from keyring.backend import KeyringBackend
 
 from annotator.llm.client import (
+    MAX_TOKENS_CEILING,
     PLACEHOLDER_KEY,
     Completion,
     LLMBadReply,
@@ -58,6 +59,14 @@ def test_a_completion_carries_text_usage_model_and_request_id() -> None:
     assert request.headers["authorization"] == f"Bearer {SECRET}"
     assert request.body["model"] == "test-model" and request.body["messages"] == HELLO
     assert request.body["temperature"] == 0.3 and request.body["max_tokens"] == 77
+
+
+def test_no_request_asks_for_more_tokens_than_the_ceiling() -> None:
+    with ChatServer([Reply(body=chat_completion("好"))]) as server, LLMClient(config(server)) as client:
+        client.complete(HELLO, max_tokens=10**6)  # a caller's runaway sum
+    assert server.seen[0].body["max_tokens"] == MAX_TOKENS_CEILING
+    with pytest.raises(ValueError, match="max_tokens from 1 to 16,384"):
+        LLMConfig("http://127.0.0.1:1/v1", "m", max_tokens=10**6)
 
 
 def test_without_usage_or_request_id_the_fields_say_so() -> None:
