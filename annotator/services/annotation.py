@@ -18,11 +18,11 @@ from annotator.domain.review_ready import ReviewGaps, review_gaps
 from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, ReviewStatus
 from annotator.storage import drafts, labels
 from annotator.storage.blobs import BlobStore
-from annotator.storage.labels import OUTCOME_FIELD, LabelChange, LabelError, Revision
+from annotator.storage.labels import OUTCOME_FIELD, LabelChange, LabelError, Revision, StaleLabelError
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
-__all__ = ["Editor", "LabelError", "Revision", "load_elements", "load_trajectory", "with_label"]
+__all__ = ["Editor", "LabelError", "Revision", "StaleLabelError", "load_elements", "load_trajectory", "with_label"]
 
 
 SUBMIT_ANYWAY_ROLES = ("reviewer", "admin")
@@ -37,7 +37,13 @@ class IncompleteWork(ValueError):
 
 
 class Editor:
-    """One person's edits to one trajectory."""
+    """One person's edits to one trajectory.
+
+    It keeps the label version each step's values (and the outcome) were read at, `bases`, and saves on top of
+    that version only: a save after someone else's newer change is refused with StaleLabelError (theirs and mine),
+    to be merged (`rebase` to their version, then save again). `load` reads the whole trajectory and its versions;
+    a step the editor never read (a script's editor that writes without reading) is saved unchecked.
+    """
 
     def __init__(self, workspace: Workspace, trajectory_id: int, person: str, role: str = "annotator") -> None:
         if not person.strip():
@@ -46,6 +52,7 @@ class Editor:
         self.person, self.role = person.strip(), role
         self._undo: list[LabelChange] = []
         self._redo: list[LabelChange] = []
+        self.bases: dict[int | None, int] = {}  # step id (None: the outcome) -> the version its values were read at
 
     @property
     def can_undo(self) -> bool:
@@ -57,6 +64,24 @@ class Editor:
 
     def record(self) -> LabelledTrajectory:
         return load_trajectory(self.workspace.database, self.trajectory_id)
+
+    def load(self) -> LabelledTrajectory:
+        """The trajectory as stored, its values the base of the next saves (read after their versions, so that a
+        change in between makes a save refused, never lost)."""
+        versions = labels.label_versions(self.workspace.database, self.trajectory_id)
+        record = self.record()
+        self.adopt(versions.as_bases())
+        return record
+
+    def adopt(self, versions: dict[int | None, int]) -> None:
+        """Base the next saves on these versions, read with the values now shown; never below a base this editor
+        reached by its own saves since (those were read before them)."""
+        for key, version in versions.items():
+            self.bases[key] = max(version, self.bases.get(key, version))
+
+    def rebase(self, stale: StaleLabelError) -> None:
+        """After a refused save: the person has seen theirs, so the next save goes on top of their version."""
+        self.bases[stale.step_id] = stale.their_version
 
     # changes -----------------------------------------------------------------------------------------------
 
@@ -91,6 +116,7 @@ class Editor:
         """A new step after the wrong one, on its screen; undo leaves it out again (rows are never deleted)."""
         who = {"person": self.person, "role": self.role}
         new_id = labels.insert_correction(self.workspace.database, self.trajectory_id, after_step_id, **who)
+        self.bases[new_id] = 0
         self._push(LabelChange(self.trajectory_id, new_id, {"removed": True}, {"removed": False}))
         return self.record().step(new_id)
 
@@ -118,19 +144,20 @@ class Editor:
     # undo --------------------------------------------------------------------------------------------------
 
     def undo(self) -> int | None:
+        """Write back what the newest change replaced; a refused write (stale) leaves it to undo."""
         if not self._undo:
             return None
-        change = self._undo.pop()
+        change = self._undo[-1]
         self._write(change.step_id, change.before)
-        self._redo.append(change)
+        self._redo.append(self._undo.pop())
         return change.step_id
 
     def redo(self) -> int | None:
         if not self._redo:
             return None
-        change = self._redo.pop()
+        change = self._redo[-1]
         self._write(change.step_id, change.after, draft_id=change.draft_id)
-        self._undo.append(change)
+        self._undo.append(self._redo.pop())
         return change.step_id
 
     def _push(self, change: LabelChange | None) -> None:
@@ -150,13 +177,17 @@ class Editor:
     # writing -----------------------------------------------------------------------------------------------
 
     def _write(self, step_id: int | None, values: dict[str, Any], *, draft_id: int | None = None) -> LabelChange | None:
-        """Apply `values` (a draft's, when `draft_id` is given) in one transaction; the change set of what really
-        changed, or None."""
-        who = {"person": self.person, "role": self.role}
+        """Apply `values` (a draft's, when `draft_id` is given) in one transaction on top of the version they were
+        based on; the change set of what really changed, or None. StaleLabelError when someone else's is newer."""
+        who: dict[str, Any] = {"person": self.person, "role": self.role, "expected_version": self.bases.get(step_id)}
         db = self.workspace.database
         if step_id is None:
-            return labels.write_outcome(db, self.trajectory_id, values[OUTCOME_FIELD], **who)
-        return labels.write_step_label(db, self.trajectory_id, step_id, values, draft_id=draft_id, **who)
+            change = labels.write_outcome(db, self.trajectory_id, values[OUTCOME_FIELD], **who)
+        else:
+            change = labels.write_step_label(db, self.trajectory_id, step_id, values, draft_id=draft_id, **who)
+        if change is not None and change.version is not None and step_id in self.bases:
+            self.bases[step_id] = change.version  # what it saved is what the person sees now
+        return change
 
 
 def load_elements(blobs: BlobStore, step: LabelledStep) -> list[UiNode]:

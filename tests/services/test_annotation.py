@@ -169,7 +169,7 @@ def test_two_windows_on_one_database_both_keep_their_edits(workspace: Workspace,
     from concurrent.futures import ThreadPoolExecutor
 
     steps = load_trajectory(workspace.database, unlabelled).steps
-    with Workspace.open(workspace.data_dir) as second:
+    with Workspace.open(workspace.data_dir, workspace.database.url) as second:  # the same database, SQLite or not
         editors = {"小王": Editor(workspace, unlabelled, "小王"), "小李": Editor(second, unlabelled, "小李")}
 
         def edit(person: str) -> None:
