@@ -3,6 +3,11 @@
 It speaks the host side of the adb protocol (the "smart socket" requests a client sends to port 5037):
 device lists, features, transport selection, and on a selected phone `shell:`, `shell,v2:`, `exec:`,
 `abb_exec:` and `sync:`. One thread per connection; every phone operation runs under that phone's lock.
+
+Faults happen for real, for the fault tests: `unplug(serial)` takes a phone away as a pulled cable does (its open
+connections break, adb no longer lists it) and `plug(phone)` brings it back; `cut_next(serial, program, after)`
+makes the next command running `program` on that phone send `after` bytes of its reply and then drop the
+connection (a cable pulled mid-screenshot or mid-dump), unplugging the phone too unless told otherwise.
 """
 
 from __future__ import annotations
@@ -13,8 +18,10 @@ import socketserver
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from annotator.demo.phone.adb_faults import Cut, drop
 from annotator.demo.phone.adb_sync import SyncSession
 from annotator.demo.phone.adb_wire import ClientGone, ProtocolError, finish, read_request, send_fail, send_okay
 from annotator.demo.phone.shell import run_argv, run_shell
@@ -49,8 +56,9 @@ class VirtualAdbServer:
         self._phones = {phone.serial: phone for phone in phones}
         self._transport_ids = {serial: index + 1 for index, serial in enumerate(serials)}
         self._mtime = int(time.time())
-        self._connections: set[socket.socket] = set()
+        self._connections: dict[socket.socket, str | None] = {}  # open connections, and the phone each talks to
         self._connections_lock = threading.Lock()
+        self._cuts: dict[str, Cut] = {}
         self._tcp = _TcpServer((host, port), self)
         self._thread: threading.Thread | None = None
         self._serving = False
@@ -98,7 +106,7 @@ class VirtualAdbServer:
             self._tcp.shutdown()
         self._tcp.server_close()
         with self._connections_lock:
-            for sock in self._connections:
+            for sock in list(self._connections):
                 with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
         if self._thread is not None and self._thread is not threading.current_thread():
@@ -110,11 +118,50 @@ class VirtualAdbServer:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    # Faults
+
+    def unplug(self, serial: str) -> VirtualPhone:
+        """Take the phone away as a pulled cable does: adb stops listing it, its open connections break."""
+        with self._connections_lock:
+            phone = self._phones.pop(serial)
+            self._cuts.pop(serial, None)
+            cut_off = [sock for sock, bound in self._connections.items() if bound == serial]
+        for sock in cut_off:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        return phone
+
+    def plug(self, phone: VirtualPhone) -> None:
+        """Connect a phone (again): adb lists it, with the transport id it had."""
+        with self._connections_lock:
+            self._phones[phone.serial] = phone
+            self._transport_ids.setdefault(phone.serial, max(self._transport_ids.values(), default=0) + 1)
+
+    def cut_next(self, serial: str, program: str, after: int, *, unplug: bool = True, skip: int = 0) -> None:
+        """The next command running `program` (e.g. `screencap`, `uiautomator`) on the phone, after `skip` of them,
+        sends `after` bytes of its reply, then the connection drops; with `unplug` the phone is gone too."""
+        with self._connections_lock:
+            self._cuts[serial] = Cut(program, after, unplug, skip)
+
+    def take_cut(self, serial: str, command: str) -> Cut | None:
+        """The cut waiting for this command on the phone, taken (it happens once)."""
+        with self._connections_lock:
+            cut = self._cuts.get(serial)
+            if cut is None or not cut.matches(command):
+                return None
+            if cut.skip:
+                self._cuts[serial] = replace(cut, skip=cut.skip - 1)
+                return None
+            return self._cuts.pop(serial)
+
     # What connections use
 
-    def track(self, sock: socket.socket, open_: bool) -> None:
+    def track(self, sock: socket.socket, open_: bool, serial: str | None = None) -> None:
         with self._connections_lock:
-            (self._connections.add if open_ else self._connections.discard)(sock)
+            if open_:
+                self._connections[sock] = serial
+            else:
+                self._connections.pop(sock, None)
 
     def select(self, how: str) -> VirtualPhone:
         """The phone a transport request names: `serial:X`, `id:N`, or any/usb/local when there is one."""
@@ -124,8 +171,8 @@ class VirtualAdbServer:
         if kind == "serial":
             raise NoDevice(f"device '{value}' not found")
         if kind == "id":
-            for serial, transport_id in self._transport_ids.items():
-                if str(transport_id) == value:
+            for serial, transport_id in list(self._transport_ids.items()):
+                if str(transport_id) == value and serial in self._phones:
                     return self._phones[serial]
             raise NoDevice(f"no device with transport id '{value}'")
         if kind in ANY_TRANSPORT:
@@ -139,7 +186,7 @@ class VirtualAdbServer:
 
     def device_list(self, long: bool) -> str:
         lines = []
-        for serial, phone in self._phones.items():
+        for serial, phone in list(self._phones.items()):  # a copy: a phone may be unplugged meanwhile
             if not long:
                 lines.append(f"{serial}\tdevice\n")
                 continue
@@ -200,6 +247,7 @@ class _Connection(socketserver.BaseRequestHandler):
             send_fail(sock, str(error))
             return
         if phone is not None:
+            adb.track(sock, True, phone.serial)  # unplugging the phone breaks this connection
             device_request(adb, sock, phone, read_request(sock))
 
 
@@ -306,10 +354,12 @@ def device_request(adb: VirtualAdbServer, sock: socket.socket, phone: VirtualPho
     if name == "shell" and argument.strip():
         result = run_shell(phone, argument)
         send_okay(sock)
-        if "v2" in options:
-            sock.sendall(shell_v2_packets(result.stdout, result.stderr, result.exit_code))
-        else:
-            sock.sendall(result.output)
+        reply = shell_v2_packets(result.stdout, result.stderr, result.exit_code) if "v2" in options else result.output
+        cut = adb.take_cut(phone.serial, argument)
+        if cut is not None:
+            sock.sendall(reply[: cut.after])
+            drop(sock, cut, phone.serial, len(reply), adb.unplug)
+        sock.sendall(reply)
     elif name == "shell":
         send_fail(sock, "interactive shells are not supported by the virtual phone; pass a command")
     elif name == "exec":
