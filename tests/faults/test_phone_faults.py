@@ -46,7 +46,7 @@ def step_indexes(workspace: Workspace, trajectory_id: int) -> list[int]:
         return list(session.scalars(query))
 
 
-FAULTS: dict[str, Callable[[VirtualAdbServer, str], None]] = {
+FAULTS: dict[str, Callable[[VirtualAdbServer, str], object]] = {
     "cut mid-screenshot": lambda server, serial: server.cut_next(serial, "screencap", 20_000),
     "cut mid-dump": lambda server, serial: server.cut_next(serial, "uiautomator", 300),
     "gone for good": lambda server, serial: server.unplug(serial),
@@ -93,7 +93,11 @@ def test_a_restarted_phone_is_not_resumed_unless_asked(
     with ScriptedEndpoint(mistakes={}) as scripted:
         endpoint = collecting.AgentEndpoint(scripted.base_url, "scripted")
         decider = collecting.agent_decider(endpoint, collecting.DEFAULT_SETTINGS)
-        lose = lambda event: server.unplug(phone.serial) if event.index == 1 else None  # noqa: E731
+
+        def lose(event: StepEvent) -> None:
+            if event.index == 1:
+                server.unplug(phone.serial)
+
         (lost,) = collecting.run_tasks(workspace, device, decider, [task], endpoint=endpoint, on_step=lose)
         server.plug(phone)
         phone.reset()  # restarted: the home screen, the settings app closed
