@@ -6,7 +6,8 @@ shape's facts in one transaction: a consistent snapshot on SQLite and PostgreSQL
   Mobile-R1 Table 2 does);
 - the trajectories in each review state, every state in workflow order with zeros, unknown stored values after;
 - each person's work: the set of trajectories in which they wrote at least one label revision, their reviews,
-  and how many of those trajectories are accepted, rejected or awaiting review now.
+  and how many of those trajectories are accepted, rejected or awaiting review now; and their throughput (active
+  hours, steps per hour, share changed by review, rejection rate: ``annotator.storage.throughput`` defines them).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from annotator.domain.trajectory import ReviewStatus
 from annotator.storage import models
 from annotator.storage.database import Database
 from annotator.storage.statistics import TrajectoryFacts, read_facts
+from annotator.storage.throughput import THROUGHPUT_COLUMNS, read_throughput
 
 A, Ins, T, S = models.App, models.Instruction, models.Trajectory, models.Step
 R, P, Rev = models.LabelRevision, models.Person, models.Review
@@ -28,8 +30,9 @@ DECISIONS = (str(ReviewStatus.ACCEPTED), str(ReviewStatus.REJECTED))
 
 POOL_COLUMNS = ["app", "instructions"]
 REVIEW_COLUMNS = ["review_status", "trajectories"]
-PEOPLE_COLUMNS = ["person", "trajectories_labelled", "steps_labelled", "revisions", "reviews",
-                  "accepted", "rejected", "awaiting_review"]  # fmt: skip
+COUNT_COLUMNS = ["person", "trajectories_labelled", "steps_labelled", "revisions", "reviews",
+                 "accepted", "rejected", "awaiting_review"]  # fmt: skip
+PEOPLE_COLUMNS = [*COUNT_COLUMNS, *THROUGHPUT_COLUMNS]
 
 
 @dataclass(frozen=True)
@@ -107,12 +110,14 @@ def read_people(session: Session) -> pd.DataFrame:
         trajectories, steps, revisions = labelled.get(person_id, (0, 0, 0))
         state = states.get(person_id, {})
         rows.append((
-            names.get(person_id) if person_id is not None else None,
+            person_id, names.get(person_id) if person_id is not None else None,
             trajectories, steps, revisions, reviews.get(person_id, 0),
             state.get(ReviewStatus.ACCEPTED, 0), state.get(ReviewStatus.REJECTED, 0),
             state.get(ReviewStatus.ANNOTATED, 0),
         ))  # fmt: skip
-    table = pd.DataFrame(rows, columns=PEOPLE_COLUMNS).astype({c: "int64" for c in PEOPLE_COLUMNS[1:]})
+    table = pd.DataFrame(rows, columns=["person_id", *COUNT_COLUMNS]).astype({c: "int64" for c in COUNT_COLUMNS[1:]})
+    table = table.join(read_throughput(session), on="person_id").drop(columns="person_id")
+    table[THROUGHPUT_COLUMNS] = table[THROUGHPUT_COLUMNS].astype("float64")  # NaN: undefined (nothing to divide by)
     table["_key"] = table["person"].fillna("\uffff")  # the unnamed row (labels written without a name) last
     table = table.sort_values(["trajectories_labelled", "reviews", "_key"], ascending=[False, False, True])
     return table.drop(columns="_key").reset_index(drop=True)
