@@ -1,6 +1,8 @@
 """The uiautomator hierarchy as plain data: parse a dump, find the element under a point, read a text field.
 
-Pure Python on the XML text, so that labelling tools can use it on stored dumps without a phone.
+Pure Python on the XML text, so that labelling tools can use it on stored dumps without a phone. A dump comes from
+the phone or from someone's bundle: it is parsed by defusedxml, which refuses a DTD (a uiautomator dump has none),
+so entities cannot expand without bound (billion laughs) nor read files (external entities).
 A dump holds one root node per window (newer Android) or only the active window (older); the topmost
 window that contains a point is the one a finger touches, as on the phone.
 """
@@ -12,6 +14,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring as safe_fromstring
 
 from annotator.domain.target_box import SuggestedBox, suggest_box
 
@@ -90,7 +95,12 @@ def parse_hierarchy(xml: str) -> list[UiNode]:
     is malformed or a node's bounds cannot be read."""
     cleaned = _CHAR_REF.sub(_legal_reference, _ILLEGAL_RAW.sub("", xml))
     try:
-        root = ET.fromstring(cleaned)
+        root = safe_fromstring(cleaned, forbid_dtd=True)
+    except DefusedXmlException:  # DTDForbidden; entities need a DTD
+        raise ValueError(
+            "the UI hierarchy declares a DTD (<!DOCTYPE ...>), which a uiautomator dump never has: refused, since "
+            "its entities could expand without bound or read files"
+        ) from None
     except ET.ParseError as error:
         line, column = error.position
         raise ValueError(

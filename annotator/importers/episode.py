@@ -16,6 +16,7 @@ from annotator.domain.coords import CoordinateSpace, to_device_point
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.target_box import SuggestedBox
 from annotator.domain.trajectory import Outcome
+from annotator.imaging.decode import too_many_pixels
 
 
 class EpisodeError(ValueError):
@@ -160,6 +161,9 @@ def image_header_size(data: Path | bytes) -> ScreenSize:
     except (OSError, ValueError, Image.DecompressionBombError) as error:
         shown = "the screenshot" if isinstance(data, bytes) else f"screenshot {data}"
         raise ValueError(f"{shown} is not a readable image ({error})") from None
+    problem = too_many_pixels((width, height))
+    if problem:
+        raise ValueError(f"{'the screenshot' if isinstance(data, bytes) else f'screenshot {data}'}: {problem}")
     return ScreenSize(width, height)
 
 

@@ -3,6 +3,9 @@
 A TFRecord file (optionally GZIP-compressed as a whole) is a sequence of records, each framed as
 ``uint64 length, uint32 masked-crc32c(length), bytes data, uint32 masked-crc32c(data)`` (little endian);
 both checksums are checked here, so a damaged or truncated file is reported at the record where it breaks.
+A record is read in pieces and may not claim more than MAX_RECORD_BYTES, so a length that lies costs no more memory
+than the data there is; GZIP data may not unpack to more than MAX_RATIO times its size (a gzip bomb: the
+screenshots in the records are PNGs, which GZIP hardly shrinks).
 The record itself is decoded by protobuf, with the ``Example`` schema of TensorFlow's
 ``core/example/{example,feature}.proto`` declared below in protobuf's text format (a private descriptor
 pool, so an installed TensorFlow is never disturbed).
@@ -24,6 +27,10 @@ from google.protobuf.message import DecodeError
 
 GZIP_MAGIC = b"\x1f\x8b"
 _MASK_DELTA = 0xA282EAD8
+MAX_RECORD_BYTES = 2**30  # an AndroidControl episode (all its screenshots) is tens of megabytes
+_PIECE = 2**20
+MAX_RATIO = 100  # unpacked / packed bytes of a GZIP file, checked once past RATIO_FLOOR
+RATIO_FLOOR = 64 * 2**20
 
 # TensorFlow's Example schema (tensorflow/core/example/feature.proto and example.proto), field for field.
 _EXAMPLE_PROTO = """
@@ -75,17 +82,53 @@ def frame(data: bytes) -> bytes:
     return length + struct.pack("<I", masked_crc32c(length)) + data + struct.pack("<I", masked_crc32c(data))
 
 
+class _GzipBomb(OSError):
+    pass
+
+
+def _gzip_failure(error: Exception) -> str:
+    return str(error) if isinstance(error, _GzipBomb) else f"the GZIP data is damaged or cut short ({error})"
+
+
+class _Unpacked(gzip.GzipFile):
+    """A GZIP file that refuses to unpack more than MAX_RATIO times what it has read of the file (a gzip bomb)."""
+
+    def __init__(self, file: Path) -> None:
+        self.packed = file.open("rb")
+        super().__init__(fileobj=self.packed, mode="rb")
+        self.unpacked = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        self.unpacked += len(data)
+        if self.unpacked > RATIO_FLOOR and self.unpacked > MAX_RATIO * self.packed.tell():
+            raise _GzipBomb(f"the GZIP data unpacks more than {MAX_RATIO}-fold: refused as a gzip bomb")
+        return data
+
+    def close(self) -> None:
+        super().close()
+        self.packed.close()
+
+
 def _open(file: Path) -> BinaryIO:
     with file.open("rb") as probe:
         gzipped = probe.read(2) == GZIP_MAGIC
-    return gzip.open(file, "rb") if gzipped else file.open("rb")  # type: ignore[return-value]
+    return _Unpacked(file) if gzipped else file.open("rb")  # type: ignore[return-value]
 
 
 def _read_exactly(stream: BinaryIO, size: int, file: Path, record: int, what: str) -> bytes:
+    pieces: list[bytes] = []
+    left = size
     try:
-        data = stream.read(size)
+        while left > 0:
+            piece = stream.read(min(left, _PIECE))
+            if not piece:
+                break
+            pieces.append(piece)
+            left -= len(piece)
     except (EOFError, OSError, zlib.error) as error:  # gzip: truncated stream, bad header, bad data or CRC
-        raise TFRecordError(file, record, f"the GZIP data is damaged or cut short ({error})") from None
+        raise TFRecordError(file, record, _gzip_failure(error)) from None
+    data = b"".join(pieces)
     if len(data) != size:
         raise TFRecordError(file, record, f"the file ends inside the record's {what}; it is truncated")
     return data
@@ -99,7 +142,7 @@ def read_records(file: Path) -> Iterator[bytes]:
             try:
                 header = stream.read(12)
             except (EOFError, OSError, zlib.error) as error:
-                raise TFRecordError(file, number, f"the GZIP data is damaged or cut short ({error})") from None
+                raise TFRecordError(file, number, _gzip_failure(error)) from None
             if not header:
                 return
             if len(header) != 12:
@@ -107,6 +150,8 @@ def read_records(file: Path) -> Iterator[bytes]:
             length, length_crc = struct.unpack("<QI", header)
             if masked_crc32c(header[:8]) != length_crc:
                 raise TFRecordError(file, number, "the record length fails its CRC check; not a TFRecord, or damaged")
+            if length > MAX_RECORD_BYTES:
+                raise TFRecordError(file, number, f"the record claims {length} bytes, more than {MAX_RECORD_BYTES}")
             data = _read_exactly(stream, length, file, number, "data")
             (data_crc,) = struct.unpack("<I", _read_exactly(stream, 4, file, number, "checksum"))
             if masked_crc32c(data) != data_crc:

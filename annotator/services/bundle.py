@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from annotator import __version__
-from annotator.imaging.decode import verified_image_size
+from annotator.imaging.decode import UnreadableImage, checked_image_size
 from annotator.services import bundle_manifest as fmt
 from annotator.services.bundle_io import BundleReader, open_bundle
 from annotator.services.bundle_judging import validate_judging, withhold
@@ -31,6 +31,7 @@ from annotator.services.target_boxes import suggest_missing_boxes
 from annotator.storage import bundles, integrity
 from annotator.storage import studies as stored_studies
 from annotator.storage.blobs import BlobCorruptError, BlobStore, hash_stream
+from annotator.storage.failures import NO_ROOM
 from annotator.storage.staging import staging_folder
 from annotator.storage.studies import HiddenJudging
 from annotator.storage.workspace import Workspace
@@ -98,6 +99,10 @@ def export_bundle(
             _zip_folder(staging, out)
         else:
             os.replace(staging, out)
+    except OSError as error:
+        if error.errno not in NO_ROOM:
+            raise
+        raise OSError(error.errno, error.strerror, str(out)) from error  # not the staging folder's file: the bundle
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     steps = sum(len(t["steps"]) for t in manifest["trajectories"])
@@ -122,11 +127,14 @@ def _write_folder(workspace: Workspace, folder: Path, manifest: dict[str, Any], 
 def _zip_folder(folder: Path, out: Path) -> None:
     partial = folder.with_name(f"{folder.name}.zip")  # a leftover of the staging folder's, until it is renamed
     # Screenshots are PNG already; storing them avoids paying for a second compression.
-    with zipfile.ZipFile(partial, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
-        archive.write(folder / fmt.MANIFEST_NAME, fmt.MANIFEST_NAME, compress_type=zipfile.ZIP_DEFLATED)
-        for blob in sorted((folder / fmt.BLOB_FOLDER).iterdir()):
-            archive.write(blob, f"{fmt.BLOB_FOLDER}/{blob.name}")
-    os.replace(partial, out)
+    try:
+        with zipfile.ZipFile(partial, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
+            archive.write(folder / fmt.MANIFEST_NAME, fmt.MANIFEST_NAME, compress_type=zipfile.ZIP_DEFLATED)
+            for blob in sorted((folder / fmt.BLOB_FOLDER).iterdir()):
+                archive.write(blob, f"{fmt.BLOB_FOLDER}/{blob.name}")
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)  # a failed write's half zip (a full disk)
 
 
 def read_manifest(reader: BundleReader) -> dict[str, Any]:
@@ -209,9 +217,12 @@ class BlobCopier:
         actual = hashlib.sha256(data).hexdigest()
         if actual != sha256:
             raise BlobCorruptError(f"content hashes to {actual}, expected {sha256}")
-        size = verified_image_size(data)
-        if size is None:
-            raise fmt.BundleError(f"blob {sha256} is not a readable image, but the bundle uses it as one")
+        try:
+            size = checked_image_size(data)
+        except UnreadableImage as error:
+            raise fmt.BundleError(
+                f"blob {sha256} is not a readable image, but the bundle uses it as one ({error})"
+            ) from None
         expected = (entry.get("width"), entry.get("height"))
         if None not in expected and size != expected:
             raise fmt.BundleError(f"blob {sha256} is a {size[0]}x{size[1]} image, the manifest says {expected[0]}x"

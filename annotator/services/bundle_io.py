@@ -1,4 +1,10 @@
-"""Reading bundle files from a folder or a .zip, refusing anything that escapes the bundle."""
+"""Reading bundle files from a folder or a .zip, refusing anything that escapes the bundle or would unpack to far
+more than the file holds (a zip bomb).
+
+A zip's directory is checked before anything is read: every member's path, its expansion ratio and the total size
+it unpacks to. The directory may lie; zipfile never hands out more than the size the directory gives a member (the
+member then fails its CRC check, reported as damaged), so the limits hold while reading too.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,11 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Protocol
 
 from annotator.services.bundle_manifest import BLOB_FOLDER, MANIFEST_NAME, BundleError
+
+MAX_MANIFEST_BYTES = 512 * 2**20  # read whole and parsed in memory
+MAX_TOTAL_BYTES = 256 * 2**30  # what a zip may unpack to in all
+MAX_RATIO = 100  # unpacked / packed size of a member: PNGs are stored, the manifest deflates ~10x
+RATIO_FLOOR = 2**20  # members smaller than this may have any ratio: they cannot be a bomb
 
 
 class BundleReader(Protocol):
@@ -35,7 +46,11 @@ class FolderBundle:
 
     def read_manifest(self) -> bytes:
         try:
-            return self._file(MANIFEST_NAME).read_bytes()
+            path = self._file(MANIFEST_NAME)
+            if path.stat().st_size > MAX_MANIFEST_BYTES:
+                raise BundleError(f"{MANIFEST_NAME} is {path.stat().st_size} bytes, more than the "
+                                  f"{MAX_MANIFEST_BYTES} a bundle may hold")  # fmt: skip
+            return path.read_bytes()
         except FileNotFoundError:
             raise BundleError(f"{self.root} has no {MANIFEST_NAME}; is it a bundle?") from None
 
@@ -55,8 +70,11 @@ class ZipBundle:
             self.archive = zipfile.ZipFile(path)
         except zipfile.BadZipFile as error:
             raise BundleError(f"{path} is not a readable zip ({error}); it may be truncated") from None
-        for name in self.archive.namelist():
-            safe_member(name)
+        try:
+            _check_directory(self.archive.infolist())
+        except BundleError:
+            self.archive.close()
+            raise
         self.names = set(self.archive.namelist())
 
     def _read_checked(self, name: str) -> bytes:
@@ -78,6 +96,24 @@ class ZipBundle:
 
     def close(self) -> None:
         self.archive.close()
+
+
+def _check_directory(members: list[zipfile.ZipInfo]) -> None:
+    """Refuse a zip whose directory names a path outside the bundle or unpacks to too much (a zip bomb)."""
+    total = 0
+    for member in members:
+        safe_member(member.filename)
+        size, packed = member.file_size, max(member.compress_size, 1)
+        if size > RATIO_FLOOR and size > MAX_RATIO * packed:
+            raise BundleError(
+                f"{member.filename!r} in the zip unpacks {size // packed}-fold ({packed} bytes to {size}), more "
+                f"than the {MAX_RATIO}-fold a bundle needs: refused as a zip bomb"
+            )
+        if member.filename == MANIFEST_NAME and size > MAX_MANIFEST_BYTES:
+            raise BundleError(f"{MANIFEST_NAME} is {size} bytes, more than the {MAX_MANIFEST_BYTES} a bundle may hold")
+        total += size
+    if total > MAX_TOTAL_BYTES:
+        raise BundleError(f"the zip unpacks to {total} bytes, more than the {MAX_TOTAL_BYTES} a bundle may hold")
 
 
 def open_bundle(path: Path) -> BundleReader:

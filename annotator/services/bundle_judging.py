@@ -34,7 +34,7 @@ def settings_of(entry: dict[str, Any]) -> JudgeSettings:
 def validate_judging(manifest: dict[str, Any], trajectory_uids: set[str]) -> None:
     """Check the judges and studies sections (absent in version 1 bundles)."""
     fingerprints = set()
-    for i, judge in enumerate(manifest.get("judges", [])):
+    for i, judge in enumerate(require(manifest, "judges", list, "manifest") if "judges" in manifest else []):
         where = f"judges[{i}]"
         for key, kind in (("fingerprint", str), ("prompt_name", str), ("prompt_text", str), ("model", str),
                           ("temperature", (int, float)), ("image_policy", dict), ("scores", list)):  # fmt: skip
@@ -50,7 +50,7 @@ def validate_judging(manifest: dict[str, Any], trajectory_uids: set[str]) -> Non
             if require(score, "trajectory", str, f"{where}.scores[{j}]") not in trajectory_uids:
                 raise BundleError(f"{where}.scores[{j}]: trajectory {score['trajectory']!r} is not in the bundle")
             _level(score.get("reward"), f"{where}.scores[{j}].reward", optional=True)
-    for i, study in enumerate(manifest.get("studies", [])):
+    for i, study in enumerate(require(manifest, "studies", list, "manifest") if "studies" in manifest else []):
         _validate_study(study, f"studies[{i}]", fingerprints, trajectory_uids)
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from annotator.services import bundle_fields as fields
 from annotator.storage.blobs import BlobError, check_sha256
 from annotator.storage.bundle_values import BundleError
 from annotator.storage.labels import LabelError, check_privacy_regions
@@ -39,6 +40,8 @@ __all__ = ["BLOB_FOLDER", "FORMAT_NAME", "FORMAT_VERSION", "MANIFEST_NAME", "Bun
 
 
 def require(container: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if not isinstance(container, dict):
+        raise BundleError(f"{where}: expected an object, got {type(container).__name__}")
     if key not in container:
         raise BundleError(f"{where}: missing {key!r}")
     value = container[key]
@@ -54,24 +57,32 @@ def validate_manifest(manifest: Any) -> dict[str, dict[str, Any]]:
     if manifest.get("format") != FORMAT_NAME:
         raise BundleError(f"manifest.json: not a {FORMAT_NAME} (format is {manifest.get('format')!r})")
     version = manifest.get("format_version")
-    if version not in READABLE_VERSIONS:
+    if type(version) is not int or version not in READABLE_VERSIONS:  # true and 1.0 are no version
+        newer = type(version) is int and version > FORMAT_VERSION
+        written = ", written by a newer annotator (upgrade to import it)" if newer else ""
         raise BundleError(
-            f"manifest.json: unknown format version {version!r}; this annotator reads versions "
+            f"manifest.json: unknown format version {version!r}{written}; this annotator reads versions "
             f"{', '.join(map(str, READABLE_VERSIONS))}"
         )
     for key in ("people", "apps", "devices", "instructions", "blobs", "trajectories"):
         require(manifest, key, list, "manifest")
     blobs = _validate_blobs(manifest["blobs"])
-    apps = {require(app, "name", str, f"apps[{i}]") for i, app in enumerate(manifest["apps"])}
+    for section, spec in (("people", fields.PERSON), ("apps", fields.APP), ("devices", fields.DEVICE)):
+        for i, entry in enumerate(manifest[section]):
+            fields.check_fields(entry, spec, f"{section}[{i}]")
+    apps = {app["name"] for app in manifest["apps"]}
     instruction_uids = set()
     for i, instruction in enumerate(manifest["instructions"]):
         where = f"instructions[{i}]"
-        instruction_uids.add(require(instruction, "uid", str, where))
-        require(instruction, "text", str, where)
-        if require(instruction, "app", str, where) not in apps:
+        instruction_uids.add(fields.check_fields(instruction, fields.INSTRUCTION, where)["uid"])
+        if instruction["app"] not in apps:
             raise BundleError(f"{where}: app {instruction['app']!r} is not in the bundle's apps")
+    uids: set[str] = set()
     for i, trajectory in enumerate(manifest["trajectories"]):
         _validate_trajectory(trajectory, f"trajectories[{i}]", instruction_uids, blobs)
+        if trajectory["uid"] in uids:
+            raise BundleError(f"trajectories[{i}]: uid {trajectory['uid']!r} appears twice in the bundle")
+        uids.add(trajectory["uid"])
     return blobs
 
 
@@ -85,9 +96,9 @@ def _validate_blobs(entries: list[Any]) -> dict[str, dict[str, Any]]:
         except BlobError as error:
             raise BundleError(f"{where}: {error}") from None
         size = require(entry, "size", int, where)
-        if size < 0:
-            raise BundleError(f"{where}.size: negative")
-        require(entry, "media_type", str, where)
+        if size < 0 or isinstance(size, bool):
+            raise BundleError(f"{where}.size: expected a byte count, got {size!r}")
+        fields.check_fields(entry, fields.BLOB, where)
         blobs[sha256] = entry
     return blobs
 
@@ -95,18 +106,22 @@ def _validate_blobs(entries: list[Any]) -> dict[str, dict[str, Any]]:
 def _validate_trajectory(
     trajectory: Any, where: str, instruction_uids: set[str], blobs: dict[str, dict[str, Any]]
 ) -> None:
-    if not isinstance(trajectory, dict):
-        raise BundleError(f"{where}: expected an object")
-    require(trajectory, "uid", str, where)
-    if require(trajectory, "instruction_uid", str, where) not in instruction_uids:
+    fields.check_fields(trajectory, fields.TRAJECTORY, where)
+    if trajectory["instruction_uid"] not in instruction_uids:
         raise BundleError(f"{where}: instruction {trajectory['instruction_uid']!r} is not in the bundle")
-    for key in ("collector_kind", "status", "review_status"):
-        require(trajectory, key, str, where)
-    require(trajectory, "reviews", list, where)
+    final = trajectory.get("final_screenshot_sha256")
+    if final is not None and final not in blobs:
+        raise BundleError(f"{where}.final_screenshot_sha256: blob {final!r} is not listed in the bundle's blobs")
+    for j, review in enumerate(trajectory["reviews"]):
+        fields.check_fields(review, fields.REVIEW, f"{where}.reviews[{j}]")
+    for j, revision in enumerate(trajectory.get("revisions") or []):
+        fields.check_fields(revision, fields.REVISION, f"{where}.revisions[{j}]")
     indexes = set()
-    for j, step in enumerate(require(trajectory, "steps", list, where)):
+    for j, step in enumerate(trajectory["steps"]):
         step_where = f"{where}.steps[{j}]"
-        index = require(step, "index", int, step_where)
+        fields.check_fields(step, fields.STEP, step_where)
+        fields.check_fields(step["label"], fields.LABEL, f"{step_where}.label")
+        index = step["index"]
         if index in indexes:
             raise BundleError(f"{step_where}: step index {index} appears twice")
         indexes.add(index)
@@ -116,26 +131,23 @@ def _validate_trajectory(
                 continue
             if sha256 not in blobs:
                 raise BundleError(f"{step_where}.{key}: blob {sha256!r} is not listed in the bundle's blobs")
-        require(step, "screen_width", int, step_where)
-        require(step, "screen_height", int, step_where)
-        label = require(step, "label", dict, step_where)
+        label = step["label"]
         try:  # what an export masks must be right: a region off the screen would leave its pixels readable
             check_privacy_regions(label.get("privacy_regions"), step["screen_width"], step["screen_height"])
         except LabelError as error:
             raise BundleError(f"{step_where}.label.{error}") from None
-        _validate_drafts(step, require(step, "revisions", list, step_where), step_where)
+        for k, revision in enumerate(step["revisions"]):
+            fields.check_fields(revision, fields.REVISION, f"{step_where}.revisions[{k}]")
+        _validate_drafts(step, step["revisions"], step_where)
 
 
 def _validate_drafts(step: dict[str, Any], revisions: list[Any], where: str) -> None:
     """A step's drafts (optional), one per model and prompt, and the revisions that name one of them."""
     keys = set()
-    for k, draft in enumerate(require(step, "drafts", list, where) if "drafts" in step else []):
+    for k, draft in enumerate(step.get("drafts") or []):
         draft_where = f"{where}.drafts[{k}]"
-        key = (require(draft, "model", str, draft_where), require(draft, "prompt_sha256", str, draft_where))
-        require(draft, "prompt_name", str, draft_where)
-        require(draft, "matches_executed", bool, draft_where)
-        if draft.get("tool_call") is not None and not isinstance(draft["tool_call"], dict):
-            raise BundleError(f"{draft_where}.tool_call: expected an object or null")
+        fields.check_fields(draft, fields.DRAFT, draft_where)
+        key = (draft["model"], draft["prompt_sha256"])
         if key in keys:
             raise BundleError(f"{draft_where}: a second draft of model {key[0]!r} with the same prompt")
         keys.add(key)
@@ -144,5 +156,6 @@ def _validate_drafts(step: dict[str, Any], revisions: list[Any], where: str) -> 
         if taken is None:
             continue
         revision_where = f"{where}.revisions[{k}].draft"
-        if not isinstance(taken, dict) or (taken.get("model"), taken.get("prompt_sha256")) not in keys:
+        named = (taken.get("model"), taken.get("prompt_sha256")) if isinstance(taken, dict) else None
+        if not (named and all(isinstance(part, str) for part in named) and named in keys):
             raise BundleError(f"{revision_where}: {taken!r} names no draft of this step")

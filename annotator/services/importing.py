@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.domain.geometry import ScreenSize
-from annotator.imaging.decode import verified_image_size
+from annotator.imaging.decode import UnreadableImage, checked_image_size
 from annotator.importers import aitz, androidcontrol, gui_odyssey
 from annotator.importers.aitz import count_aitz, read_aitz
 from annotator.importers.androidcontrol import read_androidcontrol
@@ -212,9 +212,10 @@ def _screenshot(episode: SourceEpisode, step: SourceStep) -> bytes:
             data = step.screenshot.read_bytes()
         except OSError as error:
             raise fail(f"{shown} cannot be read ({error.strerror or error})") from None
-    size = verified_image_size(data)
-    if size is None:
-        raise fail(f"{shown} is not a readable image (damaged or truncated)")
+    try:
+        size = checked_image_size(data)
+    except UnreadableImage as error:
+        raise fail(f"{shown} is not a readable image ({error})") from None
     if size != (step.screen.width, step.screen.height):
         raise fail(f"{shown} is {size[0]}x{size[1]}, its header said {step.screen}")
     return data
