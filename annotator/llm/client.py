@@ -221,6 +221,7 @@ class LLMClient:
 
     def _translate(self, error: Exception) -> LLMError:
         """The openai (or decoding) error as one of ours, with the key blanked out of every detail."""
+        import httpx2  # openai's HTTP library, already loaded with it
         import openai
 
         url, model, tries = self.config.shown_url, self.config.model, self.config.max_retries + 1
@@ -231,6 +232,10 @@ class LLMClient:
         if isinstance(error, openai.APIConnectionError):
             cause = error.__cause__ or error.__context__
             reason = f": {cause}" if cause else ""
+            if isinstance(cause, httpx2.RemoteProtocolError):  # reached, but it hung up or sent a broken answer
+                return LLMUnavailable(
+                    self._redact(f"{url} closed the connection without a complete answer {after}{reason}")
+                )
             message = f"cannot connect to {url} {after}{reason}; is the server running and the URL right?"
             return LLMUnavailable(self._redact(message))
         if isinstance(error, openai.APIStatusError):
