@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from annotator.device.adb import devices_option
 from annotator.storage import evaluations
 from annotator.storage.workspace import Workspace
 from trainer_bridge.cli_eval_options import (
@@ -59,6 +60,8 @@ class _Progress:
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON object: the evaluation and its summary.")
 @click.option("--online", is_flag=True, help="Run the policy on phones over instructions instead (see below).")
 @click.option("--device", "devices", multiple=True, help="--online: a phone's serial (repeat; default: all).")
+@click.option("--devices", "devices_text", metavar="all|SERIAL,...",
+              help="--online: the phones, one worker each: `all` usable ones, or serials (as --device).")  # fmt: skip
 @click.option("--adb-port", type=click.IntRange(1, 65535), help="--online: the adb server's port.")
 @click.option("--instruction-id", "instruction_ids", type=int, multiple=True, help="--online: an instruction.")
 @click.option("--runs", type=click.IntRange(1, 100), default=1, show_default=True, help="--online: runs each.")
@@ -123,8 +126,9 @@ def _run_online(workspace: Workspace, given: dict[str, Any]) -> None:
         raise click.UsageError("--online asks an endpoint: serve the checkpoint (e.g. with vLLM) and give --base-url")
     endpoint = endpoint_config(given)
     try:
+        serials = tuple(given["devices"]) + devices_option(given["devices_text"] or "all")
         result = run_online_command(
-            workspace, endpoint, device_serials=tuple(given["devices"]), adb_port=given["adb_port"],
+            workspace, endpoint, device_serials=serials, adb_port=given["adb_port"],
             app=tuple(given["apps"]), instruction_ids=tuple(given["instruction_ids"]), runs=given["runs"],
             max_steps=given["max_steps"], history_images=given["history_images"],
             prompt_variant=given["prompt_variant"], judge_model=given["judge_model"],

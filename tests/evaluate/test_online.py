@@ -15,7 +15,7 @@ from annotator.demo.phone.instructions import instruction_by_uid
 from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.phone.scripted_endpoint import MODEL, ScriptedEndpoint
 from annotator.demo.phone.solver import package_for
-from annotator.device.adb import adb_client
+from annotator.device.adb import adb_client, devices_option
 from annotator.device.android import AndroidDevice
 from annotator.domain.trajectory import CollectorKind, TrajectoryStatus
 from annotator.llm.client import LLMConfig
@@ -269,7 +269,8 @@ def test_the_command_picks_the_phones_and_the_instructions(workspace: Workspace,
         info = evaluations.get_evaluation(workspace.database, result.evaluation_id)
         assert info.name == f"{MODEL} on phones"
         with pytest.raises(OnlineError, match=r"not connected or not usable: phone-9; connected: virtual-1, virtual-2"):
-            run_online_command(workspace, policy(endpoint), **options | {"device_serials": ("phone-9",)})  # type: ignore[arg-type]
+            named = devices_option("virtual-2,phone-9")  # `--devices virtual-2,phone-9`
+            run_online_command(workspace, policy(endpoint), **options | {"device_serials": named})  # type: ignore[arg-type]
         with pytest.raises(
             OnlineError, match="no active instruction of 相机; apps with active instructions: 设置, 趣看"
         ):

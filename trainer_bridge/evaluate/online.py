@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from annotator.collect.dealing import Dealer, work_through
 from annotator.collect.session import Settings
 from annotator.device.android import AndroidDevice
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, prompt_variant
@@ -44,7 +44,7 @@ from annotator.storage import evaluations
 from annotator.storage.evaluations import RolloutRecord
 from annotator.storage.workspace import Workspace
 from trainer_bridge.evaluate.offline import fingerprint
-from trainer_bridge.evaluate.online_rollout import Item, OnlineJudge, Rollout, RolloutJudge, RolloutRunner
+from trainer_bridge.evaluate.online_rollout import Item, OnlineJudge, RolloutJudge, RolloutRunner
 from trainer_bridge.evaluate.online_summary import online_summary, state
 
 __all__ = ["OnlineEvaluation", "OnlineJob", "OnlineJudge", "OnlineProgress", "OnlineResult"]
@@ -110,34 +110,16 @@ class OnlineResult:
     rollouts: list[evaluations.StoredRollout] = field(default_factory=list)
 
 
-class _Board:
-    """The shared queue of rollouts and the run's counts. A worker whose queue is empty waits while rollouts are
-    in flight elsewhere: a phone that goes away puts its rollout back, and someone must be there to take it."""
+class _Board(Dealer[Item]):
+    """The shared queue of rollouts (`annotator.collect.dealing`: a phone that goes away puts its rollout back for
+    the others) and the run's counts."""
 
     def __init__(self, items: list[Item], total: int, stop: threading.Event) -> None:
-        self.queue, self.stop, self.total = deque(items), stop, total
-        self.changed = threading.Condition()
-        self.in_flight = self.done = self.policy_failures = 0
-        self.lost: list[str] = []
+        super().__init__(items, stop)
+        self.total = total
+        self.done = self.policy_failures = 0
         self.abort: str | None = None
         self.judging: list[Future[None]] = []
-
-    def take(self) -> Item | None:
-        with self.changed:
-            while not self.queue and self.in_flight and not self.stop.is_set():
-                self.changed.wait()
-            if self.stop.is_set() or not self.queue:
-                return None
-            self.in_flight += 1
-            return self.queue.popleft()
-
-    def release(self, item: Item, *, lost: str | None = None, serial: str = "") -> None:
-        with self.changed:
-            self.in_flight -= 1
-            if lost is not None:
-                self.queue.appendleft(item)
-                self.lost.append(f"{serial} ({lost})")
-            self.changed.notify_all()
 
     def ended(self, policy_failed: bool, reason: str | None) -> None:
         with self.changed:
@@ -145,12 +127,6 @@ class _Board:
             if self.policy_failures >= POLICY_FAILURES_IN_A_ROW and self.abort is None:
                 self.abort = f"the policy's endpoint kept failing: {reason}"
                 self.halt()
-
-    def halt(self) -> None:
-        """Stop every worker: those in a rollout between its steps, those waiting for one at once."""
-        with self.changed:
-            self.stop.set()
-            self.changed.notify_all()
 
     def count(self, record: RolloutRecord) -> OnlineProgress:
         with self.changed:
@@ -266,18 +242,17 @@ class OnlineEvaluation:
         runner = RolloutRunner(
             self.workspace, device, self.endpoint, self.settings, board.stop, judged=self.job.judge is not None
         )
-        try:
-            while (item := board.take()) is not None:
-                rollout = Rollout(None)
-                try:
-                    rollout = runner.run(item)
-                    if rollout.record is not None:
-                        (hand_to_judge if rollout.needs_judge else store)(rollout.record)
-                finally:  # also after a bug of ours: a worker waiting for this rollout must not wait forever
-                    board.release(item, lost=rollout.phone_lost, serial=device.serial)
-                if rollout.phone_lost is not None:
-                    return
+
+        def one(item: Item) -> str | None:
+            rollout = runner.run(item)
+            if rollout.record is not None:
+                (hand_to_judge if rollout.needs_judge else store)(rollout.record)
+            if rollout.phone_lost is None:
                 board.ended(rollout.policy_failed, rollout.record.error if rollout.record else None)
+            return rollout.phone_lost
+
+        try:
+            work_through(board, device.serial, one)
         finally:
             runner.close()
 

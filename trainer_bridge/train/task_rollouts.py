@@ -14,12 +14,12 @@ with what happened, and the training run stops there (its last checkpoint resume
 from __future__ import annotations
 
 import threading
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from annotator.collect.agent import AgentDecider
+from annotator.collect.dealing import Dealer, work_through
 from annotator.collect.session import Settings
 from annotator.device.android import AndroidDevice
 from annotator.domain.coords import ResizeConfig
@@ -103,31 +103,28 @@ class RolloutGroups:
 
     def play(self, task: Item, count: int) -> list[PlayedRollout]:
         """`count` rollouts of the instruction, in index order; RolloutError when they cannot all be played."""
-        queue, played = deque(range(count)), dict[int, PlayedRollout]()
-        lock = threading.Lock()
+        live = [phone for phone in self.phones if phone.serial not in self.lost]
+        if not live:
+            raise RolloutError(f"every phone went away ({', '.join(self.lost)}); the last: {self._lost_why}")
+        dealer: Dealer[int] = Dealer(range(count))  # a phone that goes away hands its rollout to the others
+        played: dict[int, PlayedRollout] = {}
 
-        def work(phone: _Phone) -> None:
-            while True:
-                with lock:
-                    if not queue or phone.serial in self.lost:
-                        return
-                    index = queue.popleft()
+        def on(phone: _Phone) -> Callable[[int], str | None]:
+            def one(index: int) -> str | None:
                 rollout, lost = self._one(phone, task, index)
-                with lock:
-                    if lost is not None:
-                        queue.appendleft(index)
-                        self.lost.append(phone.serial)
-                        self._lost_why = f"{phone.serial}: {lost}"
-                        return
-                    assert rollout is not None  # played, since its phone was not lost
+                if lost is not None:
+                    self.lost.append(phone.serial)
+                    self._lost_why = f"{phone.serial}: {lost}"
+                elif rollout is not None:
                     played[index] = rollout
+                return lost
 
-        while queue:  # a rollout handed back after the other workers ended goes round again
-            live = [phone for phone in self.phones if phone.serial not in self.lost]
-            if not live:
-                raise RolloutError(f"every phone went away ({', '.join(self.lost)}); the last: {self._lost_why}")
-            for future in [self._pool.submit(work, phone) for phone in live]:
-                future.result()
+            return one
+
+        for future in [self._pool.submit(work_through, dealer, phone.serial, on(phone)) for phone in live]:
+            future.result()
+        if dealer.left():
+            raise RolloutError(f"every phone went away ({', '.join(self.lost)}); the last: {self._lost_why}")
         return [played[index] for index in range(count)]
 
     def _one(self, phone: _Phone, task: Item, index: int) -> tuple[PlayedRollout | None, str | None]:
