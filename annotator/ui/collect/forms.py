@@ -126,6 +126,7 @@ class AgentForm(Retranslating, QGroupBox):
 
     demo_requested = Signal()
     start_requested = Signal()
+    fleet_requested = Signal()  # the same agent on several phones at once
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -142,6 +143,9 @@ class AgentForm(Retranslating, QGroupBox):
         self.start = QPushButton(self)
         self.start.setObjectName("collect-start-agent")
         self.start.clicked.connect(self.start_requested)
+        self.fleet = QPushButton(self)
+        self.fleet.setObjectName("collect-fleet-open")
+        self.fleet.clicked.connect(self.fleet_requested)
         self.labels = [QLabel(self) for _ in range(4)]
         form = QFormLayout()
         for label, field in zip(self.labels, (self.url, self.model, self.key_env, self.runs), strict=True):
@@ -150,9 +154,13 @@ class AgentForm(Retranslating, QGroupBox):
         buttons.addWidget(self.demo)
         buttons.addStretch(1)
         buttons.addWidget(self.start)
+        many = QHBoxLayout()
+        many.addStretch(1)
+        many.addWidget(self.fleet)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(buttons)
+        layout.addLayout(many)
         self.retranslate()
 
     def endpoint(self) -> AgentEndpoint | None:
@@ -185,3 +193,5 @@ class AgentForm(Retranslating, QGroupBox):
         self.demo.setText(self.tr("Start the scripted demo endpoint"))
         self.demo.setToolTip(self.tr("A built-in agent for the virtual phone's instructions, served on this computer"))
         self.start.setText(self.tr("Start agent run"))
+        self.fleet.setText(self.tr("On several phones…"))
+        self.fleet.setToolTip(self.tr("Run the agent on several phones at once, the runs dealt to whichever is free"))

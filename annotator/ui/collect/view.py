@@ -23,6 +23,8 @@ from annotator.ui import settings as keys
 from annotator.ui.collect.banner import DisconnectBanner, LostRun
 from annotator.ui.collect.controls import TeleopBar
 from annotator.ui.collect.devices import DeviceList
+from annotator.ui.collect.fleet import FleetDialog
+from annotator.ui.collect.fleet_what import FleetPlan
 from annotator.ui.collect.idle import IdlePhone
 from annotator.ui.collect.panel import DevicePanel
 from annotator.ui.collect.peers import DemoPeers
@@ -80,6 +82,8 @@ class CollectView(Retranslating, QWidget):
         self.stop_button.clicked.connect(self.stop)
         self.agent.demo_requested.connect(self.start_demo_endpoint)
         self.agent.start_requested.connect(self.start_agent_run)
+        self.agent.fleet_requested.connect(self.open_fleet)
+        self.fleet: FleetDialog | None = None
         self._lay_out()
         QCoreApplication.instance().aboutToQuit.connect(self.shutdown)
         self.retranslate()
@@ -129,6 +133,8 @@ class CollectView(Retranslating, QWidget):
 
     def shutdown(self) -> None:
         """End the session (its steps are kept) and stop the virtual phone and the demo endpoint of this view."""
+        if self.fleet is not None:
+            self.fleet.shutdown()
         session = self.session
         if session is not None:
             session.request_stop()
@@ -171,6 +177,20 @@ class CollectView(Retranslating, QWidget):
         workspace, phone, choice = ready
         runs, settings = self.agent.runs.value(), self._settings()
         self._start(agent_session(workspace, phone, choice, endpoint, runs=runs, settings=settings, parent=self), phone)
+
+    def open_fleet(self) -> None:
+        """The agent on several phones at once (the phones of the device list), in a window-modal dialog."""
+        endpoint, choice = self.agent.endpoint(), self.task.choice()
+        if self.workspace is None or endpoint is None or choice is None or self.session is not None:
+            self.status_message.emit(self.tr("For several phones: choose the instruction, enter the endpoint and "
+                                             "the model, and end the running session."))  # fmt: skip
+            return
+        plan = FleetPlan(endpoint, choice, self.agent.runs.value(), self._settings())
+        self.fleet = FleetDialog(self.workspace, self.devices.listing.phones, plan, self)
+        self.fleet.setWindowModality(Qt.WindowModality.WindowModal)
+        self.fleet.finished_run.connect(lambda result: self.hub.announce(Changes.of(
+            [run.trajectory_id for run in result.results], collected=True)))  # fmt: skip
+        self.fleet.open()
 
     def stop(self) -> None:
         if self.session is None:
