@@ -13,7 +13,8 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -53,6 +54,17 @@ def hash_stream(source: IO[bytes]) -> BlobRef:
         digest.update(chunk)
         size += len(chunk)
     return BlobRef(digest.hexdigest(), size)
+
+
+@contextmanager
+def _naming(path: Path) -> Iterator[None]:
+    """A write that fails (a full disk) names the file it was writing: write() and close() name none."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is not None or error.errno is None:
+            raise
+        raise OSError(error.errno, error.strerror, str(path)) from error
 
 
 class BlobStore:
@@ -104,7 +116,7 @@ class BlobStore:
         directory.mkdir(parents=True, exist_ok=True)
         handle, temp_name = tempfile.mkstemp(dir=directory, prefix="incoming-")
         try:
-            with os.fdopen(handle, "wb") as out:
+            with _naming(Path(temp_name)), os.fdopen(handle, "wb") as out:
                 while chunk := source.read(CHUNK):
                     digest.update(chunk)
                     size += len(chunk)
@@ -128,7 +140,7 @@ class BlobStore:
         final.parent.mkdir(parents=True, exist_ok=True)
         handle, temp_name = tempfile.mkstemp(dir=final.parent, prefix=".tmp-")
         try:
-            with os.fdopen(handle, "wb") as out:
+            with _naming(final), os.fdopen(handle, "wb") as out:
                 writer(out)
                 if durable:
                     out.flush()
@@ -155,7 +167,7 @@ class BlobStore:
             source = self.path(sha256).open("rb")
         except FileNotFoundError:
             raise BlobMissingError(f"blob {sha256} is missing from {self.root}") from None
-        with source, target.open("wb") as out:
+        with source, _naming(target), target.open("wb") as out:
             while chunk := source.read(CHUNK):
                 digest.update(chunk)
                 copied += len(chunk)

@@ -29,10 +29,13 @@ def plain_reason(error: BaseException, data_dir: Path) -> str | None:
     return None
 
 
+NO_ROOM = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # a full disk, a quota, a limit on a file's size
+
+
 def _reason(error: BaseException, data_dir: Path) -> str | None:
     if isinstance(error, OSError):
-        if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-            return disk_full(data_dir, error.strerror or str(error))
+        if error.errno in NO_ROOM:
+            return no_room(error.filename or data_dir, error.strerror or str(error))
         if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
             where = error.filename or data_dir
             return f"cannot write {where}: {error.strerror} (is the data folder read-only?); nothing was changed"
@@ -40,7 +43,7 @@ def _reason(error: BaseException, data_dir: Path) -> str | None:
     if isinstance(error, DBAPIError):
         message = str(error.orig)
         if "disk is full" in message or "disk I/O error" in message:
-            return disk_full(data_dir, message)
+            return no_room(f"the database in {data_dir}", message)
         if "readonly database" in message or "read-only" in message:
             return read_only(data_dir)
         if "file is not a database" in message:
@@ -48,8 +51,9 @@ def _reason(error: BaseException, data_dir: Path) -> str | None:
     return None
 
 
-def disk_full(data_dir: Path, detail: str) -> str:
-    return f"the disk holding {data_dir} is full ({detail}); nothing was changed: free some space and try again"
+def no_room(where: Path | str, detail: str) -> str:
+    """A write that found no room: the disk is full, or a file may not grow that large (EFBIG)."""
+    return f"could not write {where}: {detail}; nothing was changed: free some space and try again"
 
 
 def read_only(data_dir: Path) -> str:

@@ -91,7 +91,8 @@ def test_a_full_disk_stops_an_import_with_a_message_and_leaves_nothing(populated
             before = database_snapshot(workspace)
         files = files_under(data / "blobs") if (data / "blobs").exists() else {}
         line = one_line_error(annotator(data, "import", "bundle", str(bundle)))
-        assert line.startswith(f"Error: the disk holding {data} is full (No space left on device); nothing was changed")
+        assert line.startswith(f"Error: could not write {data / 'blobs'}/")  # the blob it was writing
+        assert line.endswith(": No space left on device; nothing was changed: free some space and try again")
         with Workspace.open(data) as workspace:
             assert database_snapshot(workspace) == before
         assert (files_under(data / "blobs") if (data / "blobs").exists() else {}) == files

@@ -13,6 +13,7 @@ from annotator.domain.model_space import ModelSpace
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus
 from annotator.imaging.kept_copies import CACHE_FOLDER
+from annotator.storage.failures import NO_ROOM
 from annotator.storage.selection import TrajectorySelection, selected_keys
 from annotator.storage.staging import staging_folder
 from annotator.storage.trajectories import load_trajectories
@@ -194,8 +195,10 @@ def export(workspace: Workspace, options: ExportOptions, on_progress: Progress |
         if options.out.exists():
             options.out.rmdir()
         building.rename(options.out)
-    except BaseException:
+    except BaseException as error:
         shutil.rmtree(building, ignore_errors=True)
+        if isinstance(error, OSError) and error.errno in NO_ROOM:
+            raise ExportError(f"could not write {options.out}: {error.strerror}; nothing was written") from error
         raise
     finally:
         images.close()
