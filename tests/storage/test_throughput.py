@@ -18,7 +18,9 @@ from tests.factories import add_trajectory, step_ids
 START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
-def test_throughput_of_an_annotator_and_a_reviewer(workspace: Workspace) -> None:
+def label_as_a_team(workspace: Workspace) -> None:
+    """小王 labels five steps in 7 active minutes; 张审核 (reviewer) changes one of them afterwards, rejects the
+    first trajectory once and accepts both."""
     db = workspace.database
     first = add_trajectory(workspace, "设置", "打开蓝牙", 3, label=False)
     second = add_trajectory(workspace, "设置", "关闭WLAN", 2, seed=1, label=False)
@@ -41,6 +43,11 @@ def test_throughput_of_an_annotator_and_a_reviewer(workspace: Workspace) -> None
     labels.set_review(db, first, ReviewStatus.REJECTED, reviewer="张审核", comment="第二步")
     labels.set_review(db, first, ReviewStatus.ACCEPTED, reviewer="张审核")
     labels.set_review(db, second, ReviewStatus.ACCEPTED, reviewer="张审核")
+
+
+def test_throughput_of_an_annotator_and_a_reviewer(workspace: Workspace) -> None:
+    label_as_a_team(workspace)
+    db = workspace.database
     people = load_team_statistics(db).people.set_index("person")
     wang, reviewer = people.loc["小王"], people.loc["张审核"]
     assert wang["active_hours"] == pytest.approx(7 / 60)

@@ -2774,6 +2774,18 @@ trainer-bridge eval --base-url URL --model M
         <translation>审核意见</translation>
     </message>
     <message>
+        <source>Assigned</source>
+        <translation>指派</translation>
+    </message>
+    <message>
+        <source>Assigned to you by %1</source>
+        <translation>由 %1 指派给你</translation>
+    </message>
+    <message>
+        <source>to you</source>
+        <translation>给你</translation>
+    </message>
+    <message>
         <source>a reviewer</source>
         <translation>审核员</translation>
     </message>
@@ -3872,6 +3884,38 @@ trainer-bridge train RECIPE --data EXPORT --data-dir %1
         <translation>此人标注、正在等待审核的轨迹</translation>
     </message>
     <message>
+        <source>Active hours: the gaps between a person&apos;s consecutive label changes that are shorter than 10 minutes, added up; a longer pause is a break and does not count</source>
+        <translation>活跃小时：一个人相邻两次标签改动之间短于 10 分钟的间隔加起来；更长的停顿算作休息，不计入</translation>
+    </message>
+    <message>
+        <source>Active hours</source>
+        <translation>活跃小时</translation>
+    </message>
+    <message>
+        <source>Steps per hour</source>
+        <translation>每小时步数</translation>
+    </message>
+    <message>
+        <source>Steps labelled per active hour (gaps under 10 minutes between label changes count as work); shown from 6 active minutes on</source>
+        <translation>每个活跃小时标注的步数（标签改动之间短于 10 分钟的间隔算作工作）；活跃满 6 分钟才显示</translation>
+    </message>
+    <message>
+        <source>Changed by review</source>
+        <translation>被审核改动</translation>
+    </message>
+    <message>
+        <source>Share of the steps this person labelled that a reviewer or an admin changed afterwards</source>
+        <translation>此人标注过的步骤中，之后被审核员或管理员改过的比例</translation>
+    </message>
+    <message>
+        <source>Rejection rate</source>
+        <translation>驳回率</translation>
+    </message>
+    <message>
+        <source>Share of this person&apos;s reviewed trajectories that a reviewer rejected at least once</source>
+        <translation>此人已审的轨迹中，至少被驳回一次的比例</translation>
+    </message>
+    <message>
         <source>Computing the dataset statistics</source>
         <translation>计算数据集统计</translation>
     </message>
@@ -3942,6 +3986,10 @@ trainer-bridge train RECIPE --data EXPORT --data-dir %1
     <message>
         <source>Labelling and review per person</source>
         <translation>每人的标注与审核</translation>
+    </message>
+    <message>
+        <source>Throughput per person</source>
+        <translation>每人产出</translation>
     </message>
     <message>
         <source>Total</source>

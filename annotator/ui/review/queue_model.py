@@ -7,7 +7,7 @@ an annotator reads what came back and why, so rejected rows are coloured and car
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from PySide6.QtCore import (
@@ -26,7 +26,9 @@ from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from annotator.domain.trajectory import ReviewStatus
+from annotator.services import team
 from annotator.services.review import QueueItem
+from annotator.storage.workspace import Workspace
 from annotator.ui import labels
 from annotator.ui.browser.model import local_time
 from annotator.ui.i18n import fill
@@ -41,11 +43,12 @@ TITLES = {
     "updated": QT_TRANSLATE_NOOP("QueueModel", "Last edit"),
     "state": QT_TRANSLATE_NOOP("QueueModel", "State"),
     "comment": QT_TRANSLATE_NOOP("QueueModel", "Comment"),
+    "assigned": QT_TRANSLATE_NOOP("QueueModel", "Assigned"),
 }
-REVIEW_COLUMNS = ("id", "app", "instruction", "steps", "annotators", "updated")
-WORK_COLUMNS = ("id", "app", "instruction", "state", "comment")
+REVIEW_COLUMNS = ("id", "app", "instruction", "steps", "annotators", "updated", "assigned")
+WORK_COLUMNS = ("id", "app", "instruction", "state", "comment", "assigned")
 NUMERIC = {"id", "steps"}
-WIDTHS = {"id": 40, "app": 72, "steps": 44, "annotators": 72, "updated": 84, "state": 84}
+WIDTHS = {"id": 40, "app": 72, "steps": 44, "annotators": 72, "updated": 84, "state": 84, "assigned": 72}
 ID_ROLE = Qt.ItemDataRole.UserRole
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
 REJECTED_BACKGROUND = QColor("#fde7e4")
@@ -60,6 +63,14 @@ class Queues:
     waiting: list[QueueItem]
     mine: list[QueueItem]
     person: str  # whose work `mine` is
+    assigned: dict[int, str | None] = field(default_factory=dict)  # given to `person`: id -> by whom
+
+
+def load_queues(workspace: Workspace, person: str) -> Queues:
+    """Both queues of `person` (services.team): what an admin assigned to them first, others' assignments out."""
+    waiting = team.review_queue(workspace, person or None)
+    mine = team.work_queue(workspace, person) if person else team.Queue([], {})
+    return Queues(waiting.items, mine.items, person, {**waiting.assigned, **mine.assigned})
 
 
 def short_time(value: datetime) -> str:
@@ -74,10 +85,12 @@ class QueueModel(QAbstractTableModel):
         super().__init__(parent)
         self.columns = columns
         self.items: list[QueueItem] = []
+        self.assigned: dict[int, str | None] = {}  # trajectory id -> who assigned it to this person
 
-    def set_items(self, items: list[QueueItem]) -> None:
+    def set_items(self, items: list[QueueItem], assigned: dict[int, str | None] | None = None) -> None:
         self.beginResetModel()
         self.items = list(items)
+        self.assigned = dict(assigned or {})
         self.endResetModel()
 
     def column(self, key: str) -> int:
@@ -115,6 +128,9 @@ class QueueModel(QAbstractTableModel):
         if role == ITEM_ROLE:
             return item
         if role == Qt.ItemDataRole.ToolTipRole:
+            if key == "assigned" and item.trajectory_id in self.assigned:
+                by = self.assigned[item.trajectory_id] or "?"
+                return fill(QCoreApplication.translate("QueueModel", "Assigned to you by %1"), by)
             return local_time(item.updated_at) if key == "updated" and item.updated_at else self._tooltip(item)
         if role == Qt.ItemDataRole.TextAlignmentRole and key in NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -141,6 +157,10 @@ class QueueModel(QAbstractTableModel):
             return short_time(item.updated_at) if item.updated_at else ""
         if key == "state":
             return labels.label(labels.REVIEW, item.review_status)
+        if key == "assigned":
+            if item.trajectory_id not in self.assigned:
+                return ""
+            return self.assigned[item.trajectory_id] or QCoreApplication.translate("QueueModel", "to you")
         # the comment column: only a rejection's comment is meant for the annotator
         return (item.comment or "").replace("\n", " ") if item.review_status == ReviewStatus.REJECTED else ""
 

@@ -35,7 +35,7 @@ from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.review.judge_line import Judgement, judgement
 from annotator.ui.review.preview import TrajectoryPreview
-from annotator.ui.review.queue_model import REVIEW_COLUMNS, WORK_COLUMNS, QueueModel, Queues, QueueTable
+from annotator.ui.review.queue_model import REVIEW_COLUMNS, WORK_COLUMNS, QueueModel, Queues, QueueTable, load_queues
 from annotator.ui.review.reject_dialog import RejectDialog
 from annotator.ui.workers import Jobs
 
@@ -172,7 +172,7 @@ class ReviewView(Retranslating, QWidget):
             return
         self.jobs.submit(
             self.tr("Loading the review queues"),
-            lambda: Queues(review.review_queue(workspace), review.work_queue(workspace, name) if name else [], name),
+            lambda: load_queues(workspace, name),
             on_result=lambda queues: self._queues_arrived(generation, queues, next_row),
         )
 
@@ -315,7 +315,7 @@ class ReviewView(Retranslating, QWidget):
             (self.mine_table, queues.mine, None, not someone_else),
         ):
             item = table.selected_item() if keep else None
-            table.queue.set_items(items)
+            table.queue.set_items(items, queues.assigned)
             table.reselect(item.trajectory_id if item else None, wanted)
         self._refilling = False  # one preview for the new selection, not one per table change
         self.retranslate_tabs()

@@ -3,6 +3,8 @@ numbers are written, and the read-only table widget."""
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QWidget
@@ -37,6 +39,25 @@ PEOPLE_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("awaiting_review", QT_TRANSLATE_NOOP("StatsView", "Awaiting review"),
      QT_TRANSLATE_NOOP("StatsView", "Trajectories this person labelled that wait for a reviewer")),
 )  # fmt: skip
+ACTIVE_HOURS_TIP = QT_TRANSLATE_NOOP(
+    "StatsView",
+    "Active hours: the gaps between a person's consecutive label changes that are shorter than 10 minutes, added "
+    "up; a longer pause is a break and does not count",
+)
+THROUGHPUT_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("person", QT_TRANSLATE_NOOP("StatsView", "Person"), ""),
+    ("active_hours", QT_TRANSLATE_NOOP("StatsView", "Active hours"), ACTIVE_HOURS_TIP),
+    ("steps_per_hour", QT_TRANSLATE_NOOP("StatsView", "Steps per hour"),
+     QT_TRANSLATE_NOOP("StatsView", "Steps labelled per active hour (gaps under 10 minutes between label changes "
+                       "count as work); shown from 6 active minutes on")),
+    ("changed_by_review", QT_TRANSLATE_NOOP("StatsView", "Changed by review"),
+     QT_TRANSLATE_NOOP("StatsView", "Share of the steps this person labelled that a reviewer or an admin changed "
+                       "afterwards")),
+    ("rejection_rate", QT_TRANSLATE_NOOP("StatsView", "Rejection rate"),
+     QT_TRANSLATE_NOOP("StatsView", "Share of this person's reviewed trajectories that a reviewer rejected at "
+                       "least once")),
+)  # fmt: skip
+PERCENT_KEYS = frozenset({"changed_by_review", "rejection_rate"})
 MIN_NUMBER_WIDTH = 84  # short Chinese headers ("步数") would otherwise give very narrow number columns
 NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
@@ -50,6 +71,15 @@ def number_text(value: object) -> str:
     if isinstance(value, float):
         return QLocale().toString(value, "f", 1)
     return QLocale().toString(int(value))
+
+
+def cell_text(key: str, value: object) -> str:
+    """A table cell: shares as percentages, an undefined value (NaN: nothing to divide by) as a dash."""
+    if isinstance(value, float) and math.isnan(value):
+        return "–"
+    if key in PERCENT_KEYS and isinstance(value, float):
+        return QLocale().toString(100 * value, "f", 0) + "%"
+    return number_text(value)
 
 
 class StatsTable(QTableWidget):

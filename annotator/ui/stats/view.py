@@ -31,7 +31,16 @@ from annotator.storage.database import Database
 from annotator.storage.workspace import Workspace
 from annotator.ui import settings as keys
 from annotator.ui.i18n import Retranslating, fill
-from annotator.ui.stats.tables import APP_COLUMNS, PEOPLE_COLUMNS, StatsTable, number_text
+from annotator.ui.stats.tables import (
+    ACTIVE_HOURS_TIP,
+    APP_COLUMNS,
+    PEOPLE_COLUMNS,
+    THROUGHPUT_COLUMNS,
+    StatsTable,
+    cell_text,
+    number_text,
+    translate,
+)
 from annotator.ui.workers import Jobs, describe
 
 if TYPE_CHECKING:  # pandas and matplotlib load when the view first has numbers to show, not at start (~170 MB)
@@ -74,8 +83,9 @@ class StatsView(Retranslating, QWidget):
         self.empty.setWordWrap(True)
         self.app_table = StatsTable("apps", APP_COLUMNS, self)
         self.people_table = StatsTable("people", PEOPLE_COLUMNS, self)
+        self.throughput_table = StatsTable("throughput", THROUGHPUT_COLUMNS, self)
         self.charts: dict[str, Chart] = {}  # made with the content page, on first data
-        self.headings = {name: QLabel(self) for name in ("apps", "people")}
+        self.headings = {name: QLabel(self) for name in ("apps", "people", "throughput")}
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self.empty)
         top = QHBoxLayout()
@@ -121,6 +131,8 @@ class StatsView(Retranslating, QWidget):
         grid.addWidget(self.charts["action_types"], 1, 1)
         grid.addWidget(self.headings["people"], 2, 0, 1, 2)
         grid.addWidget(self.people_table, 3, 0, 1, 2)
+        grid.addWidget(self.headings["throughput"], 4, 0, 1, 2)
+        grid.addWidget(self.throughput_table, 5, 0, 1, 2)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         for heading in self.headings.values():
@@ -258,10 +270,13 @@ class StatsView(Retranslating, QWidget):
             )
         )
         self.headings["people"].setText(self.tr("Labelling and review per person"))
+        self.headings["throughput"].setText(self.tr("Throughput per person"))
+        self.headings["throughput"].setToolTip(translate(ACTIVE_HOURS_TIP))
         stats = self.stats
         if stats is None:  # nothing computed yet: the empty page shows, its tables stay empty
             self.app_table.show_rows([])
             self.people_table.show_rows([])
+            self.throughput_table.show_rows([])
             return
         totals = stats.totals
         numbers = (totals.instructions, totals.trajectories, totals.steps, float(totals.mean_steps))
@@ -270,6 +285,8 @@ class StatsView(Retranslating, QWidget):
         self.app_table.fit_height(most_rows=9)
         self.people_table.show_rows(self._rows(stats.people, PEOPLE_COLUMNS))
         self.people_table.fit_height(most_rows=8)
+        self.throughput_table.show_rows(self._rows(stats.people, THROUGHPUT_COLUMNS))
+        self.throughput_table.fit_height(most_rows=8)
 
     def _rows(self, table: pd.DataFrame, columns: tuple[tuple[str, str, str], ...]) -> list[list[str]]:
         keys_in_order = [key for key, _title, _tip in columns]
@@ -277,7 +294,8 @@ class StatsView(Retranslating, QWidget):
         for record in table[keys_in_order].itertuples(index=False):
             name, *numbers = record
             shown_name = name if isinstance(name, str) else self.tr("(no name)")  # labels written without a name
-            rows.append([shown_name, *(number_text(value) for value in numbers)])
+            cells = (cell_text(key, value) for key, value in zip(keys_in_order[1:], numbers, strict=True))
+            rows.append([shown_name, *cells])
         return rows
 
     # export -------------------------------------------------------------------------------------------------
@@ -344,5 +362,6 @@ class StatsView(Retranslating, QWidget):
             self.buttons[name].setToolTip(tip)
         self.app_table.retranslate()
         self.people_table.retranslate()
+        self.throughput_table.retranslate()
         self._show_tables()
         self._show_summary()
