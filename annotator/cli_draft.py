@@ -48,8 +48,10 @@ class _Progress:
 @click.option("--trajectory", "trajectory_ids", multiple=True, type=int, help="Only this trajectory (repeat for more).")
 @click.option("--base-url", required=True, help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1.")
 @click.option("--model", required=True, help="The model's name at that endpoint.")
-@click.option("--api-key", help="The API key (else --api-key-env, then the keyring, then none).")
-@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="Env var holding the API key.")
+@click.option(
+    "--api-key-env", default="OPENAI_API_KEY", show_default=True,
+    help="Env var holding the API key (else the keyring's key for the URL; never given on the command line).",
+)  # fmt: skip
 @click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Requests at once.")
 @click.option(
     "--prompt-variant", "variant_name", type=click.Choice(PROMPT_VARIANTS), default=DEFAULT_PROMPT_VARIANT.value,
@@ -58,8 +60,8 @@ class _Progress:
 @request_tries_options
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as one JSON object.")
 def draft(
-    app: str | None, trajectory_ids: tuple[int, ...], base_url: str, model: str, api_key: str | None,
-    api_key_env: str, concurrency: int, variant_name: str, timeout: float, retries: int, as_json: bool,
+    app: str | None, trajectory_ids: tuple[int, ...], base_url: str, model: str, api_key_env: str,
+    concurrency: int, variant_name: str, timeout: float, retries: int, as_json: bool,
 ) -> None:  # fmt: skip
     """Ask a model for drafts of the steps nobody has labelled yet (pre-annotation, InfiGUI-R1 3.1).
 
@@ -75,7 +77,7 @@ def draft(
         try:
             summary = draft_steps(
                 workspace, base_url=base_url, model=model, app=app, trajectory_ids=trajectory_ids,
-                api_key=api_key, api_key_env=api_key_env, concurrency=concurrency, timeout_s=timeout,
+                api_key_env=api_key_env, concurrency=concurrency, timeout_s=timeout,
                 max_retries=retries, variant=prompt_variant(variant_name), progress=_Progress(),
             )  # fmt: skip
         except KeyboardInterrupt:

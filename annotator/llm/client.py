@@ -134,7 +134,8 @@ class LLMClient:
     """Chat completions against one endpoint and model; see the module docstring for errors and retries."""
 
     def __init__(self, config: LLMConfig, *, api_key: str | None = None) -> None:
-        """`api_key`: a key given by the caller (a command's --api-key), used instead of the configured sources."""
+        """`api_key`: a key the calling code holds, used instead of the configured sources. No command takes a key
+        (a command line ends up in shell histories and process lists): they name the variable, or use the keyring."""
         import openai  # a second of imports: paid by what makes a client, not by every module that names one
 
         from annotator.llm.deadline import DeadlineTransport

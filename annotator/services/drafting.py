@@ -125,7 +125,6 @@ def draft_steps(
     model: str,
     app: str | None = None,
     trajectory_ids: Sequence[int] = (),
-    api_key: str | None = None,
     api_key_env: str = "OPENAI_API_KEY",
     concurrency: int = 4,
     timeout_s: float = 60,
@@ -160,7 +159,7 @@ def draft_steps(
         if progress is not None:
             progress(reported)
 
-    with LLMClient(config, api_key=api_key) as client, ThreadPoolExecutor(concurrency, "draft") as pool:
+    with LLMClient(config) as client, ThreadPoolExecutor(concurrency, "draft") as pool:
         futures = [pool.submit(work, target) for target in todo]
         try:
             for future in futures:

@@ -67,7 +67,7 @@ def test_drafts_with_the_scripted_endpoint_then_a_rerun_skips_them(shop: Path, e
     assert first.exit_code == 0, first.output
     summary = json.loads(first.output.splitlines()[-1])
     assert (summary["steps"], summary["kept"], summary["flagged"], summary["failed"]) == (10, 10, 0, 0)
-    again = run(shop, *args, "--api-key", "sk-anything")
+    again = run(shop, *args)
     assert again.exit_code == 0 and "0 kept" in again.output and "10 drafted before" in again.output
     assert len(drafts(shop)) == 10
 
