@@ -93,8 +93,8 @@ def test_an_import_killed_mid_blob_adds_no_rows_and_its_files_are_not_taken_for_
     process = start(["-m", "annotator", "--data-dir", str(target), "import", "bundle", str(bundle)])
     writer = open_fifo_writer(blob, process)
     os.write(writer, content[: CHUNK + CHUNK // 2])
-    incoming = target / "blobs" / "tmp"
-    wait_until(lambda: any(f.stat().st_size >= CHUNK for f in incoming.glob("incoming-*")), process, "half the blob")
+    blobs = target / "blobs"
+    wait_until(lambda: any(f.stat().st_size >= CHUNK for f in blobs.rglob("*") if f.is_file()), process, "half of it")
     kill(process)
     os.close(writer)
 
