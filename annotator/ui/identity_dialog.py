@@ -49,12 +49,17 @@ class IdentityDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         self.name.textChanged.connect(self._enable_ok)
         self.name_label, self.role_label = QLabel(self), QLabel(self)
+        self.role_note = QLabel(self)  # roles on a shared workspace: docs/adr/0008-people-and-roles.md
+        self.role_note.setObjectName("identity-role-note")
+        self.role_note.setWordWrap(True)
+        self.role_note.setStyleSheet("color: palette(mid);")
         self.name_label.setBuddy(self.name)
         self.role_label.setBuddy(self.role)
         self.form = QFormLayout(self)
         self.form.addRow(self.intro)
         self.form.addRow(self.name_label, self.name)
         self.form.addRow(self.role_label, self.role)
+        self.form.addRow("", self.role_note)
         self.form.addRow(self.buttons)
         self.setMinimumWidth(420)
         self.retranslate()
@@ -68,6 +73,10 @@ class IdentityDialog(QDialog):
         )  # fmt: skip
         self.name_label.setText(self.tr("&Name:"))
         self.role_label.setText(self.tr("&Role:"))
+        self.role_note.setText(
+            self.tr("Once the workspace has an administrator, your role is the one on its list of people "
+                    "(annotator people role); this choice counts only until then.")
+        )  # fmt: skip
         for row, key in enumerate(identity.ROLES):
             self.role.setItemText(row, role_title(key))
 

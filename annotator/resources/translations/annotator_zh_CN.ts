@@ -1818,6 +1818,10 @@ After:
         <source>&amp;Role:</source>
         <translation>角色(&amp;R)：</translation>
     </message>
+    <message>
+        <source>Once the workspace has an administrator, your role is the one on its list of people (annotator people role); this choice counts only until then.</source>
+        <translation>工作区一旦有了管理员，你的角色就以它的人员名单为准（annotator people role）；这里的选择只在此之前有效。</translation>
+    </message>
 </context>
 <context>
     <name>IdlePhone</name>
