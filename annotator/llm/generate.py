@@ -17,6 +17,7 @@ from annotator.resources import read_text
 PROMPT = "prompts/generate_instructions.txt"
 MAX_TASKS = 100
 TOKENS_PER_TASK = 150  # a Chinese task with parameters is 30-80 tokens; room for markdown around it
+MAX_TASK_CHARS = 500  # a task is a sentence or two; a longer "item" is a runaway reply, not an instruction
 
 _NUMBERED = re.compile(
     r"^(?:\d{1,3}\s*[.．、)）:：]|[(（]\d{1,3}[)）]|第\s*\d{1,3}\s*[个条项]?\s*[：:.、]|(?:任务|Task)\s*\d{1,3}\s*[：:.、])\s*"
@@ -55,12 +56,13 @@ def parse_task_list(text: str) -> list[str]:
     """The tasks in a list-shaped reply: its numbered items, or its bulleted ones when nothing is numbered.
 
     Numbered items win so that details under a task ("   - 颜色：白色") are not taken for tasks; plain
-    lines never count, so a refusal or a remark ("以下是10个任务：") does not become an instruction.
+    lines never count, so a refusal or a remark ("以下是10个任务：") does not become an instruction; nor does an
+    item longer than MAX_TASK_CHARS (a model that ran on).
     """
     lines = [_unwrap(line) for line in text.splitlines()]
     numbered = [m.group("body") for line in lines if (m := _NUMBERED.match(line))]
     bulleted = [m.group("body") for line in lines if (m := _BULLETED.match(line))]
-    return _distinct(_clean(body) for body in numbered or bulleted)
+    return _distinct(task for body in numbered or bulleted if len(task := _clean(body)) <= MAX_TASK_CHARS)
 
 
 def _unwrap(line: str) -> str:

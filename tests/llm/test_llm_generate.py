@@ -58,6 +58,11 @@ def client_for(server: ChatServer) -> LLMClient:
     return LLMClient(LLMConfig(server.base_url, "claude-3-5-sonnet", max_retries=0))
 
 
+def test_an_item_that_runs_on_is_not_a_task() -> None:
+    runaway = "1. 打开设置，开启蓝牙\n2. " + "好" * 100_000 + "\n3. 打开相册"
+    assert parse_task_list(runaway) == ["打开设置，开启蓝牙", "打开相册"]
+
+
 def test_generation_sends_the_prompt_and_returns_at_most_n_tasks() -> None:
     with ChatServer([Reply(body=chat_completion(CLAUDE_STYLE))]) as server, client_for(server) as client:
         tasks = generate_instructions(client, "淘宝", 3)
