@@ -18,11 +18,13 @@ from annotator.domain.review_ready import ReviewGaps, review_gaps
 from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, ReviewStatus
 from annotator.storage import drafts, labels
 from annotator.storage.blobs import BlobStore
+from annotator.storage.database import Database
 from annotator.storage.labels import OUTCOME_FIELD, LabelChange, LabelError, Revision, StaleLabelError
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
-__all__ = ["Editor", "LabelError", "Revision", "StaleLabelError", "load_elements", "load_trajectory", "with_label"]
+__all__ = ["Editor", "LabelError", "Revision", "StaleLabelError", "load_elements", "load_trajectory",
+           "read_for_editing", "with_label"]  # fmt: skip
 
 
 SUBMIT_ANYWAY_ROLES = ("reviewer", "admin")
@@ -53,6 +55,7 @@ class Editor:
         self._undo: list[LabelChange] = []
         self._redo: list[LabelChange] = []
         self.bases: dict[int | None, int] = {}  # step id (None: the outcome) -> the version its values were read at
+        self._refused: set[int | None] = set()  # steps (None: the outcome) whose save was refused as stale
 
     @property
     def can_undo(self) -> bool:
@@ -68,20 +71,22 @@ class Editor:
     def load(self) -> LabelledTrajectory:
         """The trajectory as stored, its values the base of the next saves (read after their versions, so that a
         change in between makes a save refused, never lost)."""
-        versions = labels.label_versions(self.workspace.database, self.trajectory_id)
-        record = self.record()
-        self.adopt(versions.as_bases())
+        versions, record = read_for_editing(self.workspace.database, self.trajectory_id)
+        self.adopt(versions)
         return record
 
     def adopt(self, versions: dict[int | None, int]) -> None:
         """Base the next saves on these versions, read with the values now shown; never below a base this editor
-        reached by its own saves since (those were read before them)."""
+        reached by its own saves since (those were read before them), nor for a step whose save was refused and
+        waits for the person's merge (their text is still shown, not the values read)."""
         for key, version in versions.items():
-            self.bases[key] = max(version, self.bases.get(key, version))
+            if key not in self._refused:
+                self.bases[key] = max(version, self.bases.get(key, version))
 
     def rebase(self, stale: StaleLabelError) -> None:
         """After a refused save: the person has seen theirs, so the next save goes on top of their version."""
         self.bases[stale.step_id] = stale.their_version
+        self._refused.discard(stale.step_id)
 
     # changes -----------------------------------------------------------------------------------------------
 
@@ -103,8 +108,9 @@ class Editor:
         return self.record().step(step_id)
 
     def set_outcome(self, outcome: str | None) -> LabelledTrajectory:
+        """The outcome set; the whole trajectory read again (`load`: what it shows is what the next saves base on)."""
         self._push(self._write(None, {OUTCOME_FIELD: outcome}))
-        return self.record()
+        return self.load()
 
     def remove_step(self, step_id: int) -> LabelledStep:
         return self.change(step_id, {"removed": True})
@@ -139,7 +145,7 @@ class Editor:
                               reviewer=self.person, comment=note)  # fmt: skip
         else:
             raise IncompleteWork(gaps)
-        return self.record()
+        return self.load()
 
     # undo --------------------------------------------------------------------------------------------------
 
@@ -181,13 +187,24 @@ class Editor:
         based on; the change set of what really changed, or None. StaleLabelError when someone else's is newer."""
         who: dict[str, Any] = {"person": self.person, "role": self.role, "expected_version": self.bases.get(step_id)}
         db = self.workspace.database
-        if step_id is None:
-            change = labels.write_outcome(db, self.trajectory_id, values[OUTCOME_FIELD], **who)
-        else:
-            change = labels.write_step_label(db, self.trajectory_id, step_id, values, draft_id=draft_id, **who)
+        try:
+            if step_id is None:
+                change = labels.write_outcome(db, self.trajectory_id, values[OUTCOME_FIELD], **who)
+            else:
+                change = labels.write_step_label(db, self.trajectory_id, step_id, values, draft_id=draft_id, **who)
+        except StaleLabelError:
+            self._refused.add(step_id)
+            raise
         if change is not None and change.version is not None and step_id in self.bases:
             self.bases[step_id] = change.version  # what it saved is what the person sees now
         return change
+
+
+def read_for_editing(db: Database, trajectory_id: int) -> tuple[dict[int | None, int], LabelledTrajectory]:
+    """A trajectory and the versions of its labels (step id, None for the outcome), read before it: a change in
+    between makes the next save refused, never lost."""
+    versions = labels.label_versions(db, trajectory_id).as_bases()
+    return versions, load_trajectory(db, trajectory_id)
 
 
 def load_elements(blobs: BlobStore, step: LabelledStep) -> list[UiNode]:

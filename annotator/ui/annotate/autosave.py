@@ -3,6 +3,10 @@
 Every write goes through one ``annotation.Editor`` on the Jobs queue "annotate", so saves, undo and reloads
 run in the order they were asked for and never on the GUI thread. The saver knows which fields have an
 unsaved or unconfirmed edit, so that a result coming back never overwrites what was typed meanwhile.
+
+A save refused because someone else changed the step meanwhile (StaleLabelError) is held, not sent again: the
+edit stays in the view as unsaved until the person merges it (``resolve``, from the merge dialog) or changes it
+again (which offers the merge again). A save that failed for a passing reason (a busy database) is sent again.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QTimer, Signal
 
 from annotator.domain.trajectory import LabelledStep
-from annotator.services.annotation import Editor, LabelError
+from annotator.services.annotation import Editor, LabelError, StaleLabelError
 from annotator.storage.workspace import Workspace
 from annotator.ui.workers import Jobs, describe
 
@@ -28,6 +32,7 @@ class LabelSaver(QObject):
 
     step_saved = Signal(int, object)  # trajectory id, the LabelledStep as saved
     save_failed = Signal(int, str, object)  # step id, what went wrong, the error (the edit stays in its editor)
+    reloaded = Signal(object)  # the whole LabelledTrajectory, read again after a merge of the outcome
 
     def __init__(self, jobs: Jobs, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -35,6 +40,8 @@ class LabelSaver(QObject):
         self.editor: Editor | None = None
         self._pending: dict[Key, Any] = {}
         self._sending: dict[Key, int] = {}  # saves submitted and not yet answered, per field
+        self._held: dict[Key, Any] = {}  # edits refused as stale, waiting for the person to merge them
+        self._read: tuple[int, dict[int | None, int]] | None = None  # a trajectory's versions read with its values
         self._queued = 0  # jobs of this saver on the queue, saves or not
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -44,11 +51,25 @@ class LabelSaver(QObject):
     def start(self, workspace: Workspace, trajectory_id: int, person: str, role: str) -> None:
         """Write to this trajectory as this person from now on (after what is pending is saved)."""
         self.flush()
+        previous = self.editor
         self.editor = Editor(workspace, trajectory_id, person, role)
+        if previous is not None and previous.trajectory_id == trajectory_id:
+            self.editor.adopt(previous.bases)  # another person at the same screen: the same values shown
+        elif self._read is not None and self._read[0] == trajectory_id:
+            self.editor.adopt(self._read[1])
 
     def stop(self) -> None:
         self.flush()
         self.editor = None
+        self._held.clear()
+
+    def read(self, trajectory_id: int, versions: dict[int | None, int]) -> None:
+        """The versions read with the values the view now shows: the next saves are based on them (in order with
+        the saves already on the queue)."""
+        self._read = (trajectory_id, versions)
+        editor = self.editor
+        if editor is not None and editor.trajectory_id == trajectory_id:
+            self.submit(self.tr("Reading the label versions"), lambda: editor.adopt(versions), lambda _none: None)
 
     @property
     def trajectory_id(self) -> int | None:
@@ -81,7 +102,41 @@ class LabelSaver(QObject):
     def unsaved(self, step_id: int, field: str) -> bool:
         """True while an edit of this field waits or is on its way: the editor shows newer text than the record."""
         key = (step_id, field)
-        return key in self._pending or self._sending.get(key, 0) > 0
+        return key in self._pending or key in self._held or self._sending.get(key, 0) > 0
+
+    def held(self, step_id: int) -> bool:
+        """True while an edit of the step, refused as stale, waits for the person to merge it."""
+        return any(key[0] == step_id for key in self._held)
+
+    def resolve(self, stale: StaleLabelError, values: dict[str, Any] | None) -> None:
+        """The person's merge of a refused save: `values` saved on top of theirs, or (None) theirs taken as they are.
+        The result comes back like any save (a step) or, for the outcome, as `reloaded`."""
+        editor, step_id = self.editor, stale.step_id
+        if editor is None:
+            return
+        for field in stale.mine:
+            self._held.pop((step_id or 0, field), None)
+
+        def merge() -> Any:
+            editor.rebase(stale)
+            if step_id is None:
+                if values is not None:
+                    editor.set_outcome(values.get("outcome"))
+                return editor.load()
+            return editor.change(step_id, values) if values else editor.record().step(step_id)
+
+        def merged(result: Any) -> None:
+            if step_id is None:
+                self.reloaded.emit(result)
+            else:
+                self.step_saved.emit(editor.trajectory_id, result)
+
+        self.submit(self.tr("Saving the merge"), merge, merged, self._refused)
+
+    def _refused(self, error: BaseException) -> None:
+        """A refused operation other than a typed save (undo, the outcome, a merge): the merge is offered."""
+        if isinstance(error, StaleLabelError):
+            self.save_failed.emit(error.step_id or 0, describe(error), error)
 
     def _send(self, step_id: int, changes: dict[str, Any]) -> None:
         editor = self.editor
@@ -90,6 +145,7 @@ class LabelSaver(QObject):
         keys = [(step_id, field) for field in changes]
         for key in keys:
             self._sending[key] = self._sending.get(key, 0) + 1
+            self._held.pop(key, None)  # sent again: a second refusal holds the newest text
 
         def answered() -> None:
             for key in keys:
@@ -103,7 +159,9 @@ class LabelSaver(QObject):
 
         def failed(error: BaseException) -> None:
             answered()
-            if not isinstance(error, LabelError):  # a passing failure (a locked database): send it again later
+            if isinstance(error, StaleLabelError):  # someone else's is newer: held until the person merges
+                self._held.update({(step_id, field): value for field, value in changes.items()})
+            elif not isinstance(error, LabelError):  # a passing failure (a locked database): send it again later
                 for field, value in changes.items():
                     self._pending.setdefault((step_id, field), value)
             self.save_failed.emit(step_id, describe(error), error)
@@ -118,7 +176,7 @@ class LabelSaver(QObject):
         if editor is None:
             return False
         self.flush()
-        self.submit(title, lambda: operation(editor), on_result)
+        self.submit(title, lambda: operation(editor), on_result, self._refused)
         return True
 
     def submit(

@@ -37,16 +37,16 @@ class Reloaded:
 
 def _undo(editor: Editor) -> Reloaded:
     if not editor.can_undo:
-        return Reloaded(editor.record(), None, done=False)
+        return Reloaded(editor.load(), None, done=False)
     step_id = editor.undo()
-    return Reloaded(editor.record(), step_id)
+    return Reloaded(editor.load(), step_id)  # load: the record shown is what the next saves are based on
 
 
 def _redo(editor: Editor) -> Reloaded:
     if not editor.can_redo:
-        return Reloaded(editor.record(), None, done=False)
+        return Reloaded(editor.load(), None, done=False)
     step_id = editor.redo()
-    return Reloaded(editor.record(), step_id)
+    return Reloaded(editor.load(), step_id)
 
 
 def _submit(editor: Editor, anyway: bool, outcome: str | None) -> LabelledTrajectory | IncompleteWork:
@@ -116,7 +116,7 @@ class AnnotationCommands(QObject):
 
         def insert(editor: Editor) -> Reloaded:
             inserted = editor.insert_corrected_step(step_id)
-            return Reloaded(editor.record(), inserted.id)
+            return Reloaded(editor.load(), inserted.id)
 
         view.saver.run(self.tr("Inserting a corrected step"), insert, self._inserted)
 
@@ -293,7 +293,7 @@ class AnnotationCommands(QObject):
 
         def restore(editor: Editor) -> Reloaded:
             step_id = editor.restore(revision_id)
-            return Reloaded(editor.record(), step_id)
+            return Reloaded(editor.load(), step_id)
 
         self.view.saver.run(self.tr("Restoring a value from the history"), restore, self._restored)
 

@@ -61,6 +61,11 @@ class StepPanel(Retranslating, QWidget):
             verdict_row.addWidget(button)
         self.progress = QLabel(self)
         self.progress.setObjectName("stage-progress")
+        self.unsaved = QLabel(self)  # an edit refused because someone else changed the step: not saved yet
+        self.unsaved.setObjectName("unsaved-edit")
+        self.unsaved.setWordWrap(True)
+        self.unsaved.setStyleSheet("color: #8c1d18; font-weight: bold;")
+        self.unsaved.hide()
         self.keep_original = QPushButton(self)
         self.insert_step = QPushButton(self)
         self.remove_step = QPushButton(self)
@@ -90,6 +95,7 @@ class StepPanel(Retranslating, QWidget):
         layout.addLayout(heading)
         layout.addLayout(verdict_row)
         layout.addWidget(self.progress)
+        layout.addWidget(self.unsaved)
         layout.addLayout(command_row)
         layout.addWidget(self.editors.offer)
         layout.addWidget(self.splitter, 1)
@@ -118,6 +124,10 @@ class StepPanel(Retranslating, QWidget):
         self.show_verdict(step.label.verdict if step else None)
         self.editors.show_progress(step.stages if step else (False, False, False))
         self._show_texts()
+
+    def show_unsaved(self, unsaved: bool) -> None:
+        """Say that this step holds an edit that is not saved (it waits for a merge with someone else's change)."""
+        self.unsaved.setVisible(unsaved)
 
     def show_history(self, visible: bool) -> None:
         """Show or hide the history under the editors; shown, it gets two fifths of the height."""
@@ -154,6 +164,7 @@ class StepPanel(Retranslating, QWidget):
         for number, (value, button) in enumerate(self.verdict_buttons.items(), start=1):
             button.setText(f"{number} · {QCoreApplication.translate(CONTEXT, VERDICTS[Verdict(value)])}")
             button.setToolTip(fill(self.tr("Mark the step %1 (key %2)"), button.text().split(" · ")[1], number))
+        self.unsaved.setText(self.tr("Not saved: someone else changed this step meanwhile. Edit it again to merge."))
         self.keep_original.setText(self.tr("Keep Original"))
         self.keep_original.setToolTip(self.tr("Copy what was collected into the empty stages (Ctrl+K)"))
         self.insert_step.setText(self.tr("Insert Corrected Step"))

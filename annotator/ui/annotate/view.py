@@ -23,7 +23,7 @@ from annotator.domain.trajectory import (
     LabelledTrajectory,
     review_status_after_edit,
 )
-from annotator.services.annotation import LabelError, load_trajectory, with_label
+from annotator.services.annotation import LabelError, StaleLabelError, read_for_editing, with_label
 from annotator.services.changes import Changes
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
@@ -36,6 +36,7 @@ from annotator.ui.annotate.editors import STAGES
 from annotator.ui.annotate.elements import ScreenElements
 from annotator.ui.annotate.gestures import LabelGestures
 from annotator.ui.annotate.header import OneLineLabel, TrajectoryHeader
+from annotator.ui.annotate.merge_dialog import StaleMerges
 from annotator.ui.annotate.overlays import overlays_for
 from annotator.ui.annotate.privacy import PrivacyRegions
 from annotator.ui.annotate.step_panel import StepPanel
@@ -67,6 +68,8 @@ class AnnotationView(Retranslating, QWidget):
         self.saver = LabelSaver(jobs, self)
         self.saver.step_saved.connect(self.apply_saved_step)
         self.saver.save_failed.connect(self._save_failed)
+        self.saver.reloaded.connect(self.show_reloaded)
+        self.merges = StaleMerges(self)  # saves refused because someone else changed the step meanwhile
         self.header = TrajectoryHeader(self)
         self.canvas = StepCanvas(self)
         self.canvas_hint = OneLineLabel(self)  # the mouse gestures, where the annotator looks
@@ -148,8 +151,8 @@ class AnnotationView(Retranslating, QWidget):
         generation = self._open_generation
         self.saver.submit(
             fill(self.tr("Opening trajectory %1"), trajectory_id),
-            lambda: load_trajectory(workspace.database, trajectory_id),
-            lambda record: self._opened(generation, record),
+            lambda: read_for_editing(workspace.database, trajectory_id),
+            lambda loaded: self._opened(generation, *loaded),
         )
 
     def current_trajectory(self) -> int | None:
@@ -176,9 +179,10 @@ class AnnotationView(Retranslating, QWidget):
         """True once that trajectory is loaded and one of its steps is on screen."""
         return self.record is not None and self.record.id == trajectory_id and self.step_id is not None
 
-    def _opened(self, generation: int, record: LabelledTrajectory) -> None:
+    def _opened(self, generation: int, versions: dict[int | None, int], record: LabelledTrajectory) -> None:
         if generation != self._open_generation:
             return  # the annotator has asked for another trajectory since
+        self.saver.read(record.id or 0, versions)  # the next saves are based on what is shown now
         if self.saver.trajectory_id != record.id:
             self.saver.stop()
             self.elements.clear()
@@ -274,6 +278,7 @@ class AnnotationView(Retranslating, QWidget):
         if fresh:
             self.drafts.showing(step)
             self.acceptance.showing(step)
+        self.panel.show_unsaved(self.saver.held(step.id))
         read_only = self.workspace is not None and self.workspace.read_only
         self.editors.set_read_only(read_only or not identity.current_person()[0])
 
@@ -338,6 +343,9 @@ class AnnotationView(Retranslating, QWidget):
         self.commands.refresh_history()
 
     def _save_failed(self, step_id: int, message: str, error: BaseException) -> None:
+        if isinstance(error, StaleLabelError):
+            self.merges.refused(error)  # both versions shown to merge; the edit stays in its editor meanwhile
+            return
         if isinstance(error, LabelError) and self.record is not None:
             self.open_trajectory(self.record.id)  # a refused value: show what is stored again
             return
