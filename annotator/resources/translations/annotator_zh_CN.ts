@@ -2059,6 +2059,14 @@ After:
 <context>
     <name>LabelSaver</name>
     <message>
+        <source>Reading the label versions</source>
+        <translation>读取标注版本</translation>
+    </message>
+    <message>
+        <source>Saving the merge</source>
+        <translation>保存合并</translation>
+    </message>
+    <message>
         <source>Saving the label</source>
         <translation>保存标注</translation>
     </message>
@@ -2271,6 +2279,89 @@ After:
     <message>
         <source>Toolbar</source>
         <translation>工具栏</translation>
+    </message>
+</context>
+<context>
+    <name>MergeDialog</name>
+    <message>
+        <source>Think</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <source>Tool call</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>Target box</source>
+        <translation>目标框</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <source>Privacy regions</source>
+        <translation>隐私区域</translation>
+    </message>
+    <message>
+        <source>Removed</source>
+        <translation>已移除</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>%1: not valid JSON (%2)</source>
+        <translation>%1：不是有效的 JSON（%2）</translation>
+    </message>
+    <message>
+        <source>Someone Else Changed This</source>
+        <translation>他人已修改</translation>
+    </message>
+    <message>
+        <source>someone</source>
+        <translation>某人</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>The outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>%1 was changed by %2 at %3 while you were editing it. Your change is not saved yet: take theirs, keep yours on top of theirs, or edit and save.</source>
+        <translation>%1 在你编辑时已被 %2 于 %3 修改。你的修改尚未保存：可采用对方的版本，在对方版本之上保留你的版本，或编辑后保存。</translation>
+    </message>
+    <message>
+        <source>Theirs (%1, %2)</source>
+        <translation>对方的（%1，%2）</translation>
+    </message>
+    <message>
+        <source>Mine</source>
+        <translation>我的</translation>
+    </message>
+    <message>
+        <source>Edit (saved with Save Edited)</source>
+        <translation>编辑（点“保存编辑”时保存）</translation>
+    </message>
+    <message>
+        <source>Take Theirs</source>
+        <translation>采用对方的</translation>
+    </message>
+    <message>
+        <source>Keep Mine</source>
+        <translation>保留我的</translation>
+    </message>
+    <message>
+        <source>Save Edited</source>
+        <translation>保存编辑</translation>
     </message>
 </context>
 <context>
@@ -3747,6 +3838,25 @@ trainer-bridge train RECIPE --data EXPORT --data-dir %1
     </message>
 </context>
 <context>
+    <name>StaleMerges</name>
+    <message>
+        <source>Took their version.</source>
+        <translation>已采用对方的版本。</translation>
+    </message>
+    <message>
+        <source>Saved yours on top of theirs.</source>
+        <translation>已在对方版本之上保存你的版本。</translation>
+    </message>
+    <message>
+        <source>Saved the edited version on top of theirs.</source>
+        <translation>已在对方版本之上保存编辑后的版本。</translation>
+    </message>
+    <message>
+        <source>Not saved: someone else changed this meanwhile. Your text stays in the editor, unsaved; your next change offers the merge again.</source>
+        <translation>未保存：他人在此期间修改了这里。你的文字仍在编辑框中，尚未保存；下次修改时会再次提供合并。</translation>
+    </message>
+</context>
+<context>
     <name>StatsCharts</name>
     <message>
         <source>Trajectories and steps per app</source>
@@ -4209,6 +4319,10 @@ trainer-bridge train RECIPE --data EXPORT --data-dir %1
 </context>
 <context>
     <name>StepPanel</name>
+    <message>
+        <source>Not saved: someone else changed this step meanwhile. Edit it again to merge.</source>
+        <translation>未保存：他人在此期间修改了这一步。再次编辑即可合并。</translation>
+    </message>
     <message>
         <source>Correct</source>
         <translation>正确</translation>
