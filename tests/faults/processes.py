@@ -57,7 +57,7 @@ def wait_until(reached: Callable[[], bool], process: subprocess.Popen[str], what
             output = process.communicate()
             raise AssertionError(f"the process ended ({process.returncode}) before {what}: {output}")
         assert time.monotonic() < deadline, f"the process did not get to {what} in {WAIT_S} s"
-        time.sleep(0.005)
+        time.sleep(0.02)
 
 
 def kill(process: subprocess.Popen[str]) -> None:

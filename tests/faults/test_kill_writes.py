@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 import threading
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.storage import collection, models
 from annotator.storage.blobs import CHUNK
-from annotator.storage.workspace import Workspace
+from annotator.storage.workspace import DATABASE_FILE, Workspace
 from tests.chat_server import ChatServer, Reply, Seen, chat_completion
 from tests.factories import add_trajectory, database_snapshot, make_png
 from tests.faults.processes import db_check, kill, open_fifo_writer, start, wait_until
@@ -29,7 +31,7 @@ pytestmark = pytest.mark.slow
 AUTOSAVE = """
 import sys
 from annotator.services.annotation import Editor
-from annotator.storage.workspace import Workspace
+from annotator.storage.workspace import DATABASE_FILE, Workspace
 with Workspace.open(sys.argv[1]) as workspace:
     editor = Editor(workspace, int(sys.argv[2]), "小王")
     for number in range(1_000_000):
@@ -121,6 +123,12 @@ def judge_scores(data: Path) -> dict[int, int | None]:
         return dict(session.execute(select(models.JudgeScore.trajectory_id, models.JudgeScore.reward)).all())
 
 
+def committed_scores(data: Path) -> int:
+    """How many scores the judge has committed (read straight from the file: this is polled)."""
+    with closing(sqlite3.connect(data / DATABASE_FILE)) as connection:
+        return connection.execute("SELECT count(*) FROM judge_scores").fetchone()[0]
+
+
 def test_a_judge_run_killed_mid_run_keeps_its_scores_and_resumes_without_asking_again(populated: Workspace) -> None:
     data = populated.data_dir
     answered = threading.Semaphore(2)  # two replies, then the judge waits for ever (until it is killed)
@@ -133,7 +141,7 @@ def test_a_judge_run_killed_mid_run_keeps_its_scores_and_resumes_without_asking_
     with ChatServer([], respond=respond) as server:
         process = start(["-m", "annotator", *args, "--base-url", server.base_url])
         wait_until(lambda: len(server.seen) == 3, process, "the third request")
-        wait_until(lambda: len(judge_scores(data)) == 2, process, "two scores committed")
+        wait_until(lambda: committed_scores(data) == 2, process, "two scores committed")
         kill(process)
     scored = judge_scores(data)
     assert list(scored.values()) == [4, 4]
