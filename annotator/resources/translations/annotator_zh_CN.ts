@@ -2284,6 +2284,10 @@ After:
 <context>
     <name>MergeDialog</name>
     <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
         <source>Think</source>
         <translation>思考</translation>
     </message>

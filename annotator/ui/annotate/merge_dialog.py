@@ -76,6 +76,7 @@ class MergeDialog(Retranslating, QDialog):
         self.headings = [QLabel(self) for _ in range(3)]
         self.names: dict[str, QLabel] = {}
         self.edits: dict[str, QPlainTextEdit] = {}
+        self.shown: list[QPlainTextEdit] = []  # theirs and mine, read-only
         grid = QGridLayout()
         for column, heading in enumerate(self.headings, start=1):
             grid.addWidget(heading, 0, column)
@@ -83,7 +84,8 @@ class MergeDialog(Retranslating, QDialog):
             self.names[field] = QLabel(self)
             grid.addWidget(self.names[field], row, 0)
             for column, value in enumerate((stale.theirs.get(field), stale.mine[field]), start=1):
-                grid.addWidget(self._box(field, value, read_only=True), row, column)
+                self.shown.append(self._box(field, value, read_only=True))
+                grid.addWidget(self.shown[-1], row, column)
             self.edits[field] = self._box(field, stale.mine[field], read_only=False)
             grid.addWidget(self.edits[field], row, 3)
         self.problem = QLabel(self)
@@ -160,6 +162,8 @@ class MergeDialog(Retranslating, QDialog):
             heading.setText(title)
         for field, label in self.names.items():
             label.setText(QCoreApplication.translate(CONTEXT, FIELD_NAMES.get(field, field)))
+        for box in self.shown:
+            box.setPlaceholderText(self.tr("(empty)"))
         self.take_theirs.setText(self.tr("Take Theirs"))
         self.keep_mine.setText(self.tr("Keep Mine"))
         self.save_edited.setText(self.tr("Save Edited"))
