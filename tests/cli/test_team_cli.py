@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from annotator.cli import cli
@@ -17,6 +18,7 @@ def run(data_dir: Path, *args: str) -> click.testing.Result:
     return CliRunner().invoke(cli, ["--data-dir", str(data_dir), *args], catch_exceptions=False)
 
 
+@pytest.mark.slow
 def test_an_admin_names_people_assigns_work_and_each_reads_their_queue(tmp_path: Path) -> None:
     with Workspace.open(tmp_path) as workspace:
         ids = [add_trajectory(workspace, "设置", f"任务 {n}", 1, seed=n, label=False) for n in range(3)]

@@ -48,6 +48,7 @@ def test_roles_are_self_declared_until_an_admin_then_come_from_the_list(workspac
     review.accept(workspace, second, "小王")
 
 
+@pytest.mark.slow
 def test_assignments_move_work_between_queues_and_finish_with_it(workspace: Workspace) -> None:
     mine, theirs = labelled(workspace, "小王", "打开蓝牙"), labelled(workspace, "小王", "关闭WLAN")
     fresh = add_trajectory(workspace, "淘宝", "搜索耳机", 2, label=False)

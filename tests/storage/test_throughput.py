@@ -45,6 +45,7 @@ def label_as_a_team(workspace: Workspace) -> None:
     labels.set_review(db, second, ReviewStatus.ACCEPTED, reviewer="张审核")
 
 
+@pytest.mark.slow
 def test_throughput_of_an_annotator_and_a_reviewer(workspace: Workspace) -> None:
     label_as_a_team(workspace)
     db = workspace.database

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from annotator.storage.workspace import Workspace
@@ -9,6 +10,7 @@ from tests.storage.test_throughput import label_as_a_team
 from tests.ui.test_stats_view import open_view, table_rows
 
 
+@pytest.mark.slow
 def test_the_throughput_table_shows_pace_review_changes_and_rejections(qtbot: QtBot, workspace: Workspace) -> None:
     label_as_a_team(workspace)
     view, _jobs = open_view(qtbot, workspace)
