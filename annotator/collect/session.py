@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from annotator.collect.decide import Decider, Decision, DecisionUnavailable, PastStep, StepContext, preparer
+from annotator.collect.write_turns import write_turn
 from annotator.device.android import AndroidDevice
 from annotator.device.errors import ActionFailed, DeviceError, DeviceGone
 from annotator.device.hierarchy import hierarchy_box
@@ -130,8 +131,10 @@ class CollectionRun:
         self.stop = stop or threading.Event()
         self.timings: list[dict[str, float]] = []
         self.after_record = after_record
+        self._turn = write_turn(workspace.database)  # the phones of a parallel collection write one after another
         self.on_started = on_started or (lambda trajectory_id: None)  # the trajectory is stored and collecting
         self._after_record_pool: ThreadPoolExecutor | None = None
+        self._files = ThreadPoolExecutor(1, thread_name_prefix="step-files")  # a step's blobs, while it is decided
 
     # Starting and resuming
 
@@ -140,16 +143,18 @@ class CollectionRun:
         settings = self.settings.as_json() | {"decider": self.decider.kind}
         if self.decider.kind != "agent":
             del settings["prompt_variant"], settings["decomposed_grounding"]  # a person is shown no prompt
-        trajectory_id = collection.start_trajectory(
-            db, task.instruction_id, collector, device_serial=self.device.serial, settings=settings
-        )
+        with self._turn:
+            trajectory_id = collection.start_trajectory(
+                db, task.instruction_id, collector, device_serial=self.device.serial, settings=settings
+            )
         self.on_started(trajectory_id)
         return self._run(trajectory_id, task, [])
 
     def resume(self, trajectory_id: int, task: Task) -> RunResult:
         """Go on with an interrupted run (or one whose process is gone) from the phone's current screen, with its
         history intact."""
-        collection.resume_trajectory(self.workspace.database, trajectory_id)
+        with self._turn:
+            collection.resume_trajectory(self.workspace.database, trajectory_id)
         self.on_started(trajectory_id)
         return self._run(trajectory_id, task, self._history(trajectory_id), restart=False)
 
@@ -171,6 +176,7 @@ class CollectionRun:
         finally:
             self._after_record_pool.shutdown(wait=True)
             self._after_record_pool = None
+            self._files.shutdown(wait=True)
 
     def _drive(self, trajectory_id: int, task: Task, history: list[PastStep], restart: bool) -> RunResult:
         try:
@@ -206,12 +212,15 @@ class CollectionRun:
             observation = self.device.observe(
                 settle_timeout_s=self.settings.settle_timeout_s, on_screenshot=preparer(self.decider)
             )
+            # The step's files are written (and synced) while the model decides, not after it on the step's time.
+            files = self._files.submit(self._store_files, observation)
             context = StepContext(task.text, task.app, len(history), observation, tuple(history))
             try:
                 decision = self.decider.decide(context)
             except DecisionUnavailable as error:
                 return self._finish(trajectory_id, StopKind.DECIDER_FAILED, None, f"decider: {error}", history)
             act_ms, action_error = self._act(decision.action)
+            files.result()
             self._record(trajectory_id, observation, decision, act_ms, action_error, started)
             history.append(PastStep(decision.think, decision.action_text, _tool_call(decision.action), observation.png))
             if decision.action is None:
@@ -273,32 +282,42 @@ class CollectionRun:
             flags=flags,
             suggested_box=hierarchy_box(observation.hierarchy_xml, tool_call),
         )
-        # The files first, outside the write transaction: it then holds the database's write lock (which every
-        # other phone of a parallel collection waits on) only for the rows, not for writing and syncing files.
-        # Blobs are content-addressed, so a file written twice is the same file.
-        if png_header_size(observation.png) is not None:  # bytes that are no PNG are refused below, not kept
-            self.workspace.blobs.put_bytes(observation.png)
-        if step.hierarchy_xml:
-            self.workspace.blobs.put_bytes(step.hierarchy_xml)
+        asked = time.perf_counter()
         try:
-            collection.record_step(self.workspace.database, self.workspace.blobs, trajectory_id, step)
+            with self._turn:
+                waited_ms = (time.perf_counter() - asked) * 1000  # for the other phones' writes
+                collection.record_step(self.workspace.database, self.workspace.blobs, trajectory_id, step)
         except ValueError as error:  # the phone sent bytes that are not an image: nothing to keep
             raise UnreadableScreenshot(f"phone error: {error}") from error
         if self.after_record is not None and self._after_record_pool is not None:
             screen = ScreenSize(observation.width, observation.height)
             self._after_record_pool.submit(self.after_record, observation.png, screen)
         timings["record"] = round((time.perf_counter() - record_started) * 1000, 1)
+        timings["record_wait"] = round(waited_ms, 1)
         timings["total"] = round((time.perf_counter() - started) * 1000, 1)
         self.timings.append(timings)
         note = action_error or decision.failure or ""
         index = len(self.timings) - 1
         self.on_step(StepEvent(trajectory_id, index, _summary(decision.action), timings, note))
 
+    def _store_files(self, observation: DeviceObservation) -> None:
+        """The step's files, before its write transaction: that then holds the database's write lock (which every
+        other phone of a parallel collection waits on) for the rows only, not for writing and syncing files.
+        Blobs are content-addressed: the transaction finds the file there (or writes it, should a clean-up have
+        removed it meanwhile)."""
+        if png_header_size(observation.png) is not None:  # bytes that are no PNG are refused when recorded, not kept
+            self.workspace.blobs.put_bytes(observation.png)
+        if observation.hierarchy_xml:
+            self.workspace.blobs.put_bytes(observation.hierarchy_xml.encode())
+
     def _keep_final_screen(self, trajectory_id: int) -> str:
         """Observe the phone once more and keep the screen; what to add to the stop reason when that fails."""
         try:
             png = self.device.observe(settle_timeout_s=self.settings.settle_timeout_s).png
-            collection.record_final_screen(self.workspace.database, self.workspace.blobs, trajectory_id, png)
+            if png_header_size(png) is not None:  # outside the write, as a step's screenshot
+                self.workspace.blobs.put_bytes(png)
+            with self._turn:
+                collection.record_final_screen(self.workspace.database, self.workspace.blobs, trajectory_id, png)
         except (DeviceError, ValueError) as error:
             log.warning("trajectory %s: the final screen was not kept: %s", trajectory_id, error)
             return f" (the final screen could not be kept: {error})"
@@ -313,7 +332,8 @@ class CollectionRun:
             reason += self._keep_final_screen(trajectory_id)
         ended = stop in (StopKind.TERMINATED, StopKind.NO_ACTION, StopKind.STEP_LIMIT)
         status = TrajectoryStatus.COMPLETE if ended else TrajectoryStatus.INTERRUPTED
-        collection.finish_trajectory(self.workspace.database, trajectory_id, status, outcome, stop_reason=reason)
+        with self._turn:
+            collection.finish_trajectory(self.workspace.database, trajectory_id, status, outcome, stop_reason=reason)
         return RunResult(trajectory_id, status, outcome, len(history), stop, reason, self.timings)
 
 
