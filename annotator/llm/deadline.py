@@ -104,6 +104,8 @@ class DeadlineTransport(httpx2.HTTPTransport):
         super().__init__(proxy=_environment_proxy(base_url))
         self._seconds = seconds
         # The pool makes its connections through this backend; httpx offers no argument for it.
+        if not hasattr(self._pool, "_network_backend"):  # a newer httpcore: fail loudly, not without a deadline
+            raise RuntimeError("httpcore's connection pool has no _network_backend; the request deadline needs one")
         self._pool._network_backend = _DeadlineBackend()
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
