@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import subprocess
 import threading
 from contextlib import closing
 from pathlib import Path
@@ -121,6 +122,53 @@ def test_an_import_killed_mid_blob_adds_no_rows_and_its_files_are_not_taken_for_
 def judge_scores(data: Path) -> dict[int, int | None]:
     with Workspace.open(data) as workspace, workspace.database.session() as session:
         return dict(session.execute(select(models.JudgeScore.trajectory_id, models.JudgeScore.reward)).all())
+
+
+def feed(fifo: Path, content: bytes, process: subprocess.Popen[str]) -> None:
+    """Give the process reading `fifo` the whole of `content` (once it reads)."""
+    writer = open_fifo_writer(fifo, process)
+    os.write(writer, content)
+    os.close(writer)
+
+
+def test_an_import_killed_inside_its_transaction_leaves_the_database_as_it_was(
+    populated: Workspace, tmp_path: Path
+) -> None:
+    bundle = export_bundle(populated, tmp_path / "bundle").path
+    first, last = (
+        (bundle / "blobs" / min(os.listdir(bundle / "blobs"))),
+        (bundle / "blobs" / max(os.listdir(bundle / "blobs"))),
+    )
+    contents = {fifo: fifo.read_bytes() for fifo in (first, last)}
+    for fifo in contents:
+        fifo.unlink()
+        os.mkfifo(fifo)
+    target = tmp_path / "target"
+    with Workspace.open(target) as workspace:
+        add_trajectory(workspace, "设置", "看看存储空间", 2, seed=7)
+        before = database_snapshot(workspace)
+        stored_first = workspace.blobs.path(first.name)
+
+    process = start(["-m", "annotator", "--data-dir", str(target), "import", "bundle", str(bundle)])
+    feed(first, contents[first], process)  # blobs are copied in the order of their hashes: the first is stored ...
+    writer = open_fifo_writer(last, process)  # ... once the last is being read
+    stored_first.unlink()  # gone before the import's transaction (as a failed import's clean-up removes its files)
+    os.write(writer, contents[last])
+    os.close(writer)
+    writer = open_fifo_writer(first, process)  # the transaction copies it again before any row points at it
+    kill(process)
+    os.close(writer)
+
+    with Workspace.open(target) as workspace:
+        assert database_snapshot(workspace) == before
+    assert db_check(target, fix=True)["missing"] == 0
+    for fifo, content in contents.items():
+        fifo.unlink()
+        fifo.write_bytes(content)
+    with Workspace.open(target) as workspace:
+        assert import_bundle(workspace, bundle).trajectories_added == 3
+    found = db_check(target)
+    assert (found["unreferenced"], found["missing"], found["corrupt"]) == (0, 0, 0)
 
 
 def committed_scores(data: Path) -> int:
