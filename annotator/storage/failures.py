@@ -1,8 +1,10 @@
 """What went wrong with the data folder, in one line a person can act on.
 
 A database file that is not one, a read-only folder and a full disk reach us as OSError or as SQLAlchemy's
-wrapping of sqlite3 errors; each becomes a WorkspaceError that names the folder and says nothing was changed
-(every write is one transaction, and imports remove the files they wrote).
+wrapping of sqlite3 errors; each becomes one line that names the file (or the folder, or the database) and says
+nothing was changed (every write is one transaction, and imports remove the files they wrote). A write that finds
+no room (ENOSPC, a quota, EFBIG from a file size limit) names the file it was writing: storage.blobs and the
+exports add the name, which a failed write() does not carry.
 """
 
 from __future__ import annotations
