@@ -12,9 +12,11 @@ from sqlalchemy import select
 from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.judge.agreement import RatedItem, agreement_report
 from annotator.judge.messages import JudgedStep, JudgedTrajectory
-from annotator.services import blind_rating, studies
+from annotator.services import blind_rating, studies, team
+from annotator.services.roles import NotAllowed
 from annotator.services.studies import NotYetError, StudyError
-from annotator.storage import judging, models
+from annotator.storage import assignments, judging, models
+from annotator.storage.assignments import Target
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.studies import person_asking
 from annotator.storage.workspace import Workspace
@@ -142,9 +144,12 @@ def test_ratings_scores_are_checked_and_can_be_changed(scored) -> None:
 def test_a_finished_study_reports_what_the_agreement_module_computes(scored) -> None:
     workspace, config, rewards = scored
     studies.create_study(workspace.database, "s", config, 10, RATERS)
+    team.add_person(workspace, "主管", "admin", by=None)  # from now on the list of people says who may adjudicate
+    team.assign(workspace, "张审核", Target(study="s"), by="主管")  # a rater already: the assignment is recorded
     offsets = {"小王": 0, "小李": 1, "张审核": -1}
     for rater in RATERS:
         rate_all(workspace, "s", rater, lambda t, r=rater: min(4, max(0, rewards[t] + (offsets[r] if t % 2 else 0))))
+    assert [r.done_at is not None for r in assignments.records(workspace.database, "张审核", open_only=False)] == [True]
     info = studies.study_info(workspace.database, "s")
     items, _ = studies.rated_items(workspace.database, "s", None)
     tops = [Counter(i.humans.values()).most_common(2) for i in items]
@@ -158,6 +163,8 @@ def test_a_finished_study_reports_what_the_agreement_module_computes(scored) -> 
     assert gaps[0].judge_reason.startswith("理由") and gaps[0].judge == rewards[gaps[0].trajectory_id]
 
     flagged = report.flagged_items[0] if report.flagged_items else items[0].item
+    with pytest.raises(NotAllowed, match=r"^小王 is an annotator: only reviewers and admins adjudicate study items$"):
+        studies.adjudicate(workspace.database, "s", int(flagged), 0, "", "小王")
     studies.adjudicate(workspace.database, "s", int(flagged), 0, "看截图，任务没完成", "主管")
     settled = studies.study_report(workspace.database, "s", None, n_boot=0)
     assert settled.adjudicated_items == [flagged]
