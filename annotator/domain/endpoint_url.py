@@ -47,5 +47,13 @@ def url_secrets(url: str) -> list[str]:
     return [secret for secret in found if secret]
 
 
+_URL_IN_TEXT = re.compile(r"\b[a-zA-Z][\w+.-]*://[^\s\"'<>]+")
+
+
+def safe_urls_in(text: str) -> str:
+    """`text` with every URL in it passed through :func:`safe_url` (for messages and log lines that quote one)."""
+    return _URL_IN_TEXT.sub(lambda found: safe_url(found.group()), text)
+
+
 def safe_optional_url(url: str | None) -> str | None:
     return None if url is None else safe_url(url)

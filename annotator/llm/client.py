@@ -20,12 +20,13 @@ variable's name, never the key, and error messages have the key blanked out.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from annotator.domain.endpoint_url import safe_url, url_secrets
+from annotator.domain.endpoint_url import safe_url, safe_urls_in, url_secrets
 
 if TYPE_CHECKING:
     import openai
@@ -36,6 +37,23 @@ _DETAIL_CHARS = 300
 # The most tokens any request asks for (instruction generation's 100 tasks need the most, 15,000): a typo'd
 # --max-tokens or a caller's runaway sum must not let one reply cost a fortune or fill the database.
 MAX_TOKENS_CEILING = 16_384
+
+
+class _UrlCredentialsFilter(logging.Filter):
+    """Takes the credentials out of the URLs in httpx's log lines ("HTTP Request: POST http://user:secret@...")."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = safe_urls_in(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, ()
+        return True
+
+
+def _hide_credentials_in_http_logs() -> None:
+    logger = logging.getLogger("httpx2")  # logs every request's URL at INFO, which the app's log file keeps
+    if not any(isinstance(existing, _UrlCredentialsFilter) for existing in logger.filters):
+        logger.addFilter(_UrlCredentialsFilter())
 
 
 class LLMError(Exception):
@@ -139,6 +157,8 @@ class LLMClient:
         import openai  # a second of imports: paid by what makes a client, not by every module that names one
 
         from annotator.llm.deadline import DeadlineTransport
+
+        _hide_credentials_in_http_logs()
 
         self.config = config
         if api_key is not None and api_key.strip():
@@ -267,7 +287,7 @@ class LLMClient:
 
     def _redact(self, text: str) -> str:
         """`text` without the key and the credentials of the URL (a library's message may quote either)."""
-        text = text.replace(self.config.base_url, self.config.shown_url)
+        text = safe_urls_in(text)  # the endpoint's URL, or a request's URL under it
         for secret in self._secrets:
             text = text.replace(secret, "***")
         return text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 
 import keyring
@@ -164,6 +165,14 @@ def test_a_server_that_trickles_its_reply_is_cut_off_at_the_deadline_of_each_try
     server, error = attempt([trickled], timeout_s=0.5, max_retries=1)
     assert isinstance(error, LLMUnavailable) and "did not answer within 0.5 s, after 2 tries" in str(error)
     assert len(server.seen) == 2 and server.bytes_sent < 30  # both tries given up long before the body ended
+
+
+def test_the_http_log_shows_the_url_without_its_credentials(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="httpx2"), ChatServer([Reply(body=chat_completion("好"))]) as server:
+        url = server.base_url.replace("http://", "http://alice:pa55word@")
+        with LLMClient(LLMConfig(url, "m", api_key_env=KEY_ENV)) as client:
+            client.complete(HELLO)
+    assert f"POST {server.base_url}/chat/completions" in caplog.text and "pa55word" not in caplog.text
 
 
 def test_nothing_listening_is_unavailable() -> None:

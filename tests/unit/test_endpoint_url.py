@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from annotator.domain.endpoint_url import safe_url, url_secrets
+from annotator.domain.endpoint_url import safe_url, safe_urls_in, url_secrets
 
 
 @pytest.mark.parametrize(
@@ -29,3 +29,8 @@ def test_credentials_are_left_out(given: str, shown: str) -> None:
 def test_the_secrets_of_a_url_are_named_for_blanking_out() -> None:
     assert set(url_secrets("http://alice:pa55word@host/v1?key=k-123&x=1")) == {"alice", "pa55word", "k-123"}
     assert url_secrets("http://host/v1") == []
+
+
+def test_urls_inside_a_message_lose_their_credentials() -> None:
+    message = 'HTTP Request: POST http://alice:pa55word@10.0.0.5:8000/v1/chat/completions?key=k-1 "HTTP/1.1 200 OK"'
+    assert safe_urls_in(message) == 'HTTP Request: POST http://10.0.0.5:8000/v1/chat/completions "HTTP/1.1 200 OK"'
