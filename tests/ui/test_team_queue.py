@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from annotator.services import team
 from annotator.services.team import Target
 from annotator.storage.workspace import Workspace
-from annotator.ui.review.queue_model import WORK_COLUMNS, QueueModel, load_queues
+from annotator.ui.review.queue_model import ASSIGNED_MARK, WORK_COLUMNS, QueueModel, load_queues
 from tests.factories import add_trajectory
 
 
@@ -21,6 +21,6 @@ def test_my_work_shows_my_assignments_first_and_not_others(qapp: object, workspa
     model = QueueModel(WORK_COLUMNS)
     model.set_items(queues.mine, queues.assigned)
     assert [item.trajectory_id for item in model.items] == [ids[2], ids[1]]
-    column = model.column("assigned")
-    assert [model.data(model.index(row, column)) for row in range(2)] == ["主管", ""]
-    assert model.data(model.index(0, column), Qt.ItemDataRole.ToolTipRole) == "Assigned to you by 主管"
+    marks = [model.data(model.index(row, 0), Qt.ItemDataRole.DecorationRole) for row in range(2)]
+    assert marks == [ASSIGNED_MARK, None]
+    assert model.data(model.index(0, 0), Qt.ItemDataRole.ToolTipRole) == "Assigned to you by 主管"

@@ -2873,16 +2873,8 @@ trainer-bridge eval --base-url URL --model M
         <translation>审核意见</translation>
     </message>
     <message>
-        <source>Assigned</source>
-        <translation>指派</translation>
-    </message>
-    <message>
         <source>Assigned to you by %1</source>
         <translation>由 %1 指派给你</translation>
-    </message>
-    <message>
-        <source>to you</source>
-        <translation>给你</translation>
     </message>
     <message>
         <source>a reviewer</source>

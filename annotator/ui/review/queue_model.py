@@ -43,16 +43,16 @@ TITLES = {
     "updated": QT_TRANSLATE_NOOP("QueueModel", "Last edit"),
     "state": QT_TRANSLATE_NOOP("QueueModel", "State"),
     "comment": QT_TRANSLATE_NOOP("QueueModel", "Comment"),
-    "assigned": QT_TRANSLATE_NOOP("QueueModel", "Assigned"),
 }
-REVIEW_COLUMNS = ("id", "app", "instruction", "steps", "annotators", "updated", "assigned")
-WORK_COLUMNS = ("id", "app", "instruction", "state", "comment", "assigned")
+REVIEW_COLUMNS = ("id", "app", "instruction", "steps", "annotators", "updated")
+WORK_COLUMNS = ("id", "app", "instruction", "state", "comment")
 NUMERIC = {"id", "steps"}
-WIDTHS = {"id": 40, "app": 72, "steps": 44, "annotators": 72, "updated": 84, "state": 84, "assigned": 72}
+WIDTHS = {"id": 58, "app": 72, "steps": 44, "annotators": 72, "updated": 84, "state": 84}
 ID_ROLE = Qt.ItemDataRole.UserRole
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
 REJECTED_BACKGROUND = QColor("#fde7e4")
 REJECTED_TEXT = QColor("#8c1d18")
+ASSIGNED_MARK = QColor("#1a73e8")  # the square before the id of work an admin assigned to this person
 Parent = QModelIndex | QPersistentModelIndex
 
 
@@ -128,10 +128,12 @@ class QueueModel(QAbstractTableModel):
         if role == ITEM_ROLE:
             return item
         if role == Qt.ItemDataRole.ToolTipRole:
-            if key == "assigned" and item.trajectory_id in self.assigned:
+            if key == "id" and item.trajectory_id in self.assigned:
                 by = self.assigned[item.trajectory_id] or "?"
                 return fill(QCoreApplication.translate("QueueModel", "Assigned to you by %1"), by)
             return local_time(item.updated_at) if key == "updated" and item.updated_at else self._tooltip(item)
+        if role == Qt.ItemDataRole.DecorationRole and key == "id" and item.trajectory_id in self.assigned:
+            return ASSIGNED_MARK
         if role == Qt.ItemDataRole.TextAlignmentRole and key in NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole and rejected:
@@ -157,10 +159,6 @@ class QueueModel(QAbstractTableModel):
             return short_time(item.updated_at) if item.updated_at else ""
         if key == "state":
             return labels.label(labels.REVIEW, item.review_status)
-        if key == "assigned":
-            if item.trajectory_id not in self.assigned:
-                return ""
-            return self.assigned[item.trajectory_id] or QCoreApplication.translate("QueueModel", "to you")
         # the comment column: only a rejection's comment is meant for the annotator
         return (item.comment or "").replace("\n", " ") if item.review_status == ReviewStatus.REJECTED else ""
 
