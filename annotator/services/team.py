@@ -110,7 +110,8 @@ def _queue(items: list[QueueItem], held: dict[int, tuple[str, str | None]], pers
     mine = {i: by for i, (holder, by) in held.items() if holder == person}
     kept = [item for item in items if item.trajectory_id not in held or item.trajectory_id in mine]
     ordered = sorted(kept, key=lambda item: item.trajectory_id not in mine)  # stable: the given order stays
-    return Queue(ordered, {i: by for i, by in mine.items() if any(item.trajectory_id == i for item in ordered)})
+    shown = {item.trajectory_id for item in ordered}
+    return Queue(ordered, {i: by for i, by in mine.items() if i in shown})
 
 
 def work_queue(workspace: Workspace, person: str) -> Queue:
