@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from annotator.collect.dealing import Dealer, work_through
-from annotator.collect.decide import Decider, Decision, StepContext, preparer
+from annotator.collect.decide import Decider
 from annotator.collect.session import RunResult, Settings, StepEvent, StopKind, Task, collector_for
 from annotator.device.adb import adb_client, usable_serials
 from annotator.device.android import AndroidDevice
@@ -55,6 +55,7 @@ from annotator.services.collecting import (
     collection_run,
     remember_device,
 )
+from annotator.services.live_collect import ScreenWatch
 from annotator.storage import collection
 from annotator.storage.workspace import Workspace
 
@@ -225,32 +226,6 @@ class _Shared:
     screens: bool
 
 
-class _Watched:
-    """The phone's decider, with each fresh screenshot and each decided action reported as events."""
-
-    def __init__(self, decider: Decider, serial: str, shared: _Shared) -> None:
-        self.decider, self.serial, self.shared = decider, serial, shared
-        self.kind = decider.kind
-        self._prepare = preparer(decider)
-        self.last_action: act.Action | None = None
-
-    def prepare(self, png: bytes) -> None:
-        if self._prepare is not None:
-            self._prepare(png)
-        if self.shared.screens:
-            self.shared.emit(ScreenSeen(self.serial, png))
-
-    def decide(self, context: StepContext) -> Decision:
-        decision = self.decider.decide(context)
-        self.last_action = decision.action
-        return decision
-
-    def close(self) -> None:
-        close = getattr(self.decider, "close", None)
-        if close is not None:
-            close()
-
-
 class _Worker:
     """One phone: takes jobs until none is left for it or the phone is gone."""
 
@@ -261,12 +236,13 @@ class _Worker:
         self.results: list[RunResult] = []
         self.failure: BaseException | None = None
         self.current: int | None = None  # the trajectory being collected
+        self.job: Job | None = None  # the job it is for
 
     def run(self) -> None:
-        decider: _Watched | None = None
+        decider: ScreenWatch | None = None
         try:
             packages = remember_device(self.shared.workspace, self.device.info())
-            decider = _Watched(self.make_decider(), self.serial, self.shared)
+            decider = ScreenWatch(self.make_decider(), self._screen, self._step)
             if decider.kind != "agent":
                 raise CollectError("several phones are driven by an agent: teleoperation drives one phone")
             work_through(self.shared.dealer, self.serial, lambda job: self._one(job, decider, packages))
@@ -280,7 +256,15 @@ class _Worker:
                 decider.close()
             self.shared.emit(PhoneFinished(self.serial, self.summary))
 
-    def _one(self, job: Job, decider: _Watched, packages: dict[str, str]) -> str | None:
+    def _screen(self, png: bytes) -> None:
+        if self.shared.screens:
+            self.shared.emit(ScreenSeen(self.serial, png))
+
+    def _step(self, event: StepEvent, action: act.Action | None) -> None:
+        assert self.job is not None  # steps come from a run, and a run from a job
+        self.shared.emit(StepRecorded(self.serial, self.job, event, action))
+
+    def _one(self, job: Job, decider: ScreenWatch, packages: dict[str, str]) -> str | None:
         """One run of the job; why the phone cannot go on, or None."""
         shared, endpoint = self.shared, self.shared.endpoint
         collector = collector_for(decider, person=None, model=endpoint.model, endpoint=endpoint.base_url)
@@ -289,12 +273,10 @@ class _Worker:
             self.current = trajectory_id
             shared.emit(RunStarted(self.serial, job, trajectory_id))
 
-        def stepped(event: StepEvent) -> None:
-            shared.emit(StepRecorded(self.serial, job, event, decider.last_action))
-
+        self.job = job
         run = collection_run(
-            shared.workspace, self.device, decider, settings=shared.settings, packages=packages, on_step=stepped,
-            stop=shared.dealer.stop, on_started=started,
+            shared.workspace, self.device, decider, settings=shared.settings, packages=packages,
+            on_step=decider.on_step, stop=shared.dealer.stop, on_started=started,
         )  # fmt: skip
         result = run.start(job.task, collector)
         self.current = None
