@@ -17,10 +17,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from annotator.domain.reply_text import MAX_STORED_CHARS
+
 MAX_LEVEL = 4
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)\s*```", re.S | re.I)
 _REFUSALS = ("i'm sorry", "i am sorry", "i cannot", "i can't", "抱歉", "无法", "不能协助", "对不起")
 _SHOWN = 120
+_BRACES_TRIED = 200
 
 
 class JudgeReplyError(ValueError):
@@ -53,9 +56,13 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _objects_in(text: str) -> int:
-    """How many JSON objects (decodable `{...}`) the text holds, nested ones not counted."""
+    """How many JSON objects (decodable `{...}`) the text holds, nested ones not counted, up to 2: only to say
+    what is wrong. At most the first _BRACES_TRIED braces are tried (a hostile reply can be all braces)."""
     decoder, count, position = json.JSONDecoder(), 0, 0
-    while (start := text.find("{", position)) >= 0:
+    for _tried in range(_BRACES_TRIED):
+        start = text.find("{", position)
+        if start < 0 or count == 2:
+            break
         try:
             _value, end = decoder.raw_decode(text, start)
         except (json.JSONDecodeError, RecursionError):
@@ -73,7 +80,7 @@ def _the_object(text: str) -> dict[str, Any]:
     except (json.JSONDecodeError, RecursionError):
         found = _objects_in(body)
         if found > 1:
-            raise JudgeReplyError(f"the reply holds {found} JSON objects, not exactly one: {_shown(text)}") from None
+            raise JudgeReplyError(f"the reply holds several JSON objects, not exactly one: {_shown(text)}") from None
         if found == 1:
             raise JudgeReplyError(f"the reply has text around its JSON object: {_shown(text)}") from None
         lowered = text.lower()
@@ -102,6 +109,8 @@ def parse_judge_reply(text: str) -> JudgeVerdict:
     """The verdict in a reply, or JudgeReplyError."""
     if not text.strip():
         raise JudgeReplyError("the reply is empty")
+    if len(text) > MAX_STORED_CHARS:  # the rubric's object is a few hundred characters: this one ran on
+        raise JudgeReplyError(f"the reply is {len(text):,} characters long, not the rubric's one JSON object")
     verdict = _the_object(text)
     if "reward" not in verdict:
         raise JudgeReplyError(f"the JSON has no 'reward': {_shown(text)}")

@@ -24,9 +24,9 @@ def test_the_rubrics_format_is_read(reply: str, verdict: JudgeVerdict) -> None:
 @pytest.mark.parametrize(
     ("reply", "problem"),
     [
-        ('{"reason": "好", "reward": 4} On reflection: {"reason": "没完成", "reward": 0}', "2 JSON objects"),
-        ('{"reward": 2}\n{"reward": 2}', "2 JSON objects"),  # equal rewards too: which reason is the verdict's?
-        ('```json\n{"reward": 4}\n```\n```json\n{"reward": 1}\n```', "2 JSON objects"),
+        ('{"reason": "好", "reward": 4} On reflection: {"reason": "没完成", "reward": 0}', "several JSON objects"),
+        ('{"reward": 2}\n{"reward": 2}', "several JSON objects"),  # equal rewards too: which reason is the verdict's?
+        ('```json\n{"reward": 4}\n```\n```json\n{"reward": 1}\n```', "several JSON objects"),
         ('评估如下：{"reason": "没有完成", "reward": 0} 以上。', "text around its JSON object"),
         ('{"reason": "好", "reward": 4}\nActually I would give it a 2.', "text around its JSON object"),
         ('{"reason": "好", "reward": 4, "reward": 0}', "'reward' more than once"),
@@ -43,6 +43,8 @@ def test_the_rubrics_format_is_read(reply: str, verdict: JudgeVerdict) -> None:
         ("这个轨迹很好，我给 4 分。", "no JSON object"),
         ("I'm sorry, I can't help with evaluating this.", "refused"),
         ("  \n", "empty"),
+        ('{"reward": 4, "reason": "' + "好" * 70_000 + '"}', "70,027 characters long"),
+        ("{" * 50_000, "no JSON object"),  # all braces: a few tried, not every one
     ],
 )
 def test_anything_else_is_unparseable_with_the_reason(reply: str, problem: str) -> None:
