@@ -264,6 +264,7 @@ def _report(results: list[RunResult], wanted: int) -> bool:
 
 def _collect_on_devices(workspace: Workspace, options: dict[str, Any], settings: Settings) -> bool:
     from annotator.cli_collect_devices import collect_on_devices
+    from annotator.services.parallel_collecting import choose_phones
 
     if options["serial"] is not None or options["resume_id"] is not None:
         raise collecting.CollectError("--devices runs new tasks on several phones; --device and --resume take one")
@@ -274,7 +275,8 @@ def _collect_on_devices(workspace: Workspace, options: dict[str, Any], settings:
     except ValueError as error:
         raise collecting.CollectError(str(error)) from None
     endpoint = collecting.AgentEndpoint(options["agent_url"], options["agent_model"], options["api_key_env"])
+    devices = choose_phones(serials, options["port"])
     tasks = _tasks(workspace, options)
     stop = threading.Event()
     with stop_on_ctrl_c(stop):
-        return collect_on_devices(workspace, serials, options["port"], endpoint, tasks, options["runs"], settings, stop)
+        return collect_on_devices(workspace, devices, endpoint, tasks, options["runs"], settings, stop)

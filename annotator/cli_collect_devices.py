@@ -7,6 +7,7 @@ import threading
 import click
 
 from annotator.collect.session import Settings, Task
+from annotator.device.android import AndroidDevice
 from annotator.services import parallel_collecting as parallel
 from annotator.services.collecting import AgentEndpoint
 from annotator.storage.workspace import Workspace
@@ -35,11 +36,10 @@ def print_event(event: parallel.PhoneEvent) -> None:
 
 
 def collect_on_devices(
-    workspace: Workspace, serials: tuple[str, ...], port: int | None, endpoint: AgentEndpoint, tasks: list[Task],
-    runs: int, settings: Settings, stop: threading.Event,
+    workspace: Workspace, devices: list[AndroidDevice], endpoint: AgentEndpoint, tasks: list[Task], runs: int,
+    settings: Settings, stop: threading.Event,
 ) -> bool:  # fmt: skip
     """Run the tasks on the phones; prints a summary per phone and one line for the whole; whether all was done."""
-    devices = parallel.choose_phones(serials, port)
     click.echo(f"collecting on {len(devices)} phones: {', '.join(device.serial for device in devices)}")
     result = parallel.collect_on_phones(
         workspace, devices, endpoint, tasks, runs=runs, settings=settings, on_event=print_event, stop=stop

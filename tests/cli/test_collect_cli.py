@@ -102,3 +102,18 @@ def test_collect_explains_what_is_missing(tmp_path: Path, adb_port: int) -> None
     assert wrong_phone.exit_code == 1 and "'pixel-7' is not connected; connected: virtual-1" in wrong_phone.output
     no_model = annotator(tmp_path, adb_port, "collect", "--app", "设置", "--agent-url", "http://127.0.0.1:9/v1")
     assert no_model.exit_code == 1 and "--agent-url needs --agent-model" in no_model.output
+    many_hands = annotator(tmp_path, adb_port, "collect", "--devices", "all", "--app", "设置", "--all-pending")
+    assert many_hands.exit_code == 1 and "teleoperation drives one phone" in many_hands.output
+    absent = [
+        "collect",
+        "--devices",
+        "virtual-1,pixel-7",
+        "--app",
+        "设置",
+        "--all-pending",
+        "--agent-url",
+        "http://x/v1",
+    ]
+    absent_phone = annotator(tmp_path, adb_port, *absent, "--agent-model", "m")
+    assert absent_phone.exit_code == 1
+    assert "not connected or not usable: pixel-7; connected: virtual-1" in absent_phone.output
