@@ -11,6 +11,7 @@ again (which offers the merge again). A save that failed for a passing reason (a
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,7 @@ from annotator.services.annotation import Editor, LabelError, StaleLabelError
 from annotator.storage.workspace import Workspace
 from annotator.ui.workers import Jobs, describe
 
+log = logging.getLogger(__name__)
 QUEUE = "annotate"
 TYPING_PAUSE_MS = 500  # how long typing must pause before the text is saved
 Key = tuple[int, str]  # (step id, field)
@@ -213,4 +215,6 @@ class LabelSaver(QObject):
         while self._queued and time.monotonic() < deadline:
             self.jobs.wait(20)
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+        if self._held:  # refused as stale and not merged: at least the log keeps the text
+            log.warning("edits not saved (someone else changed these steps; not merged): %s", self._held)
         return self._queued == 0
