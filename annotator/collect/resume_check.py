@@ -8,7 +8,9 @@ now with the last one recorded:
   images, shrunk to a small grey thumbnail, must be nearly the same;
 - otherwise the last step's screen, from before its action (the phone went away before the next screen was
   recorded): the action has changed the screen since, so the images are not compared alone; the foreground app
-  must be the same, or the images nearly the same (an action that left the app, e.g. `home`, then goes on).
+  must be the same, or the images nearly the same. After an action that may leave the app (a system button such
+  as Back or Home, `open`, a key) the screen it led to cannot be told: the run goes on from the screen shown, and
+  the reason says so.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from PIL import Image, ImageChops, ImageStat
 
 from annotator.device.observe import DeviceObservation
 from annotator.domain.trajectory import LabelledTrajectory
+from annotator.storage.collection import action_name
 from annotator.storage.workspace import Workspace
 
+LEAVING_ACTIONS = ("system_button", "open", "key")  # what may end in another app, e.g. Back on an app's first page
 THUMBNAIL = (36, 80)  # portrait phones; a rotated screen is squeezed the same way, which is fine for a likeness
 SAME_SCREEN = 0.06  # mean absolute difference of the grey thumbnails (0-1) up to which two screens are the same
 
@@ -57,6 +61,9 @@ def check_screen(workspace: Workspace, trajectory: LabelledTrajectory, now: Devi
     recorded = last.raw.package
     if recorded is not None and now.package == recorded:
         return ScreenCheck(True, f"the phone shows the same app ({recorded}) as the last recorded step")
+    action = action_name(last.raw.tool_call)
+    if action in LEAVING_ACTIONS:
+        return ScreenCheck(True, f"the last action ({action}) may have left the app: going on from the screen shown")
     shown = now.package or "an unknown app"
     return ScreenCheck(
         False,
