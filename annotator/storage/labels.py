@@ -161,7 +161,7 @@ def set_review(
     reviewer: str | None = None,
     comment: str | None = None,
 ) -> None:
-    with db.session() as session, session.begin():
+    def write(session: Session) -> None:
         trajectory = session.get(models.Trajectory, trajectory_id)
         if trajectory is None:
             raise LookupError(f"no trajectory with id {trajectory_id}")
@@ -169,6 +169,8 @@ def set_review(
         status_value = str(ReviewStatus(status))
         session.add(models.Review(trajectory=trajectory, status=status_value, reviewer=who, comment=comment))
         trajectory.review_status = status_value
+
+    retrying(db, write)  # a busy database is waited out: a decision is saved or reported, never dropped
 
 
 def apply_outcome(
@@ -336,17 +338,26 @@ def write_outcome(
 
 def insert_correction(db: Database, trajectory_id: int, wrong_step_id: int, *, person: str, role: str) -> int:
     """A corrected step after a wrong one, on its screen (insert_corrected_step); returns the new step's id."""
-    with db.session() as session, session.begin():
+
+    def write(session: Session) -> int:
+        # The trajectory's row locked first (PostgreSQL): two insertions at once then take the next free index in
+        # turn instead of both taking the same one. SQLite's BEGIN IMMEDIATE serialises them already.
+        T = models.Trajectory
+        session.execute(select(T.id).where(T.id == trajectory_id).with_for_update())
         wrong = _step_of(session, trajectory_id, wrong_step_id)
         step = insert_corrected_step(session, wrong, ensure_person(session, person, role))
         _mark_started(wrong.trajectory)
         session.flush()
         return step.id
 
+    return retrying(db, write)
+
 
 def submit_for_review(db: Database, trajectory_id: int) -> None:
-    with db.session() as session, session.begin():
+    def write(session: Session) -> None:
         _trajectory_row(session, trajectory_id).review_status = str(ReviewStatus.ANNOTATED)
+
+    retrying(db, write)
 
 
 def revision(db: Database, trajectory_id: int, revision_id: int) -> Revision:
