@@ -298,16 +298,15 @@ def write_step_label(
     def write(session: Session) -> LabelChange | None:
         who = ensure_person(session, person, role)
         step = _step_of(session, trajectory_id, step_id)
-        before = {field: getattr(step, field) for field in values if field in EDITABLE_FIELDS}
         revisions = apply_label_changes(
             session, step, values, who, draft_id=draft_id, expected_version=expected_version
         )
         if not revisions:
             return None
         _mark_started(step.trajectory)
-        changed = {revision.field for revision in revisions}
-        after = {field: getattr(step, field) for field in changed}
-        return LabelChange(trajectory_id, step_id, {f: before[f] for f in changed}, after, draft_id, step.label_version)
+        before = {r.field: r.old_value for r in revisions}  # as read under the row's lock, not before it
+        after = {r.field: getattr(step, r.field) for r in revisions}
+        return LabelChange(trajectory_id, step_id, before, after, draft_id, step.label_version)
 
     return retrying(db, write)
 
