@@ -89,6 +89,12 @@ def _show(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _key(key: Any) -> str:
+    """A key the model wrote, as a message names it: as is, or as JSON when it holds a newline or is long."""
+    text = str(key)
+    return text if text.isprintable() and len(text) <= 40 else _show(text, 40)
+
+
 def _is_number(value: Any) -> bool:
     # bool is an int subclass but `true` is not a coordinate; NaN and infinity are not positions
     # or durations (json.loads accepts them, so they must be refused here).
@@ -255,7 +261,7 @@ def action_from_tool_call(tool_call: Any) -> Action:
         raise ActionError("name", f'{_show(tool_call["name"])} is not the tool; expected "{TOOL_NAME}"')
     for key in tool_call:
         if key not in ("name", "arguments"):
-            raise ActionError(str(key), "unexpected key in the tool call; expected only name and arguments")
+            raise ActionError(_key(key), "unexpected key in the tool call; expected only name and arguments")
     if "arguments" not in tool_call:
         raise ActionError("arguments", 'missing; expected an object such as {"action": "click", ...}')
     return action_from_arguments(tool_call["arguments"])
@@ -278,7 +284,7 @@ def action_from_arguments(arguments: Any) -> Action:
             raise ActionError(f"arguments.{key}", f"missing; {_takes(name)}")
     for key in arguments:
         if key != "action" and key not in spec.required + spec.optional:
-            raise ActionError(f"arguments.{key}", f"is not an argument of {name}; {_takes(name)}")
+            raise ActionError(f"arguments.{_key(key)}", f"is not an argument of {name}; {_takes(name)}")
     values = {key: arguments[key] for key in spec.required + spec.optional if key in arguments}
     return ACTION_TYPES[name](**values)
 

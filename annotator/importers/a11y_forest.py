@@ -66,7 +66,7 @@ def forest_elements(data: bytes, recorded: tuple[int, int], screen: ScreenSize) 
     forest = forest_class()()
     try:
         forest.ParseFromString(data)
-    except DecodeError as error:
+    except (DecodeError, TypeError) as error:  # TypeError: the record's feature holds numbers, not bytes
         raise ValueError(f"the accessibility tree is not an AndroidAccessibilityForest ({error})") from None
     sx, sy = screen.width / recorded[0], screen.height / recorded[1]
     ranks = {layer: rank for rank, layer in enumerate(sorted({window.layer for window in forest.windows}))}

@@ -62,7 +62,8 @@ def count_aitz(path: Path) -> int:
         except EpisodeError:
             total += 1
             continue
-        ids = {step.get("episode_id") for step in data if isinstance(step, dict)} if isinstance(data, list) else set()
+        steps = data if isinstance(data, list) else []
+        ids = {source_id(step.get("episode_id")) for step in steps if isinstance(step, dict)}
         total += max(1, len(ids))
     return total
 

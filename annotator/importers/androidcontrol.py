@@ -99,6 +99,8 @@ def _episode(file: Path, number: int, data: bytes, app: str | None) -> SourceEpi
     try:
         goal = _text(features, "goal")
         screenshots = features.get("screenshots") or []
+        if not all(isinstance(png, bytes) for png in screenshots):
+            raise ValueError("screenshots: expected image bytes (a bytes feature)")
         actions = [_json_action(raw, index) for index, raw in enumerate(features.get("actions") or [])]
         instructions = [_decode(raw, "step_instructions") for raw in features.get("step_instructions") or []]
         if len(screenshots) != len(actions) + 1:

@@ -25,7 +25,7 @@ from typing import IO, Any
 from annotator import __version__
 from annotator.imaging.decode import UnreadableImage, checked_image_size
 from annotator.services import bundle_manifest as fmt
-from annotator.services.bundle_io import BundleReader, open_bundle
+from annotator.services.bundle_io import ZIP_READ_ERRORS, BundleReader, open_bundle
 from annotator.services.bundle_judging import validate_judging, withhold
 from annotator.services.target_boxes import suggest_missing_boxes
 from annotator.storage import bundles, integrity
@@ -207,7 +207,7 @@ class BlobCopier:
                     new = self._copy_stream(sha256, source, entry)
         except BlobCorruptError as error:
             raise fmt.BundleError(f"blob {sha256} in the bundle does not match its name: {error}") from None
-        except (zipfile.BadZipFile, EOFError) as error:
+        except ZIP_READ_ERRORS as error:
             raise fmt.BundleError(f"blob {sha256} in the zip is damaged ({error}); truncated?") from None
         if new:
             self.written.add(sha256)

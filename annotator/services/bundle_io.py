@@ -9,6 +9,7 @@ member then fails its CRC check, reported as damaged), so the limits hold while 
 from __future__ import annotations
 
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 from typing import IO, Protocol
 
@@ -18,6 +19,8 @@ MAX_MANIFEST_BYTES = 512 * 2**20  # read whole and parsed in memory
 MAX_TOTAL_BYTES = 256 * 2**30  # what a zip may unpack to in all
 MAX_RATIO = 100  # unpacked / packed size of a member: PNGs are stored, the manifest deflates ~10x
 RATIO_FLOOR = 2**20  # members smaller than this may have any ratio: they cannot be a bomb
+# What reading a damaged member raises: a bad header or CRC, data cut short or not deflate, an unknown method.
+ZIP_READ_ERRORS = (zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError)
 
 
 class BundleReader(Protocol):
@@ -80,7 +83,7 @@ class ZipBundle:
     def _read_checked(self, name: str) -> bytes:
         try:
             return self.archive.read(name)
-        except (zipfile.BadZipFile, EOFError, OSError) as error:
+        except (*ZIP_READ_ERRORS, OSError) as error:
             raise BundleError(f"{name} in the zip is damaged ({error}); the file may be truncated") from None
 
     def read_manifest(self) -> bytes:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import shutil
 import struct
 import zipfile
 import zlib
@@ -43,11 +44,18 @@ def files_under(folder: Path) -> list[Path]:
     return sorted(path for path in folder.rglob("*") if path.is_file())
 
 
-@pytest.fixture
-def good_bundle(tmp_path: Path) -> Path:
-    with Workspace.open(tmp_path / "source") as source:
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("hostile")
+    with Workspace.open(root / "source") as source:
         add_trajectory(source, "淘宝", "打开淘宝", 1, seed=1)
-        return export_bundle(source, tmp_path / "good").path
+        return export_bundle(source, root / "good").path
+
+
+@pytest.fixture
+def good_bundle(exported: Path, tmp_path: Path) -> Path:
+    """A copy of a good bundle (a folder) for the test to spoil."""
+    return Path(shutil.copytree(exported, tmp_path / "good"))
 
 
 def zipped(folder: Path, out: Path, *, extra: dict[str, bytes] | None = None, method: int = zipfile.ZIP_STORED) -> Path:

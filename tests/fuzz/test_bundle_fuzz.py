@@ -1,0 +1,80 @@
+"""Fuzzing the bundle importer: a good bundle's manifest with values replaced, removed or repeated, and a good
+zip with bytes changed or cut. The import either succeeds or raises BundleError in one line, and a refused one
+leaves the database and the blob folder exactly as they were."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from annotator.services.bundle import export_bundle, import_bundle
+from annotator.services.bundle_manifest import BundleError
+from annotator.storage.workspace import Workspace
+from tests.factories import add_trajectory
+from tests.fuzz.edits import Copies, Edit, edited, edits, state
+
+pytestmark = pytest.mark.slow
+FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A bundle of two trajectories (one labelled and reviewed) and a workspace that already holds another."""
+    root = tmp_path_factory.mktemp("bundle-fuzz")
+    with Workspace.open(root / "source") as source:
+        add_trajectory(source, "淘宝", "打开淘宝", 2, seed=1)
+        add_trajectory(source, "设置", "打开设置", 1, seed=2, label=False)
+        folder = export_bundle(source, root / "good").path
+        archive = export_bundle(source, root / "good.zip").path
+    with Workspace.open(root / "template") as target:
+        add_trajectory(target, "设置", "打开设置", 1, seed=9)
+    return {"root": root, "folder": folder, "zip": archive, "template": root / "template"}
+
+
+@pytest.fixture
+def fresh(made: dict[str, Path]) -> Iterator[Copies]:
+    copies = Copies(made["template"])
+    yield copies
+    copies.close()
+
+
+def import_or_refuse(workspace: Workspace, bundle: Path) -> None:
+    before = state(workspace)
+    try:
+        import_bundle(workspace, bundle)
+    except BundleError as error:
+        assert str(error) and "\n" not in str(error)
+        assert state(workspace) == before
+
+
+@FUZZ
+@given(changes=edits)
+def test_an_edited_manifest_imports_or_is_refused_cleanly(
+    made: dict[str, Path], fresh: Copies, changes: list[Edit]
+) -> None:
+    good = json.loads((made["folder"] / "manifest.json").read_text(encoding="utf-8"))
+    bundle = made["root"] / "edited"
+    if not bundle.exists():
+        shutil.copytree(made["folder"], bundle)
+    (bundle / "manifest.json").write_text(json.dumps(edited(good, changes)), encoding="utf-8")
+    import_or_refuse(fresh(), bundle)
+
+
+@FUZZ
+@given(damage=st.lists(st.tuples(st.integers(0, 10**9), st.integers(0, 255)), min_size=1, max_size=4),
+       cut=st.integers(0, 10**9) | st.none())  # fmt: skip
+def test_a_damaged_zip_imports_or_is_refused_cleanly(
+    made: dict[str, Path], fresh: Copies, damage: list[tuple[int, int]], cut: int | None
+) -> None:
+    data = bytearray(made["zip"].read_bytes())
+    for where, byte in damage:
+        data[where % len(data)] = byte
+    bundle = made["root"] / "damaged.zip"
+    bundle.write_bytes(bytes(data[: cut % len(data)] if cut is not None else data))
+    import_or_refuse(fresh(), bundle)
