@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from annotator.services import bundle_fields as fields
+from annotator.storage import bundle_fields as fields
 from annotator.storage.blobs import BlobError, check_sha256
 from annotator.storage.bundle_values import BundleError
 from annotator.storage.labels import LabelError, check_privacy_regions

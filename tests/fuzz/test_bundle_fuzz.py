@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,13 +34,6 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     with Workspace.open(root / "template") as target:
         add_trajectory(target, "设置", "打开设置", 1, seed=9)
     return {"root": root, "folder": folder, "zip": archive, "template": root / "template"}
-
-
-@pytest.fixture
-def fresh(made: dict[str, Path]) -> Iterator[Copies]:
-    copies = Copies(made["template"])
-    yield copies
-    copies.close()
 
 
 def import_or_refuse(workspace: Workspace, bundle: Path) -> None:

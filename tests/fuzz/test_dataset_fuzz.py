@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,20 +37,15 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     Workspace.open(root / "template").close()
     aitz = write_aitz(root / "aitz", "1", aitz_good_steps()[:3])
     odyssey = write_odyssey(root / "odyssey", [odyssey_episode("7", odyssey_good_steps()[:3])])
+    annotations = odyssey / "annotations" / "7.json"
     return {
         "template": root / "template",
-        "aitz": (aitz, json.loads(aitz.read_text(encoding="utf-8"))),
-        "odyssey": (odyssey, json.loads((odyssey / "annotations" / "7.json").read_text(encoding="utf-8"))),
+        # the file a test edits, its JSON, and what is imported
+        "aitz": (aitz, json.loads(aitz.read_text(encoding="utf-8")), aitz),
+        "gui-odyssey": (annotations, json.loads(annotations.read_text(encoding="utf-8")), odyssey),
         "androidcontrol": ac_episode(3, ac_good_actions()[:2]),
         "root": root,
     }
-
-
-@pytest.fixture
-def fresh(made: dict[str, Any]) -> Iterator[Copies]:
-    copies = Copies(made["template"])
-    yield copies
-    copies.close()
 
 
 def import_all_or_report(workspace: Workspace, source: str, path: Path) -> None:
@@ -63,24 +57,15 @@ def import_all_or_report(workspace: Workspace, source: str, path: Path) -> None:
         assert state(workspace) == before
 
 
+@pytest.mark.parametrize("source", ["aitz", "gui-odyssey"])
 @FUZZ
 @given(changes=edits)
-def test_an_edited_aitz_episode_imports_or_is_reported(
-    made: dict[str, Any], fresh: Copies, changes: list[Edit]
+def test_an_edited_json_episode_imports_or_is_reported(
+    made: dict[str, Any], fresh: Copies, source: str, changes: list[Edit]
 ) -> None:
-    file, records = made["aitz"]
-    file.write_text(json.dumps(edited(records, changes)), encoding="utf-8")
-    import_all_or_report(fresh(), "aitz", file)
-
-
-@FUZZ
-@given(changes=edits)
-def test_an_edited_gui_odyssey_episode_imports_or_is_reported(
-    made: dict[str, Any], fresh: Copies, changes: list[Edit]
-) -> None:
-    data, episode = made["odyssey"]
-    (data / "annotations" / "7.json").write_text(json.dumps(edited(episode, changes)), encoding="utf-8")
-    import_all_or_report(fresh(), "gui-odyssey", data)
+    file, document, path = made[source]
+    file.write_text(json.dumps(edited(document, changes)), encoding="utf-8")
+    import_all_or_report(fresh(), source, path)
 
 
 FEATURE_VALUES = (
@@ -115,8 +100,8 @@ def test_a_damaged_androidcontrol_file_imports_or_is_reported(
 @FUZZ
 @given(value=json_values)
 def test_a_gui_odyssey_point_of_any_kind_is_reported(made: dict[str, Any], fresh: Copies, value: Any) -> None:
-    data, episode = made["odyssey"]
+    file, episode, data = made["gui-odyssey"]
     episode = edited(episode, [])
     episode["steps"][0]["info"] = value
-    (data / "annotations" / "7.json").write_text(json.dumps(episode), encoding="utf-8")
+    file.write_text(json.dumps(episode), encoding="utf-8")
     import_all_or_report(fresh(), "gui-odyssey", data)
