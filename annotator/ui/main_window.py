@@ -43,7 +43,7 @@ from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, Retranslating, fill
 from annotator.ui.identity_dialog import IdentityDialog
 from annotator.ui.judge import JudgeView
 from annotator.ui.models import ModelsView
-from annotator.ui.opening import Question, create_question, read_only_question
+from annotator.ui.opening import Question, close_unmerged_question, create_question, read_only_question
 from annotator.ui.review import ReviewView
 from annotator.ui.runs import RunsView, choose_in_models
 from annotator.ui.shortcuts import ShortcutSheet
@@ -75,6 +75,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.view_titles: dict[str, str] = {}
         self.error_dialog: QMessageBox | None = None
         self.question: Question | None = None  # the last question opening a workspace asked
+        self.closing_anyway = False  # the person chose to close although edits wait for a merge
         self.shortcut_sheet: ShortcutSheet | None = None
         self.jobs = Jobs(self)
         self.status = WindowStatus(self)
@@ -229,6 +230,10 @@ class MainWindow(Retranslating, QMainWindow):
             on_result=self._workspace_opened,
             on_error=lambda error: self._workspace_failed(data_dir, db_url, error),
         )
+
+    def _close_anyway(self) -> None:
+        self.closing_anyway = True
+        self.close()
 
     def _ask(self, question: Question, go: Callable[[], None]) -> None:
         """Show `question`; its go button runs `go`, its other button chooses another folder, Cancel does nothing."""
@@ -390,6 +395,12 @@ class MainWindow(Retranslating, QMainWindow):
         self.show_view(view if isinstance(view, str) and view in self.views else "browser")
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        unmerged = self.annotate.saver.unmerged_steps()
+        if unmerged and not self.closing_anyway:  # asked first: closing would lose them
+            event.ignore()
+            self.show_view("annotate")
+            self._ask(close_unmerged_question(self, unmerged), self._close_anyway)
+            return
         stored = keys.settings()
         stored.setValue(keys.GEOMETRY, self.saveGeometry())
         stored.setValue(keys.STATE, self.saveState())

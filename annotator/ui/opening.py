@@ -64,3 +64,19 @@ def read_only_question(parent: QWidget, data_dir: Path) -> Question:
     question.setObjectName("read-only-workspace")
     question.go.setText(QCoreApplication.translate("Opening", "Open Read-Only"))
     return question
+
+
+def close_unmerged_question(parent: QWidget, steps: int) -> Question:
+    """Closing while edits wait for a merge (someone else changed those steps): they would be lost."""
+    question = Question(
+        parent,
+        QMessageBox.Icon.Warning,
+        QCoreApplication.translate("Opening", "Close Without Merging?"),
+        fill(QCoreApplication.translate("Opening", "Your edits of %1 step(s) are not saved: someone else changed "
+                                                   "those steps while you were editing them."), steps),
+        QCoreApplication.translate("Opening", "Cancel to go back and merge them; closing now loses them."),
+    )  # fmt: skip
+    question.setObjectName("close-unmerged")
+    question.go.setText(QCoreApplication.translate("Opening", "Close and Lose Them"))
+    question.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    return question

@@ -19,6 +19,7 @@ from typing import Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 
 from annotator.storage.database import ReadOnlyDatabaseError
+from annotator.storage.label_versions import StaleLabelError
 
 log = logging.getLogger(__name__)
 READ_ONLY = QT_TRANSLATE_NOOP(
@@ -47,6 +48,15 @@ def describe(error: BaseException) -> str:
     return text if text else type(error).__name__
 
 
+# Refusals that the job's own error handler shows the person in full (a stale save opens the merge dialog): not
+# failures to log with a traceback or to announce in the status bar.
+HANDLED_BY_CALLER: tuple[type[BaseException], ...] = (StaleLabelError,)
+
+
+def expected(job: Job, error: BaseException) -> bool:
+    return job.on_error is not None and isinstance(error, HANDLED_BY_CALLER)
+
+
 class _Relay(QObject):
     """Carries a job's outcome from its worker thread to the GUI thread (queued signals)."""
 
@@ -64,7 +74,10 @@ class _Runnable(QRunnable):
         try:
             result = self.job.function()
         except BaseException as error:  # everything, even SystemExit in a worker, must reach the GUI thread
-            log.error("%s failed", self.job.title, exc_info=error)
+            if expected(self.job, error):
+                log.info("%s refused: %s", self.job.title, error)
+            else:
+                log.error("%s failed", self.job.title, exc_info=error)
             self.relay.errored.emit(self.job.id, error)
         else:
             self.relay.succeeded.emit(self.job.id, result)
@@ -148,7 +161,8 @@ class Jobs(QObject):
     def _errored(self, job_id: int, error: BaseException) -> None:
         job = self._finish(job_id)
         if job is not None:
-            self.failed.emit(job.title, describe(error))
+            if not expected(job, error):
+                self.failed.emit(job.title, describe(error))
             if job.on_error is not None:
                 try:
                     job.on_error(error)

@@ -80,6 +80,13 @@ def test_cancel_keeps_my_text_unsaved_and_the_next_change_offers_the_merge_again
     annotation.editors.think.edit.insertPlainText("！")
     qtbot.waitUntil(lambda: annotation.merges.dialog is not None, timeout=5000)
     assert annotation.merges.dialog is not None and annotation.merges.dialog.stale.mine == {"think": MINE + "！"}
+    annotation.merges.dialog.reject()
+    window.close()  # the edit waiting for its merge would be lost: asked first, and the window stays
+    question = window.question
+    assert question is not None and question.objectName() == "close-unmerged" and question.isVisible()
+    assert window.isVisible()
+    qtbot.mouseClick(question.go, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.isVisible())
 
 
 def test_a_stale_outcome_is_merged_too(qtbot: QtBot, window: MainWindow, annotation: AnnotationView,

@@ -106,6 +106,10 @@ class LabelSaver(QObject):
         key = (step_id, field)
         return key in self._pending or key in self._held or self._sending.get(key, 0) > 0
 
+    def unmerged_steps(self) -> int:
+        """How many steps have edits refused as stale and not merged yet."""
+        return len({step_id for step_id, _field in self._held})
+
     def held(self, step_id: int) -> bool:
         """True while an edit of the step, refused as stale, waits for the person to merge it."""
         return any(key[0] == step_id for key in self._held)
