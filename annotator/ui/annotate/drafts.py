@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget
 
 from annotator.domain.drafts import Draft
+from annotator.domain.endpoint_url import safe_url
 from annotator.domain.trajectory import STAGES, LabelledStep
 from annotator.services.annotation import with_label
 from annotator.services.drafting import DraftProgress, DraftSummary, draft_steps
@@ -70,7 +71,7 @@ class DraftEndpointDialog(QDialog):
 
     def remember(self) -> None:
         stored = keys.settings()
-        stored.setValue(ENDPOINT, self.url.text().strip())
+        stored.setValue(ENDPOINT, safe_url(self.url.text().strip()))  # the settings file keeps no credentials
         stored.setValue(MODEL, self.model.text().strip())
         stored.setValue(KEY_ENV, self.key_env.text().strip())
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.domain.endpoint_url import safe_url
 from annotator.services.collecting import AgentEndpoint
 from annotator.services.live_collect import TaskChoice
 from annotator.ui import settings as keys
@@ -175,7 +176,7 @@ class AgentForm(Retranslating, QGroupBox):
 
     def save_state(self) -> None:
         stored = keys.settings()
-        stored.setValue("collect/endpoint", self.url.text().strip())
+        stored.setValue("collect/endpoint", safe_url(self.url.text().strip()))  # the settings file keeps no credentials
         stored.setValue("collect/model", self.model.text().strip())
         stored.setValue("collect/api_key_env", self.key_env.text().strip())
         stored.setValue("collect/runs", self.runs.value())

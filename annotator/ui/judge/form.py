@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.domain.endpoint_url import safe_url
 from annotator.domain.judge_settings import DEFAULT_PROMPT, ImagePolicy, JudgeSettings
 from annotator.llm.client import LLMConfig
 from annotator.services.judging import judge_selection, known_prompts, make_settings
@@ -212,7 +213,7 @@ class RunForm(Retranslating, QGroupBox):
 
     def save_state(self) -> None:
         stored = keys.settings()
-        stored.setValue(ENDPOINT, self.url.text().strip())
+        stored.setValue(ENDPOINT, safe_url(self.url.text().strip()))  # the settings file keeps no credentials
         stored.setValue(MODEL, self.model.text().strip())
         stored.setValue(API_KEY_ENV, self.key_env.text().strip())
 
