@@ -21,6 +21,7 @@ from trainer_bridge.launch.run import Plan, follow, launch
 from trainer_bridge.launch.settings import (
     check_export,
     check_keys,
+    check_no_credentials,
     check_reward,
     choose_generation,
     parse_sets,
@@ -95,6 +96,7 @@ def _plan(given: dict[str, Any]) -> Plan:
         config = resolve(given["recipe"], sets)
         check_export(given["data"], config)
         check_reward(config)
+        check_no_credentials(config)
         check_keys(given["recipe"], config, sets)
         gpus = given["gpus"] if given["gpus"] is not None else (0 if config.get("use_cpu") else 1)
         topology = Topology(gpus, given["nodes"], given["node_rank"], given["main_host"], given["main_port"],

@@ -75,6 +75,12 @@ def test_set_values_are_typed_as_yaml() -> None:
         ("tiny-sft", "sft", ("--set", "learning_rat=1e-4"), "unknown setting(s) for the sft script: learning_rat"),
         ("tiny-sft", "sft", ("--nodes", "2", "--gpus", "8"), "several nodes need --main-host"),
         ("tiny-grpo-task", "grpo-task", ("--gpus", "8", "--deepspeed", "zero3"), "use --deepspeed zero2"),
+        (
+            "tiny-grpo-task",
+            "grpo-task",
+            ("--set", "judge_base_url=http://u:pw@judge/v1", "--set", "judge_model=j"),
+            "judge_base_url: the URL has credentials in it",
+        ),
     ],
 )
 def test_bad_inputs_are_one_line(

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from annotator.domain.endpoint_url import url_secrets
 from trainer_bridge.launch.command import LaunchError, Topology
 from trainer_bridge.train.common import MANIFEST, TrainingSetupError, read_manifest
 from trainer_bridge.train.recipes import SCRIPTS, RecipeError, load_recipe, recipe_names
@@ -94,6 +95,15 @@ def script_keys(script: str) -> set[str]:
         raise LaunchError(f"the {script} script is not in this version of trainer_bridge") from None
     parser = module.make_parser()
     return {field.name for kind in parser.dataclass_types for field in dataclasses.fields(kind)}
+
+
+def check_no_credentials(config: dict[str, Any]) -> None:
+    """No setting holds a URL with credentials in it: the run's recipe.yaml and its database row keep every
+    setting, and a resumed run is started again from them. Keys come from environment variables only."""
+    for key, value in config.items():
+        if isinstance(value, str) and url_secrets(value):
+            raise LaunchError(f"{key}: the URL has credentials in it, which would be stored with the run; put "
+                              "the key in the environment variable the script reads for it (see --help)")  # fmt: skip
 
 
 def check_keys(recipe: str, config: dict[str, Any], sets: dict[str, Any]) -> None:
