@@ -14,14 +14,40 @@ from annotator.device.adb import adb_client
 from annotator.device.android import AndroidDevice
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
+from tests.postgres import emptied_postgres_url, needs_postgres, postgres_databases, postgres_url, shared_postgres_url
+
+__all__ = ["emptied_postgres_url", "postgres_databases", "postgres_url", "shared_postgres_url"]  # fixtures for all
 
 # Qt tests run without a display; a developer may override this to watch them.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# The folders whose tests of a `workspace` run on SQLite and on PostgreSQL (issue 19: both are first-class).
+BOTH_BACKENDS = {"storage", "services"}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A storage or service test of a workspace runs once per backend, unless it is marked sqlite_only."""
+    folder = metafunc.definition.path.parent.name
+    if (
+        "backend" in metafunc.fixturenames
+        and folder in BOTH_BACKENDS
+        and not metafunc.definition.get_closest_marker("sqlite_only")
+    ):
+        backends = ["sqlite", pytest.param("postgresql", marks=needs_postgres)]
+        metafunc.parametrize("backend", backends, indirect=True)
+
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Iterator[Workspace]:
-    opened = Workspace.open(tmp_path / "data")
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database a test's workspace is on: sqlite, unless parametrized (above)."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Iterator[Workspace]:
+    """A new workspace: its SQLite file in the data folder, or this process's emptied PostgreSQL database."""
+    url = request.getfixturevalue("emptied_postgres_url") if backend == "postgresql" else None
+    opened = Workspace.open(tmp_path / "data", url)
     yield opened
     opened.close()
 

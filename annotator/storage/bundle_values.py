@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 
@@ -11,13 +11,18 @@ class BundleError(RuntimeError):
 
 
 def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
+    """UTC without an offset, as SQLite gives times back; PostgreSQL's (with the session's offset) are written alike,
+    so that a bundle says the same from either database."""
+    if moment is None:
+        return None
+    return (moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment).isoformat()
 
 
 def parse_time(value: Any, where: str) -> datetime | None:
     if value is None:
         return None
     try:
-        return datetime.fromisoformat(value)
+        moment = datetime.fromisoformat(value)
     except (TypeError, ValueError):
         raise BundleError(f"{where}: {value!r} is not an ISO date-time") from None
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)  # not PostgreSQL's session zone

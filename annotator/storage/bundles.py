@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session, selectinload
 
 from annotator.domain.drafts import Draft
@@ -34,6 +34,9 @@ RAW_COLUMNS = (
 )  # fmt: skip
 # optional: bundles written before they existed lack them
 TRAJECTORY_EXTRA_COLUMNS = ("stop_reason", "settings", "label_outcome", "final_screenshot_sha256")
+# PostgreSQL's advisory lock key that makes bundle imports take turns, as SQLite's one writer at a time does: two
+# imports of one bundle would otherwise both find its trajectories new, and the second would fail on their uids.
+IMPORT_LOCK = 0x62756E64  # "bund"
 DEVICE_COLUMNS = ("serial", "model", "android_version", "screen_width", "screen_height", "density", "app_packages")
 # A step's model drafts (optional: bundles written before drafts lack them); a revision that took one names it by
 # its model and prompt_sha256, unique within the step.
@@ -210,6 +213,8 @@ def write_bundle(
     """
     entries = {entry["sha256"]: entry for entry in manifest["blobs"]}
     with writing(db) as session:
+        if session.get_bind().dialect.name == "postgresql":
+            session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": IMPORT_LOCK})
         uids = [t["uid"] for t in manifest["trajectories"]]
         stored = set(session.scalars(select(models.Trajectory.uid).where(models.Trajectory.uid.in_(uids))))
         wanted = [t for t in manifest["trajectories"] if t["uid"] not in stored]

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 
 from annotator.services.bundle import export_bundle
@@ -19,11 +20,12 @@ ROOT = Path(__file__).resolve().parents[2]
 START_IN_S = 8.0  # both processes have started and imported what they need by then
 
 
-def at_once(data: Path, *args: str) -> list[subprocess.CompletedProcess[str]]:
-    """Run `annotator --data-dir DATA ARGS` in two processes that start the command at the same moment."""
+def at_once(data: Path, *args: str, db_url: str | None = None) -> list[subprocess.CompletedProcess[str]]:
+    """Run `annotator --data-dir DATA [--db URL] ARGS` in two processes that start the command at the same moment."""
     environment = {key: value for key, value in os.environ.items() if not key.startswith("ANNOTATOR_")}
     moment = str(time.time() + START_IN_S)
-    command = [sys.executable, "-m", "tests.concurrently", moment, "--data-dir", str(data), *args]
+    where = ["--data-dir", str(data), *(["--db", db_url] if db_url else [])]
+    command = [sys.executable, "-m", "tests.concurrently", moment, *where, *args]
     processes = [
         subprocess.Popen(
             command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -40,15 +42,17 @@ def count(workspace: Workspace, model: type[models.Base]) -> int:
         return session.scalar(select(func.count()).select_from(model)) or 0
 
 
-def test_two_imports_of_one_bundle_at_once_both_succeed_and_add_it_once(populated: Workspace, tmp_path: Path) -> None:
+def test_two_imports_of_one_bundle_at_once_both_succeed_and_add_it_once(
+    populated: Workspace, backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     bundle = export_bundle(populated, tmp_path / "bundle.zip")
-    target = tmp_path / "target"
-    Workspace.open(target).close()  # created and migrated before the race
-    results = at_once(target, "import", "bundle", str(bundle.path))
+    target, target_url = tmp_path / "target", request.getfixturevalue("postgres_url") if backend != "sqlite" else None
+    Workspace.open(target, target_url).close()  # created and migrated before the race
+    results = at_once(target, "import", "bundle", str(bundle.path), db_url=target_url)
     assert [result.returncode for result in results] == [0, 0], [result.stdout for result in results]
     added = sorted(int(result.stdout.split("Imported ")[1].split()[0]) for result in results)
     assert added == [0, bundle.trajectories]  # one of them found the other's trajectories there
-    with Workspace.open(target) as workspace:
+    with Workspace.open(target, target_url) as workspace:
         assert count(workspace, models.Trajectory) == bundle.trajectories
         assert count(workspace, models.Step) == bundle.steps
         assert count(workspace, models.Blob) == bundle.blobs == len(list(workspace.blobs.all_hashes()))

@@ -18,6 +18,7 @@ from annotator.storage.drafts import store_draft
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory, click
+from tests.postgres import database_url
 
 
 def proposal(think: str, action_text: str, tool_call: dict | None, *, matches: bool = True) -> Draft:
@@ -61,8 +62,9 @@ def test_counts_of_drafts_and_of_what_people_changed_after_accepting(drafted: tu
 
 def test_annotator_stats_json_has_the_drafts(drafted: tuple[Workspace, int], tmp_path: Path) -> None:
     workspace, _ = drafted
-    result = CliRunner().invoke(cli, ["--data-dir", str(workspace.data_dir), "stats", "--json"])
+    where = ["--data-dir", str(workspace.data_dir), "--db", database_url(workspace)]
+    result = CliRunner().invoke(cli, [*where, "stats", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["drafts"]["steps_with_drafts"] == 3
-    text = CliRunner().invoke(cli, ["--data-dir", str(workspace.data_dir), "stats"])
+    text = CliRunner().invoke(cli, [*where, "stats"])
     assert "Model drafts (all of them): 3 steps drafted, 2 with a matching draft; 2 drafts flagged" in text.output

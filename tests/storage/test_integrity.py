@@ -16,10 +16,12 @@ from annotator.storage import integrity
 from annotator.storage.collection import PNG, store_blob
 from annotator.storage.workspace import Workspace
 from tests.factories import make_png
+from tests.postgres import database_url
 
 
-def db(data: Path, *args: str):  # type: ignore[no-untyped-def]
-    return CliRunner().invoke(cli, ["--data-dir", str(data), "db", *args], catch_exceptions=False)
+def db(workspace: Workspace, *args: str):  # type: ignore[no-untyped-def]
+    where = ["--data-dir", str(workspace.data_dir), "--db", database_url(workspace)]
+    return CliRunner().invoke(cli, [*where, "db", *args], catch_exceptions=False)
 
 
 def test_a_failed_writes_files_go_unless_a_row_points_at_them_by_now(workspace: Workspace) -> None:
@@ -45,7 +47,7 @@ def test_an_import_copies_again_what_a_clean_up_removed_while_it_ran(populated: 
 
 
 def test_db_check_reports_then_fix_removes_only_unreferenced_files_and_old_leftovers(populated: Workspace) -> None:
-    data, blobs = populated.data_dir, populated.blobs
+    blobs = populated.blobs
     orphan = blobs.put_bytes(b"written by an import that died").sha256
     # the first two screenshots of the first trajectory (tests.factories: seed 1, steps 0 and 1)
     missing, corrupt = (hashlib.sha256(make_png(seed=100 + index)).hexdigest() for index in range(2))
@@ -56,21 +58,21 @@ def test_db_check_reports_then_fix_removes_only_unreferenced_files_and_old_lefto
     old.write_bytes(b"half"), fresh.write_bytes(b"being written")
     os.utime(old, (time.time() - 2 * integrity.TEMPORARY_GRACE_S,) * 2)
 
-    found = db(data, "check", "--json")
+    found = db(populated, "check", "--json")
     assert found.exit_code == 1
     report = json.loads(found.output)
     assert (report["unreferenced"], report["missing"], report["corrupt"], report["temporaries"]) == (1, 1, 1, 1)
     assert report["unreferenced_examples"] == [orphan] and report["missing_examples"] == [missing]
     assert report["steps_without_files"] == 2
 
-    fixed = db(data, "check", "--fix")
+    fixed = db(populated, "check", "--fix")
     assert fixed.exit_code == 1 and "Removed 2 files." in fixed.output  # the rows without files remain
     assert not blobs.exists(orphan) and not old.exists() and fresh.exists()
     assert blobs.path(corrupt).read_bytes() == b"bit rot"  # --fix removes nothing a row points at
-    again = json.loads(db(data, "check", "--json").output)
+    again = json.loads(db(populated, "check", "--json").output)
     assert (again["unreferenced"], again["temporaries"], again["missing"], again["corrupt"]) == (0, 0, 1, 1)
 
 
 def test_a_healthy_workspace_checks_clean(populated: Workspace) -> None:
-    result = db(populated.data_dir, "check")
+    result = db(populated, "check")
     assert result.exit_code == 0 and result.output.startswith("8 blob files, 8 blob rows")

@@ -4,7 +4,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from annotator.storage import labels
@@ -153,6 +153,25 @@ def test_0006_merges_duplicate_instructions_into_the_oldest_and_says_so(tmp_path
             "VALUES ('again', 1, '打开淘宝', 'manual', 'active', '2026-01-04')"
         )
     database.dispose()
+
+
+def test_every_migration_goes_up_from_empty_and_back_down(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """On SQLite and PostgreSQL: empty to head builds exactly the models, down to base leaves no table, and the way
+    up again works (a downgrade leaves nothing behind that the upgrades trip over)."""
+    url = sqlite_url(tmp_path / "db.sqlite") if backend == "sqlite" else request.getfixturevalue("postgres_url")
+    engine = create_db_engine(url)
+    assert upgrade(engine).current == head_revision()
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+    with engine.begin() as connection:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.downgrade(config, "base")
+    assert set(inspect(engine).get_table_names()) <= {"alembic_version"}
+    assert upgrade(engine).current == head_revision()
+    engine.dispose()
 
 
 def test_the_head_revision_named_in_code_is_the_packaged_migrations_head() -> None:

@@ -1,17 +1,13 @@
 """The same models, migrations, bundles and stats on a real PostgreSQL server.
 
 Runs when ANNOTATOR_TEST_POSTGRES_URL names a server where we may create databases
-(.ci/run starts one); a developer without PostgreSQL sees these tests skipped.
+(.ci/run starts one); a developer without PostgreSQL sees these tests skipped. The storage and service tests
+run there too (tests/conftest.py); these move data between a SQLite workspace and a team database.
 """
 
-import os
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine
-from sqlalchemy.engine import make_url
 
 from annotator.domain.counting import Counting
 from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
@@ -23,22 +19,9 @@ from annotator.storage.judging import ScoreRecord
 from annotator.storage.selection import TrajectorySelection, selected_ids
 from annotator.storage.workspace import Workspace
 from tests.factories import step_ids
+from tests.postgres import needs_postgres
 
-ADMIN_URL = os.environ.get("ANNOTATOR_TEST_POSTGRES_URL")
-pytestmark = pytest.mark.skipif(not ADMIN_URL, reason="set ANNOTATOR_TEST_POSTGRES_URL to test on PostgreSQL")
-
-
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    assert ADMIN_URL
-    name = f"annotator_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    yield make_url(ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'DROP DATABASE "{name}" WITH (FORCE)')
-    admin.dispose()
+pytestmark = [needs_postgres, pytest.mark.sqlite_only]  # from a SQLite workspace to a team database
 
 
 def test_bundle_labels_and_stats_on_postgres(populated: Workspace, postgres_url: str, tmp_path: Path) -> None:

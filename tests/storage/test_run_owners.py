@@ -17,6 +17,7 @@ from annotator.domain.trajectory import CollectorKind
 from annotator.storage import collection, judging, models, owners
 from annotator.storage.models import utcnow
 from annotator.storage.workspace import Workspace
+from tests.postgres import database_url
 
 
 def ended_process() -> tuple[int, float]:
@@ -38,7 +39,10 @@ def set_owner(workspace: Workspace, model: type[models.OwnedRun], run_id: int, *
 
 
 def reopened_status(workspace: Workspace, model: type[models.OwnedRun], run_id: int) -> tuple[str, str | None]:
-    with Workspace.open(workspace.data_dir) as reopened, reopened.database.session() as session:
+    with (
+        Workspace.open(workspace.data_dir, database_url(workspace)) as reopened,
+        reopened.database.session() as session,
+    ):
         run = session.get(model, run_id)
         assert run is not None
         return run.status, run.stop_reason if model is models.Trajectory else run.message

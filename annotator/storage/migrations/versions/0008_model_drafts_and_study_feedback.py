@@ -30,7 +30,7 @@ def upgrade() -> None:
         sa.Column("matches_executed", sa.Boolean(), nullable=False),
         sa.Column("problem", sa.Text(), nullable=True),
         sa.Column("reply", sa.Text(), nullable=True),
-        sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("step_id", "model", "prompt_sha256", name="uq_step_drafts_step_model_prompt"),
     )
     op.create_index("ix_step_drafts_step_id", "step_drafts", ["step_id"])
