@@ -2,7 +2,7 @@
 
 SQLite has one writer at a time. A transaction that finds the lock taken waits in SQLite's busy handler, which
 sleeps in growing steps (1, 2, 5, ... up to 100 ms) and so often wakes long after the lock was free again: with
-eight phones recording at once, a phone waited 200 ms behind writes that held the lock for 10-20 ms
+eight phones recording at once, a phone waited up to 200 ms while writes held the lock 14 ms at the median
 (bench/collect.py). Taking a turn on a lock of this process first means a waiting phone starts the moment the
 write before it commits; SQLite's own waiting is left for writers in other processes.
 """
