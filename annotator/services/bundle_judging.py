@@ -13,6 +13,7 @@ from typing import Any
 
 from annotator.domain.judge_settings import ImagePolicy, JudgeSettings
 from annotator.services.bundle_manifest import BundleError, require
+from annotator.storage import bundle_fields as fields
 from annotator.storage.studies import HiddenJudging
 
 # validation -------------------------------------------------------------------------------------------------
@@ -36,9 +37,8 @@ def validate_judging(manifest: dict[str, Any], trajectory_uids: set[str]) -> Non
     fingerprints = set()
     for i, judge in enumerate(require(manifest, "judges", list, "manifest") if "judges" in manifest else []):
         where = f"judges[{i}]"
-        for key, kind in (("fingerprint", str), ("prompt_name", str), ("prompt_text", str), ("model", str),
-                          ("temperature", (int, float)), ("image_policy", dict), ("scores", list)):  # fmt: skip
-            require(judge, key, kind, where)
+        fields.check_fields(judge, fields.JUDGE, where)
+        require(judge, "temperature", (int, float), where)
         try:
             matches = settings_of(judge).fingerprint() == judge["fingerprint"]
         except (TypeError, ValueError) as error:
@@ -47,7 +47,7 @@ def validate_judging(manifest: dict[str, Any], trajectory_uids: set[str]) -> Non
             raise BundleError(f"{where}: the fingerprint does not match the judge's settings")
         fingerprints.add(judge["fingerprint"])
         for j, score in enumerate(judge["scores"]):
-            if require(score, "trajectory", str, f"{where}.scores[{j}]") not in trajectory_uids:
+            if fields.check_fields(score, fields.SCORE, f"{where}.scores[{j}]")["trajectory"] not in trajectory_uids:
                 raise BundleError(f"{where}.scores[{j}]: trajectory {score['trajectory']!r} is not in the bundle")
             _level(score.get("reward"), f"{where}.scores[{j}].reward", optional=True)
     for i, study in enumerate(require(manifest, "studies", list, "manifest") if "studies" in manifest else []):
@@ -55,23 +55,29 @@ def validate_judging(manifest: dict[str, Any], trajectory_uids: set[str]) -> Non
 
 
 def _validate_study(study: Any, where: str, fingerprints: set[str], trajectory_uids: set[str]) -> None:
-    require(study, "name", str, where)
-    if require(study, "judge", str, where) not in fingerprints:
+    if fields.check_fields(study, fields.STUDY, where)["judge"] not in fingerprints:
         raise BundleError(f"{where}: its judge is not in the bundle's judges")
     items = set()
-    for j, item in enumerate(require(study, "items", list, where)):
-        uid = require(item, "trajectory", str, f"{where}.items[{j}]")
+    for j, item in enumerate(study["items"]):
+        uid = fields.check_fields(item, fields.STUDY_ITEM, f"{where}.items[{j}]")["trajectory"]
         if uid not in trajectory_uids:
             raise BundleError(f"{where}.items[{j}]: trajectory {uid!r} is not in the bundle")
         _level(item.get("judge_reward"), f"{where}.items[{j}].judge_reward")
         _level(item.get("adjudicated"), f"{where}.items[{j}].adjudicated", optional=True)
         items.add(uid)
-    for j, rater in enumerate(require(study, "raters", list, where)):
-        require(rater, "name", str, f"{where}.raters[{j}]")
-        for k, rating in enumerate(require(rater, "ratings", list, f"{where}.raters[{j}]")):
+    names = set()
+    for j, rater in enumerate(study["raters"]):
+        name = fields.check_fields(rater, fields.RATER, f"{where}.raters[{j}]")["name"]
+        if name in names:
+            raise BundleError(f"{where}.raters[{j}]: rater {name!r} appears twice")
+        names.add(name)
+        rated = set()
+        for k, rating in enumerate(rater["ratings"]):
             at = f"{where}.raters[{j}].ratings[{k}]"
-            if require(rating, "trajectory", str, at) not in items:
-                raise BundleError(f"{at}: trajectory {rating['trajectory']!r} is not one of the study's items")
+            uid = fields.check_fields(rating, fields.RATING, at)["trajectory"]
+            if uid not in items or uid in rated:
+                raise BundleError(f"{at}: trajectory {uid!r} is not one of the study's items, or is rated twice")
+            rated.add(uid)
             _level(rating.get("score"), f"{at}.score")
 
 

@@ -18,7 +18,7 @@ from annotator.storage.bundle_values import BundleError
 
 @dataclass(frozen=True)
 class Field:
-    kind: str  # text, int, bool, object, list, time or json (anything JSON holds)
+    kind: str  # text, int, number, bool, object, list, time or json (anything JSON holds)
     required: bool = False  # present and not null; otherwise it may be left out or null
     length: int | None = None  # the most characters a text may have
 
@@ -31,6 +31,8 @@ def _text(column: Any, required: bool = False) -> Field:
 def _is(kind: str, value: Any) -> bool:
     if kind == "text":
         return isinstance(value, str)
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool) and -(2**63) <= value < 2**63
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
     if kind == "bool":
@@ -114,3 +116,29 @@ DRAFT = {
     "tool_call": Field("object"), "matches_executed": Field("bool", True), "problem": Field("text"),
     "reply": Field("text"), "created_at": Field("time"),
 }  # fmt: skip
+
+# judges and studies (services/bundle_judging.py checks their references and levels)
+C, St, Item = models.JudgeConfig, models.Study, models.StudyItem
+JUDGE = {
+    "fingerprint": _text(C.fingerprint, True), "prompt_name": _text(C.prompt_name, True),
+    "prompt_text": Field("text", True), "model": _text(C.model, True), "seed": Field("int"),
+    "image_policy": Field("object", True), "scores": Field("list", True), "created_at": Field("time"),
+}  # fmt: skip
+SCORE = {
+    "trajectory": _text(T.uid, True), "reason": Field("text"), "raw_reply": Field("text"), "error": Field("text"),
+    "usage": Field("object"), "latency_ms": Field("number"), "images": Field("int"), "attempts": Field("int"),
+    "created_at": Field("time"), "updated_at": Field("time"),
+}  # fmt: skip
+STUDY = {
+    "name": _text(St.name, True), "judge": _text(C.fingerprint, True), "seed": Field("int"),
+    "sample_size": Field("int"), "by_app": Field("bool"), "rubric": Field("text"),
+    "show_differences_early": Field("bool"), "created_by": _text(models.Person.name), "created_at": Field("time"),
+    "items": Field("list", True), "raters": Field("list", True),
+}  # fmt: skip
+STUDY_ITEM = {
+    "trajectory": _text(T.uid, True), "position": Field("int"), "app": _text(Item.app),
+    "adjudication_note": Field("text"), "adjudicator": _text(models.Person.name), "adjudicated_at": Field("time"),
+}  # fmt: skip
+RATER = {"name": _text(models.Person.name, True), "order_seed": Field("int"), "ratings": Field("list", True)}
+RATING = {"trajectory": _text(T.uid, True), "note": Field("text"), "created_at": Field("time"),
+          "updated_at": Field("time")}  # fmt: skip

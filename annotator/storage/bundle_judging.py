@@ -120,8 +120,8 @@ def _person_id(session: Session, name: str | None, role: str) -> int | None:
 
 def _study(session: Session, entry: dict[str, Any], config: models.JudgeConfig, id_of: dict[str, int]) -> models.Study:
     study = St(
-        name=entry["name"], config_id=config.id, seed=entry.get("seed", 0), sample_size=entry.get("sample_size", 0),
-        by_app=bool(entry.get("by_app")), rubric=entry.get("rubric", ""),
+        name=entry["name"], config_id=config.id, seed=entry.get("seed") or 0,
+        sample_size=entry.get("sample_size") or 0, by_app=bool(entry.get("by_app")), rubric=entry.get("rubric") or "",
         show_differences_early=bool(entry.get("show_differences_early")),  # older bundles: the default
         created_by_id=_person_id(session, entry.get("created_by"), "reviewer"),
         created_at=parse_time(entry.get("created_at"), "study") or models.utcnow(),
@@ -129,8 +129,8 @@ def _study(session: Session, entry: dict[str, Any], config: models.JudgeConfig, 
     items = {}
     for item in entry["items"]:
         items[item["trajectory"]] = models.StudyItem(
-            trajectory_id=id_of[item["trajectory"]], position=item.get("position", 0),
-            judge_reward=item["judge_reward"], app=item.get("app", ""), adjudicated=item.get("adjudicated"),
+            trajectory_id=id_of[item["trajectory"]], position=item.get("position") or 0,
+            judge_reward=item["judge_reward"], app=item.get("app") or "", adjudicated=item.get("adjudicated"),
             adjudication_note=item.get("adjudication_note"),
             adjudicator_id=_person_id(session, item.get("adjudicator"), "reviewer"),
             adjudicated_at=parse_time(item.get("adjudicated_at"), "adjudication"),
@@ -138,7 +138,7 @@ def _study(session: Session, entry: dict[str, Any], config: models.JudgeConfig, 
     study.items = list(items.values())
     for rater_entry in entry["raters"]:
         rater = models.StudyRater(person_id=_person_id(session, rater_entry["name"], "annotator"),
-                                  order_seed=rater_entry.get("order_seed", 0))  # fmt: skip
+                                  order_seed=rater_entry.get("order_seed") or 0)  # fmt: skip
         study.raters.append(rater)
         for rating in rater_entry["ratings"]:
             session.add(models.StudyRating(item=items[rating["trajectory"]], rater=rater, score=rating["score"],

@@ -4,15 +4,24 @@ workspace copies each example imports into."""
 from __future__ import annotations
 
 import copy
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from annotator.storage.workspace import Workspace
 from tests.factories import database_snapshot
+
+
+def fuzzing(max_examples: int) -> settings:
+    """The fuzz tests' settings: a few examples in the test command; ANNOTATOR_FUZZ_EXAMPLES=N searches deeper."""
+    examples = int(os.environ.get("ANNOTATOR_FUZZ_EXAMPLES", max_examples))
+    return settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=8)

@@ -9,26 +9,44 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
+from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
+from annotator.services import blind_rating, studies
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.bundle_manifest import BundleError
+from annotator.storage import judging
+from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
-from tests.fuzz.edits import Copies, Edit, edited, edits, state
+from tests.fuzz.edits import Copies, Edit, edited, edits, fuzzing, state
 
 pytestmark = pytest.mark.slow
-FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = fuzzing(30)
+
+
+def judge_and_study(workspace: Workspace, trajectory_ids: list[int]) -> None:
+    settings = JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m")
+    config = judging.ensure_config(workspace.database, settings)
+    for level, trajectory in enumerate(trajectory_ids, start=2):
+        record = ScoreRecord(level, "理由", f'{{"reward": {level}}}', None, {"total_tokens": 9}, 12.5, 2)
+        judging.save_score(workspace.database, config, None, trajectory, record)
+    studies.create_study(workspace.database, "试点", config, 2, ["小王"], seed=4, created_by="主管")
+    for entry in blind_rating.rater_queue(workspace.database, "试点", "小王"):
+        blind_rating.rate(workspace.database, "试点", "小王", entry.item_id, 3, "备注")
+    studies.adjudicate(workspace.database, "试点", trajectory_ids[0], 2, "看了截图", "主管")
 
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A bundle of two trajectories (one labelled and reviewed) and a workspace that already holds another."""
+    """A bundle of two trajectories (one labelled and reviewed; both scored by a judge and rated in a finished,
+    adjudicated study) and a workspace that already holds another."""
     root = tmp_path_factory.mktemp("bundle-fuzz")
     with Workspace.open(root / "source") as source:
-        add_trajectory(source, "淘宝", "打开淘宝", 2, seed=1)
-        add_trajectory(source, "设置", "打开设置", 1, seed=2, label=False)
+        judged = [add_trajectory(source, "淘宝", "打开淘宝", 2, seed=1)]
+        judged.append(add_trajectory(source, "设置", "打开设置", 1, seed=2, label=False))
+        judge_and_study(source, judged)
         folder = export_bundle(source, root / "good").path
         archive = export_bundle(source, root / "good.zip").path
     with Workspace.open(root / "template") as target:

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from annotator.services.importing import import_dataset
 from annotator.storage.workspace import Workspace
-from tests.fuzz.edits import Copies, Edit, edited, edits, json_values, state
+from tests.fuzz.edits import Copies, Edit, edited, edits, fuzzing, json_values, state
 from tests.importers.datasets import (
     ac_episode,
     ac_good_actions,
@@ -28,7 +28,7 @@ from tests.importers.datasets import (
 )
 
 pytestmark = pytest.mark.slow
-FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = fuzzing(25)
 
 
 @pytest.fixture(scope="module")

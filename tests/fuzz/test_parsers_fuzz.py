@@ -7,7 +7,7 @@ import json
 import math
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from annotator.device.hierarchy import element_at, focused_text, hierarchy_box, parse_hierarchy
@@ -15,8 +15,9 @@ from annotator.domain import ACTION_ARGUMENTS, ACTION_NAMES, parse_response
 from annotator.domain.actions import ActionError, action_from_tool_call, validate_action
 from annotator.domain.geometry import ScreenSize
 from annotator.judge.ratings_csv import RatingsFileError, read_ratings_csv
+from tests.fuzz.edits import fuzzing
 
-FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = fuzzing(100)
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=10),
