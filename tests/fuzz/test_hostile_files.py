@@ -98,6 +98,23 @@ def test_a_zip_over_the_total_size_is_refused(
     refused(workspace, zipped(good_bundle, tmp_path / "big.zip"), "more than the 1000 a bundle may hold")
 
 
+@pytest.mark.parametrize("zip_it", [False, True], ids=["folder", "zip"])
+def test_a_manifest_over_its_size_limit_is_refused(
+    workspace: Workspace, good_bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, zip_it: bool
+) -> None:
+    monkeypatch.setattr(bundle_io, "MAX_MANIFEST_BYTES", 100)  # it is read whole: 512 MiB in earnest
+    bundle = zipped(good_bundle, tmp_path / "b.zip") if zip_it else good_bundle
+    refused(workspace, bundle, "more than the 100 a bundle may hold")
+
+
+def test_a_blob_linked_to_a_file_outside_the_bundle_is_refused(workspace: Workspace, good_bundle: Path) -> None:
+    secret = good_bundle.parent / "secret.png"
+    blob = next((good_bundle / "blobs").iterdir())
+    blob.rename(secret)
+    blob.symlink_to(secret)
+    refused(workspace, good_bundle, "the bundle holds a path that escapes it")
+
+
 def test_a_zip_whose_directory_lies_is_refused_while_reading(
     workspace: Workspace, good_bundle: Path, tmp_path: Path
 ) -> None:
