@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -74,7 +75,9 @@ def test_an_unaccepted_draft_is_not_exported_and_an_accepted_one_is_with_its_ori
 
 
 def drafted(step: LabelledStep) -> list[tuple]:
-    return [(d.model, d.prompt_sha256, d.think, d.action_text, d.tool_call, d.matches_executed, d.reply, d.created_at)
+    """The drafts' fields; the time as UTC without an offset, as SQLite gives it back (PostgreSQL adds one)."""
+    return [(d.model, d.prompt_sha256, d.think, d.action_text, d.tool_call, d.matches_executed, d.reply,
+             d.created_at.astimezone(UTC).replace(tzinfo=None) if d.created_at.tzinfo else d.created_at)
             for d in step.drafts]  # fmt: skip
 
 
