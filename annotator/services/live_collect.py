@@ -287,13 +287,15 @@ def resume(
     on_screen: ScreenHook,
     on_waiting: Callable[[], None],
     stop: threading.Event,
+    anyway: bool = False,
 ) -> RunResult:
-    """Go on with an interrupted trajectory on `phone` (reconnected, or another one showing the same screen)."""
+    """Go on with an interrupted trajectory on `phone` (reconnected, or another one showing the same screen);
+    collecting.ScreenChanged when the phone shows another screen than the run's last one, unless `anyway`."""
     watched = ScreenWatch(decider, on_screen, on_step, on_waiting)
     try:
         result = collecting.resume_run(
             workspace, open_device(phone), watched, trajectory_id, settings=settings, on_step=watched.on_step,
-            stop=stop,
+            stop=stop, anyway=anyway,
         )  # fmt: skip
     finally:
         watched.close()

@@ -80,3 +80,20 @@ def close_unmerged_question(parent: QWidget, steps: int) -> Question:
     question.go.setText(QCoreApplication.translate("Opening", "Close and Lose Them"))
     question.setDefaultButton(QMessageBox.StandardButton.Cancel)
     return question
+
+
+def resume_anyway_question(parent: QWidget, reason: str) -> Question:
+    """Resuming a run on a phone that shows another screen than the run's last one (restarted, or used since)."""
+    question = Question(
+        parent,
+        QMessageBox.Icon.Question,
+        QCoreApplication.translate("Opening", "Resume From This Screen?"),
+        fill(QCoreApplication.translate("Opening", "The phone does not show the screen the run stopped on: %1"),
+             reason),
+        QCoreApplication.translate("Opening", "Bring the phone back to that screen and resume, or go on from the "
+                                              "screen it shows now."),
+    )  # fmt: skip
+    question.setObjectName("resume-anyway")
+    question.go.setText(QCoreApplication.translate("Opening", "Resume From This Screen"))
+    question.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    return question

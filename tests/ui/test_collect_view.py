@@ -257,6 +257,33 @@ def test_after_reconnecting_the_recording_resumes_where_it_stopped(
     assert (saved_row["status"], saved_row["outcome"]) == (TrajectoryStatus.COMPLETE, Outcome.FAILURE)
 
 
+def test_a_phone_restarted_meanwhile_is_resumed_only_when_the_person_says_so(
+    qtbot: QtBot, view: CollectView, workspace: Workspace, server: VirtualAdbServer, phone: VirtualPhone
+) -> None:
+    choose_phone_on(qtbot, view, server.port)
+    write_instruction(view, "设置", "打开设置，查看关于手机")
+    view.start_recording()
+    qtbot.waitUntil(lambda: view.session is not None and view.screen.accepting)
+    tap(qtbot, view, 675, 730)  # into 设置
+    wait_for_screen(qtbot, view, 1)
+    tap(qtbot, view, 540, 600)  # a row of the settings page: the run's last step acted on that page
+    wait_for_screen(qtbot, view, 2)
+    server.close()
+    tap(qtbot, view, 405, 730)
+    qtbot.waitUntil(lambda: view.banner.isVisible() and view.session is None, timeout=RUN_TIMEOUT_MS)
+    phone.reset()  # restarted while it was away: it shows the home screen
+    with VirtualAdbServer([phone]) as back:
+        choose_phone_on(qtbot, view, back.port)
+        qtbot.mouseClick(view.banner.resume, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: view.question is not None and view.question.isVisible(), timeout=RUN_TIMEOUT_MS)
+        assert view.session is None and view.banner.resume.isVisible()  # nothing was done; still offered
+        qtbot.mouseClick(view.question.go, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: view.session is not None and view.screen.accepting)
+        qtbot.mouseClick(view.controls.failure, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: view.session is None, timeout=RUN_TIMEOUT_MS)
+    assert actions_of(workspace, 1) == ["click", "click", "terminate"]
+
+
 def test_the_live_screen_turns_a_held_press_into_a_long_press_in_device_pixels(
     qtbot: QtBot, qapp: AnnotatorApp
 ) -> None:

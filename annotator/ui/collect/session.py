@@ -207,15 +207,17 @@ def resumed(
     *,
     settings: Settings,
     parent: QObject,
+    anyway: bool = False,
 ) -> SessionThread:
-    """An interrupted trajectory going on: by the agent at `endpoint`, or by the person when it is None."""
+    """An interrupted trajectory going on: by the agent at `endpoint`, or by the person when it is None; `anyway`:
+    also when the phone shows another screen than the run's last one."""
 
     def work(thread: SessionThread) -> None:
         decider = thread.teleop if endpoint is None else live_collect.agent_decider(endpoint, settings)
         assert decider is not None
         result = live_collect.resume(
             workspace, phone, trajectory_id, decider, settings=settings, on_step=thread.report_step,
-            on_screen=thread.show_screen, on_waiting=thread.deciding.emit, stop=thread.stop_event,
+            on_screen=thread.show_screen, on_waiting=thread.deciding.emit, stop=thread.stop_event, anyway=anyway,
         )  # fmt: skip
         thread.report_run(result)
 

@@ -16,6 +16,7 @@ from annotator.collect.session import RunResult, Settings, StepEvent
 from annotator.domain import actions as act
 from annotator.services import live_collect
 from annotator.services.changes import Changes
+from annotator.services.collecting import ScreenChanged
 from annotator.services.live_collect import Phone
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
@@ -33,6 +34,7 @@ from annotator.ui.collect.screen import PhoneScreen
 from annotator.ui.collect.session import SessionThread, agent_session, keep_until_finished, recording, resumed
 from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.opening import Question, resume_anyway_question
 from annotator.ui.workers import Jobs, describe
 
 SPLITTER_STATE = "collect/splitter"
@@ -84,6 +86,8 @@ class CollectView(Retranslating, QWidget):
         self.agent.start_requested.connect(self.start_agent_run)
         self.agent.fleet_requested.connect(self.open_fleet)
         self.fleet: FleetDialog | None = None
+        self.resuming: tuple[str, LostRun] | None = None  # the lost run being resumed: offered again if refused
+        self.question: Question | None = None
         self._lay_out()
         QCoreApplication.instance().aboutToQuit.connect(self.shutdown)
         self.retranslate()
@@ -292,7 +296,12 @@ class CollectView(Retranslating, QWidget):
         self._show_progress()
 
     def _session_failed(self, error: BaseException) -> None:
-        if live_collect.is_disconnection(error) and self.session_phone is not None:
+        if isinstance(error, ScreenChanged) and self.resuming is not None:  # the person decides: offered again
+            self.banner.show_lost(*self.resuming)
+            self.question = resume_anyway_question(self, error.check.reason)
+            self.question.go.clicked.connect(lambda: self._resume(anyway=True))
+            self.question.open()
+        elif live_collect.is_disconnection(error) and self.session_phone is not None:
             self.banner.show_lost(self.session_phone.serial, None)
         self.last_outcome = fill(self.tr("The session could not go on: %1"), describe(error))
         self.status_message.emit(self.last_outcome)
@@ -320,7 +329,7 @@ class CollectView(Retranslating, QWidget):
         if look and not self.banner.isVisible():
             self._take_screenshot()  # the screen after the last action (a terminate has no observation after it)
 
-    def _resume(self) -> None:
+    def _resume(self, anyway: bool = False) -> None:
         lost, endpoint = self.banner.lost, self.agent.endpoint()
         if lost is None:
             return
@@ -331,7 +340,8 @@ class CollectView(Retranslating, QWidget):
             self.status_message.emit(self.tr("Reconnect the phone, refresh the device list and choose it to resume."))
             return
         thread = resumed(self.workspace, self.phone, lost.trajectory_id, endpoint if lost.agent else None,
-                         settings=self._settings(), parent=self)  # fmt: skip
+                         settings=self._settings(), parent=self, anyway=anyway)  # fmt: skip
+        self.resuming = (self.phone.serial, lost)
         self._start(thread, self.phone, keep_steps=True)
 
     def _close_lost(self) -> None:
