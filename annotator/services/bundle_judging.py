@@ -46,9 +46,12 @@ def validate_judging(manifest: dict[str, Any], trajectory_uids: set[str]) -> Non
         if not matches:
             raise BundleError(f"{where}: the fingerprint does not match the judge's settings")
         fingerprints.add(judge["fingerprint"])
+        scored = set()
         for j, score in enumerate(judge["scores"]):
-            if fields.check_fields(score, fields.SCORE, f"{where}.scores[{j}]")["trajectory"] not in trajectory_uids:
-                raise BundleError(f"{where}.scores[{j}]: trajectory {score['trajectory']!r} is not in the bundle")
+            uid = fields.check_fields(score, fields.SCORE, f"{where}.scores[{j}]")["trajectory"]
+            if uid not in trajectory_uids or uid in scored:
+                raise BundleError(f"{where}.scores[{j}]: trajectory {uid!r} is not in the bundle, or scored twice")
+            scored.add(uid)
             _level(score.get("reward"), f"{where}.scores[{j}].reward", optional=True)
     for i, study in enumerate(require(manifest, "studies", list, "manifest") if "studies" in manifest else []):
         _validate_study(study, f"studies[{i}]", fingerprints, trajectory_uids)
