@@ -10,6 +10,11 @@ is set beside how long a write held SQLite's lock (timed from the outside with S
 SQLite's own wait for it, `BEGIN IMMEDIATE`), so "no phone waits on another's write longer than the write" shows in
 figures.
 
+Goal `overhead_8_vs_1` compares the app's own part of a step (`own_overhead_ms`: the worker's CPU time outside
+the phone's commands, plus its waits for the other phones' writes) at 8 phones with 1. The wall-time overhead is
+reported beside it (`wall_overhead_ratio`): on a small machine the 8 virtual phones' rendering takes the cores
+the steps need, which grows every wall-time figure whatever the app does.
+
 Prints one JSON object as its last line (DESIGN.md section 6).
 """
 
@@ -42,8 +47,16 @@ APPS = ("settings", "shop", "video")
 
 
 def overhead_ms(timings: dict[str, float]) -> float:
-    """Everything but the phone and the model: prompt building, parsing, recording, the loop itself."""
+    """Everything but the phone and the model: prompt building, parsing, recording, the loop itself (wall time)."""
     return timings["total"] - timings["observe_total"] - timings["act"] - timings["model"]
+
+
+def own_overhead_ms(timings: dict[str, float]) -> float:
+    """The app's part of a step: its own CPU work (the worker thread's CPU time outside the phone's commands,
+    `cpu_app`) plus the time it waited for the other phones' writes. Unlike the wall time, this does not count
+    the time the step's thread was ready but the machine's cores were busy elsewhere: here, the phones' own
+    rendering and PNG encoding, which real phones do on their own chips."""
+    return timings["cpu_app"] + timings["record_wait"]
 
 
 def serve_phones(count: int, line: Connection) -> None:
@@ -124,6 +137,9 @@ def figures_of(phones: int, timings: list[dict[str, float]], lock: WriteLock, wa
     figures |= {f"{part}_ms_median": round(statistics.median(t[part] for t in timings), 1) for part in PARTS}
     figures |= {"overhead_ms_median": round(statistics.median(overheads), 1)}
     figures |= {"overhead_ms_p90": round(overheads[int(0.9 * (len(overheads) - 1))], 1)}
+    owns = sorted(own_overhead_ms(t) for t in timings)
+    figures |= {"own_overhead_ms_median": round(statistics.median(owns), 1)}
+    figures |= {"own_overhead_ms_p90": round(owns[int(0.9 * (len(owns) - 1))], 1)}
     figures |= {"record_ms_max": round(max(t["record"] for t in timings), 1)}
     turns = sorted(t["record_wait"] for t in timings)  # waiting for the other phones' writes, in this process
     figures |= {"record_wait_ms_median": round(statistics.median(turns), 2), "record_wait_ms_max": round(turns[-1], 1)}
@@ -153,9 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     if len(runs) > 1:
         many = runs[1]
         figures[f"at_{many['phones']}_phones"] = many
-        ratio = many["overhead_ms_median"] / one["overhead_ms_median"]
+        ratio = many["own_overhead_ms_median"] / one["own_overhead_ms_median"]
         name = "overhead_8_vs_1" if many["phones"] == 8 else f"overhead_{many['phones']}_vs_1"
         goals.append({"name": name, "value": round(ratio, 2), "target": 1.5, "unit": "x", "better": "lower"})
+        # the same in wall time, for the record: on a machine whose cores the phones' rendering shares, it also
+        # counts the time the steps waited for a core
+        figures["wall_overhead_ratio"] = round(many["overhead_ms_median"] / one["overhead_ms_median"], 2)
     figures["wall_s"] = round(time.perf_counter() - started, 1)
     machine = {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()}
     print(json.dumps({"bench": "collect", "machine": machine, "figures": figures, "goals": goals}, ensure_ascii=False))

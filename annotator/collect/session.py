@@ -68,6 +68,16 @@ class StepEvent:
     note: str = ""
 
 
+@dataclass
+class StepCpu:
+    """This thread's CPU time in a step (time.thread_time): when the step began, and how much of it went to talking
+    to the phone (observing, acting). The rest, `cpu_app` in the step's timings, is the app's own work: what it
+    costs whatever else shares the machine's cores (other phones' workers, an emulator's rendering)."""
+
+    started: float
+    phone: float = 0.0
+
+
 class StopKind(StrEnum):
     """Why a run ended; `RunResult.stop_reason` says it in words, with the details."""
 
@@ -208,10 +218,11 @@ class CollectionRun:
         while len(history) < self.settings.max_steps:
             if self.stop.is_set():
                 return self._finish(trajectory_id, StopKind.STOPPED, None, "stopped by the user", history)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), StepCpu(time.thread_time())
             observation = self.device.observe(
                 settle_timeout_s=self.settings.settle_timeout_s, on_screenshot=preparer(self.decider)
             )
+            cpu.phone += time.thread_time() - cpu.started
             # The step's files are written (and synced) while the model decides, not after it on the step's time.
             files = self._files.submit(self._store_files, observation)
             context = StepContext(task.text, task.app, len(history), observation, tuple(history))
@@ -219,9 +230,11 @@ class CollectionRun:
                 decision = self.decider.decide(context)
             except DecisionUnavailable as error:
                 return self._finish(trajectory_id, StopKind.DECIDER_FAILED, None, f"decider: {error}", history)
+            acting = time.thread_time()
             act_ms, action_error = self._act(decision.action)
+            cpu.phone += time.thread_time() - acting
             files.result()
-            self._record(trajectory_id, observation, decision, act_ms, action_error, started)
+            self._record(trajectory_id, observation, decision, act_ms, action_error, (started, cpu))
             history.append(PastStep(decision.think, decision.action_text, _tool_call(decision.action), observation.png))
             if decision.action is None:
                 failure = decision.failure or "no action"
@@ -254,7 +267,7 @@ class CollectionRun:
         decision: Decision,
         act_ms: float,
         action_error: str | None,
-        started: float,
+        began: tuple[float, StepCpu],
     ) -> None:
         record_started = time.perf_counter()
         timings = {f"observe_{k}": round(v, 1) for k, v in observation.timings_ms.items()}
@@ -294,7 +307,9 @@ class CollectionRun:
             self._after_record_pool.submit(self.after_record, observation.png, screen)
         timings["record"] = round((time.perf_counter() - record_started) * 1000, 1)
         timings["record_wait"] = round(waited_ms, 1)
+        started, cpu = began
         timings["total"] = round((time.perf_counter() - started) * 1000, 1)
+        timings["cpu_app"] = round((time.thread_time() - cpu.started - cpu.phone) * 1000, 1)
         self.timings.append(timings)
         note = action_error or decision.failure or ""
         index = len(self.timings) - 1
