@@ -530,6 +530,14 @@
         <source>Start agent run</source>
         <translation>开始智能体运行</translation>
     </message>
+    <message>
+        <source>On several phones…</source>
+        <translation>在多台手机上…</translation>
+    </message>
+    <message>
+        <source>Run the agent on several phones at once, the runs dealt to whichever is free</source>
+        <translation>在多台手机上同时运行智能体，每次运行分给空闲的手机</translation>
+    </message>
 </context>
 <context>
     <name>AnnotationCommands</name>
@@ -977,6 +985,10 @@
     <message>
         <source>Enter the endpoint URL and the model first, or start the scripted demo endpoint.</source>
         <translation>请先填写端点 URL 和模型，或启动脚本化演示端点。</translation>
+    </message>
+    <message>
+        <source>For several phones: choose the instruction, enter the endpoint and the model, and end the running session.</source>
+        <translation>多台手机运行前：请选择指令，填写端点和模型，并结束正在进行的会话。</translation>
     </message>
     <message>
         <source>Nothing is running.</source>
@@ -1653,6 +1665,100 @@
     <message>
         <source>Scores of judge %1 (%2), the newest; a score hidden from you matches no score</source>
         <translation>最新的评判模型 %1（%2）的分数；对你隐藏的分数不符合任何分数筛选</translation>
+    </message>
+</context>
+<context>
+    <name>FleetChoice</name>
+    <message>
+        <source>Phones and runs</source>
+        <translation>手机与运行</translation>
+    </message>
+    <message>
+        <source>Phones:</source>
+        <translation>手机：</translation>
+    </message>
+    <message>
+        <source>Instructions:</source>
+        <translation>指令：</translation>
+    </message>
+    <message>
+        <source>Runs each:</source>
+        <translation>每条运行次数：</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <source>The instruction chosen in the Collect view</source>
+        <translation>采集视图中选中的指令</translation>
+    </message>
+    <message>
+        <source>every pending instruction of %1</source>
+        <translation>%1 的所有待采集指令</translation>
+    </message>
+    <message>
+        <source>Every active instruction of the app with fewer runs than asked</source>
+        <translation>该应用中运行次数尚未达到要求的所有启用指令</translation>
+    </message>
+    <message>
+        <source>Runs of each instruction, dealt to whichever phone is free</source>
+        <translation>每条指令的运行次数，分给空闲的手机</translation>
+    </message>
+</context>
+<context>
+    <name>FleetDialog</name>
+    <message>
+        <source>Running on %1 phones…</source>
+        <translation>正在 %1 台手机上运行…</translation>
+    </message>
+    <message>
+        <source>Stopping: each phone ends after its current step…</source>
+        <translation>正在停止：每台手机完成当前步骤后结束…</translation>
+    </message>
+    <message>
+        <source>%1 runs complete on %2 phones.</source>
+        <translation>%2 台手机上完成了 %1 次运行。</translation>
+    </message>
+    <message>
+        <source>Interrupted (resume or close them in the Collect view): %1.</source>
+        <translation>已中断（可在采集视图中继续或关闭）：%1。</translation>
+    </message>
+    <message>
+        <source>%1 runs not done.</source>
+        <translation>%1 次运行未完成。</translation>
+    </message>
+    <message>
+        <source>Phones lost: %1.</source>
+        <translation>失去连接的手机：%1。</translation>
+    </message>
+    <message>
+        <source>Stopped dealing runs: %1</source>
+        <translation>已停止分配运行：%1</translation>
+    </message>
+    <message>
+        <source>Could not run: %1</source>
+        <translation>无法运行：%1</translation>
+    </message>
+    <message>
+        <source>Agent runs on several phones</source>
+        <translation>在多台手机上运行智能体</translation>
+    </message>
+    <message>
+        <source>Start on the chosen phones</source>
+        <translation>在选中的手机上开始</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Each phone ends after its current step; nothing recorded is lost</source>
+        <translation>每台手机完成当前步骤后结束；已录制的内容不会丢失</translation>
+    </message>
+    <message>
+        <source>Runs are dealt to the phones from one queue; a phone that drops hands its run to the others.</source>
+        <translation>运行从同一队列分配给各手机；断开的手机会把它的运行交给其他手机。</translation>
     </message>
 </context>
 <context>
@@ -2766,6 +2872,73 @@ trainer-bridge eval --base-url URL --model M
     <message>
         <source>Open Read-Only</source>
         <translation>以只读方式打开</translation>
+    </message>
+    <message>
+        <source>Close Without Merging?</source>
+        <translation>不合并就关闭？</translation>
+    </message>
+    <message>
+        <source>Your edits of %1 step(s) are not saved: someone else changed those steps while you were editing them.</source>
+        <translation>你对 %1 个步骤的修改尚未保存：在你编辑时，其他人修改了这些步骤。</translation>
+    </message>
+    <message>
+        <source>Cancel to go back and merge them; closing now loses them.</source>
+        <translation>点“取消”返回并合并；现在关闭会丢失这些修改。</translation>
+    </message>
+    <message>
+        <source>Close and Lose Them</source>
+        <translation>关闭并丢弃修改</translation>
+    </message>
+    <message>
+        <source>Resume From This Screen?</source>
+        <translation>从当前屏幕继续？</translation>
+    </message>
+    <message>
+        <source>The phone does not show the screen the run stopped on: %1</source>
+        <translation>手机显示的不是运行停止时的屏幕：%1</translation>
+    </message>
+    <message>
+        <source>Bring the phone back to that screen and resume, or go on from the screen it shows now.</source>
+        <translation>请让手机回到那个屏幕再继续，或从它现在显示的屏幕继续。</translation>
+    </message>
+    <message>
+        <source>Resume From This Screen</source>
+        <translation>从当前屏幕继续</translation>
+    </message>
+</context>
+<context>
+    <name>PhoneTile</name>
+    <message>
+        <source>waiting for a run</source>
+        <translation>等待运行</translation>
+    </message>
+    <message>
+        <source>Run %1 of “%2”</source>
+        <translation>“%2”的第 %1 次运行</translation>
+    </message>
+    <message>
+        <source>trajectory %1</source>
+        <translation>轨迹 %1</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>trajectory %1: %2 after %3 steps</source>
+        <translation>轨迹 %1：%3 步后%2</translation>
+    </message>
+    <message>
+        <source>phone lost: %1</source>
+        <translation>手机失去连接：%1</translation>
+    </message>
+    <message>
+        <source>done: %1 of %2 runs complete, %3 steps</source>
+        <translation>完成：%2 次运行中完成 %1 次，共 %3 步</translation>
     </message>
 </context>
 <context>
