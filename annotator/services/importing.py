@@ -38,11 +38,13 @@ from annotator.importers.episode import EpisodeError, SourceEpisode, SourceStep
 from annotator.importers.gui_odyssey import count_gui_odyssey, read_gui_odyssey
 from annotator.services.screen_copies import CopyQueue
 from annotator.storage import imports, integrity
+from annotator.storage.bundle_fields import APP
 from annotator.storage.workspace import Workspace
 
 Progress = Callable[[int, int | None], None]  # (episodes done, episodes in all or None when unknown)
 Reader = Callable[[Path, Path | None, str | None], Iterator[SourceEpisode | EpisodeError]]
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_DNS, "import.mobile-annotator")
+APP_NAME_LENGTH = APP["name"].length or 200  # the apps table's name column
 
 
 @dataclass(frozen=True)
@@ -166,8 +168,24 @@ def import_episode(
     return len(episode.steps)
 
 
+def _check_texts(episode: SourceEpisode) -> None:
+    """Text both backends store: no NUL character (PostgreSQL refuses one mid-import), an app name that fits."""
+    texts = {"the app name": episode.app, "the instruction": episode.instruction}
+    for step in episode.steps:
+        texts |= {f"step {step.number}: the think": step.think or "", f"step {step.number}: the action text":
+                  step.action_text or ""}  # fmt: skip
+    for what, text in texts.items():
+        if "\x00" in text:
+            detail = f"{what} holds a NUL character, which PostgreSQL cannot store"
+            raise EpisodeError(episode.file, detail, episode=episode.episode_id)
+    if len(episode.app) > APP_NAME_LENGTH:
+        detail = f"the app name has {len(episode.app)} characters, more than the {APP_NAME_LENGTH} allowed"
+        raise EpisodeError(episode.file, detail, episode=episode.episode_id)
+
+
 def _record(episode: SourceEpisode, label: str, uid: str) -> imports.ImportedEpisode:
     """The episode as the rows it becomes."""
+    _check_texts(episode)
     instruction_uid = str(uuid.uuid5(NAMESPACE, f"instruction:{episode.source}:{episode.app}:{episode.instruction}"))
     steps = tuple(_step(episode, step) for step in episode.steps)
     where = f"{episode.file.name}, episode {episode.episode_id}"

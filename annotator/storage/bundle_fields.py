@@ -1,9 +1,9 @@
 """The kind of every value a bundle's rows are written from, checked before anything is stored.
 
 A manifest is someone else's file: a value of the wrong kind would otherwise reach the database (SQLite stores
-text in an integer column without a word; PostgreSQL refuses a name longer than its column halfway through the
-import) or stop the import with a Python error instead of saying what is wrong. Text is also checked against
-its column's length, read from the model, so that both backends accept what passes here.
+text in an integer column without a word; PostgreSQL refuses a name longer than its column, or a NUL character,
+halfway through the import) or stop the import with a Python error instead of saying what is wrong. Text is also
+checked against its column's length, read from the model, so that both backends accept what passes here.
 """
 
 from __future__ import annotations
@@ -64,6 +64,8 @@ def check_fields(entry: Any, fields: dict[str, Field], where: str) -> dict[str, 
         if not _is(field.kind, value):
             shown = "an ISO date-time" if field.kind == "time" else field.kind
             raise BundleError(f"{where}.{key}: expected {shown}, got {str(value)[:60]!r}")
+        if field.kind == "text" and "\x00" in value:
+            raise BundleError(f"{where}.{key}: holds a NUL character, which PostgreSQL cannot store")
         if field.length is not None and len(value) > field.length:
             raise BundleError(f"{where}.{key}: {len(value)} characters, longer than the {field.length} allowed")
     return entry

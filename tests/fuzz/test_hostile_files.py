@@ -134,6 +134,23 @@ def test_a_bundle_of_a_newer_format_is_refused(workspace: Workspace, good_bundle
     refused(workspace, good_bundle, "unknown format version 4, written by a newer annotator (upgrade to import it)")
 
 
+def test_a_bundle_text_postgresql_cannot_store_is_refused(workspace: Workspace, good_bundle: Path) -> None:
+    manifest = json.loads((good_bundle / "manifest.json").read_text(encoding="utf-8"))
+    manifest["trajectories"][0]["stop_reason"] = "a\x00b"  # SQLite would take it; PostgreSQL fails mid-import
+    (good_bundle / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    refused(workspace, good_bundle, "trajectories[0].stop_reason: holds a NUL character")
+
+
+def test_a_dataset_text_postgresql_cannot_store_is_reported(workspace: Workspace, tmp_path: Path) -> None:
+    from tests.importers.datasets import aitz_good_steps, write_aitz
+
+    write_aitz(tmp_path / "aitz", "1", aitz_good_steps()[-1:], instruction="open\x00Clock")
+    before = database_snapshot(workspace)
+    summary = import_dataset(workspace, "aitz", tmp_path / "aitz")
+    assert summary.imported == 0 and "the instruction holds a NUL character" in one_line(summary.failures[0])
+    assert database_snapshot(workspace) == before and files_under(workspace.blobs.root) == []
+
+
 def png_claiming(width: int, height: int) -> bytes:
     """A small real PNG whose header is rewritten to claim another size (its IHDR CRC fixed up to match)."""
     out = io.BytesIO()
