@@ -26,7 +26,7 @@ from annotator.storage.database import Database
 from annotator.storage.models import utcnow
 from annotator.storage.owners import gone_reason, same_owner, this_process
 from annotator.storage.target_boxes import suggestion_columns
-from annotator.storage.writing import insert_skipping, rows_changed, writing
+from annotator.storage.writing import RUN_NUMBER_LOCK, insert_skipping, rows_changed, take_turn, writing
 
 PNG = "image/png"
 XML = "application/xml"
@@ -108,7 +108,8 @@ def start_trajectory(
     device_serial: str | None = None,
     settings: dict[str, Any] | None = None,
 ) -> int:
-    with db.session() as session, session.begin():
+    with writing(db) as session:  # the next run number is read and taken in one turn, whatever else writes
+        take_turn(session, RUN_NUMBER_LOCK, instruction_id)
         instruction = session.get(models.Instruction, instruction_id)
         if instruction is None:
             raise LookupError(f"no instruction with id {instruction_id}")

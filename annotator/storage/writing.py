@@ -33,6 +33,7 @@ from annotator.storage.database import Database
 from annotator.storage.failures import WorkspaceError
 
 BLOB_LOCK = 0x626C6F62  # "blob": the advisory lock key of the blob store on PostgreSQL
+RUN_NUMBER_LOCK = 0x72756E  # "run": with an instruction's id, the key of numbering its runs on PostgreSQL
 Upsert = sqlite.Insert | postgresql.Insert
 INSERTS: dict[str, Callable[[Any], Upsert]] = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
 PATIENCE_S = 120.0  # how long `retrying` tries again before it reports the database as busy
@@ -77,6 +78,15 @@ def retrying(db: Database, work: Callable[[Session], T], *, patience_s: float = 
                 ) from error
         time.sleep(wait * random.uniform(0.5, 1.5))  # jitter: two waiting writers do not retry in step
         wait = min(wait * 2, LONGEST_WAIT_S)
+
+
+def take_turn(session: Session, space: int, key: int) -> None:
+    """Wait until no other transaction holds (`space`, `key`), and hold it until this one ends: on PostgreSQL, where
+    writers run side by side, so that a read-then-insert (the next run number) cannot interleave with another. On
+    SQLite a `writing` transaction already holds the only write lock."""
+    connection = session.connection()
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:space, :key)"), {"space": space, "key": key})
 
 
 def is_busy(error: OperationalError) -> bool:

@@ -1,3 +1,5 @@
+import threading
+
 import pytest
 from sqlalchemy import select
 
@@ -6,6 +8,7 @@ from annotator.storage import collection, models
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory, click, database_snapshot, make_png
+from tests.postgres import database_url
 
 
 def test_steps_are_stored_as_they_happen_with_their_blobs(workspace: Workspace) -> None:
@@ -60,3 +63,26 @@ def test_a_stored_trajectory_reads_back_as_domain_types(workspace: Workspace) ->
     assert last.raw.tool_call["arguments"]["action"] == "terminate"
     with pytest.raises(LookupError):
         load_trajectory(workspace.database, 999)
+
+
+def test_runs_started_at_once_from_two_connections_get_distinct_run_numbers(workspace: Workspace) -> None:
+    """Two phones starting runs of one instruction at the same moment (two connections; on PostgreSQL writers run
+    side by side): each run gets a number of its own."""
+    instruction = collection.add_instruction(workspace.database, "设置", "打开设置")
+    collector = collection.Collector(CollectorKind.AGENT, agent_model="m", agent_endpoint="http://h/v1")
+    with Workspace.open(workspace.data_dir, database_url(workspace)) as other:
+        start = threading.Barrier(2)
+
+        def start_runs(opened: Workspace) -> None:
+            start.wait()
+            for _ in range(15):
+                collection.start_trajectory(opened.database, instruction, collector)
+
+        threads = [threading.Thread(target=start_runs, args=(opened,)) for opened in (workspace, other)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    with workspace.database.session() as session:
+        numbers = session.scalars(select(models.Trajectory.run_number)).all()
+    assert sorted(numbers) == list(range(1, 31))
