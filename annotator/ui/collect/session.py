@@ -29,6 +29,7 @@ from annotator.services import live_collect
 from annotator.services.collecting import AgentEndpoint
 from annotator.services.live_collect import Phone
 from annotator.storage.workspace import Workspace
+from annotator.ui.images import decode_image
 
 log = logging.getLogger(__name__)
 _STILL_RUNNING: set[SessionThread] = set()  # sessions that did not stop in time when their view let go
@@ -66,11 +67,12 @@ def keep_until_finished(thread: SessionThread) -> None:
 
 
 def decode(png: bytes) -> QImage:
-    """A screenshot as a QImage (safe off the GUI thread, unlike QPixmap); ValueError when unreadable."""
-    image = QImage.fromData(png)
-    if image.isNull():
-        raise ValueError("the phone sent a screenshot that is not a readable image")
-    return image
+    """A phone's screenshot as a QImage (see annotator.ui.images: safe off the GUI thread); ValueError when
+    unreadable."""
+    try:
+        return decode_image(png)
+    except ValueError:
+        raise ValueError("the phone sent a screenshot that is not a readable image") from None
 
 
 class SessionThread(QThread):

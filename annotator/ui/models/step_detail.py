@@ -34,6 +34,7 @@ from annotator.services.evaluations import StepDrilldown, why_failed
 from annotator.storage.workspace import Workspace
 from annotator.ui.annotate.overlays import Overlays, overlays_for
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.images import decode_image
 from annotator.ui.models.tables import REASONS, value_name
 from annotator.ui.review.preview import describe_tool_call
 
@@ -53,9 +54,10 @@ def load_step(workspace: Workspace, evaluation_id: int, step_id: int) -> LoadedS
     from annotator.services.evaluations import step_drilldown
 
     drilldown = step_drilldown(workspace, evaluation_id, step_id)
-    image = QImage.fromData(drilldown.screenshot)
-    if image.isNull():
-        raise OSError(f"the screenshot of step {step_id} cannot be decoded")
+    try:
+        image = decode_image(drilldown.screenshot)
+    except ValueError:
+        raise OSError(f"the screenshot of step {step_id} cannot be decoded") from None
     if max(image.width(), image.height()) > LARGEST_SIDE:
         image = image.scaled(LARGEST_SIDE, LARGEST_SIDE, Qt.AspectRatioMode.KeepAspectRatio,
                              Qt.TransformationMode.SmoothTransformation)  # fmt: skip
