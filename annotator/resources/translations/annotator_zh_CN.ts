@@ -2394,38 +2394,6 @@ After:
         <translation>（空）</translation>
     </message>
     <message>
-        <source>Think</source>
-        <translation>思考</translation>
-    </message>
-    <message>
-        <source>Action</source>
-        <translation>动作</translation>
-    </message>
-    <message>
-        <source>Tool call</source>
-        <translation>工具调用</translation>
-    </message>
-    <message>
-        <source>Target box</source>
-        <translation>目标框</translation>
-    </message>
-    <message>
-        <source>Verdict</source>
-        <translation>判定</translation>
-    </message>
-    <message>
-        <source>Privacy regions</source>
-        <translation>隐私区域</translation>
-    </message>
-    <message>
-        <source>Removed</source>
-        <translation>已移除</translation>
-    </message>
-    <message>
-        <source>Outcome</source>
-        <translation>结果</translation>
-    </message>
-    <message>
         <source>%1: not valid JSON (%2)</source>
         <translation>%1：不是有效的 JSON（%2）</translation>
     </message>

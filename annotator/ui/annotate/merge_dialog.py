@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -25,23 +25,18 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.services.annotation import StaleLabelError
-from annotator.ui.annotate.history import local_time
+from annotator.ui.annotate.history import FIELDS, local_time
 from annotator.ui.i18n import Retranslating, fill
 
 if TYPE_CHECKING:
     from annotator.ui.annotate.view import AnnotationView
 
-CONTEXT = "MergeDialog"
-FIELD_NAMES = {
-    "think": QT_TRANSLATE_NOOP("MergeDialog", "Think"),
-    "action_text": QT_TRANSLATE_NOOP("MergeDialog", "Action"),
-    "tool_call": QT_TRANSLATE_NOOP("MergeDialog", "Tool call"),
-    "target_box": QT_TRANSLATE_NOOP("MergeDialog", "Target box"),
-    "verdict": QT_TRANSLATE_NOOP("MergeDialog", "Verdict"),
-    "privacy_regions": QT_TRANSLATE_NOOP("MergeDialog", "Privacy regions"),
-    "removed": QT_TRANSLATE_NOOP("MergeDialog", "Removed"),
-    "outcome": QT_TRANSLATE_NOOP("MergeDialog", "Outcome"),
-}
+
+def field_name(field: str) -> str:
+    """A label field's name as the history pane shows it (one table of names for both)."""
+    return QCoreApplication.translate("HistoryPane", FIELDS[field]) if field in FIELDS else field
+
+
 PLAIN_TEXT = ("think", "action_text", "verdict", "outcome")  # edited as they are; the others as JSON
 
 
@@ -125,7 +120,7 @@ class MergeDialog(Retranslating, QDialog):
             try:
                 values[field] = from_text(field, box.toPlainText())
             except ValueError as error:
-                name = QCoreApplication.translate(CONTEXT, FIELD_NAMES.get(field, field))
+                name = field_name(field)
                 raise ValueError(fill(self.tr("%1: not valid JSON (%2)"), name, error)) from error
         return values
 
@@ -161,7 +156,7 @@ class MergeDialog(Retranslating, QDialog):
         for heading, title in zip(self.headings, titles, strict=True):
             heading.setText(title)
         for field, label in self.names.items():
-            label.setText(QCoreApplication.translate(CONTEXT, FIELD_NAMES.get(field, field)))
+            label.setText(field_name(field))
         for box in self.shown:
             box.setPlaceholderText(self.tr("(empty)"))
         self.take_theirs.setText(self.tr("Take Theirs"))
