@@ -21,7 +21,7 @@ from annotator.services import collecting, live_collect, parallel_collecting
 from annotator.services.live_collect import Phone
 from annotator.services.parallel_collecting import ParallelResult, PhoneEvent, ScreenSeen
 from annotator.storage.workspace import Workspace
-from annotator.ui.collect.fleet_tile import PhoneTile
+from annotator.ui.collect.fleet_tile import PhoneTile, screen_thumbnail
 from annotator.ui.collect.fleet_what import FleetChoice, FleetPlan
 from annotator.ui.collect.session import decode
 from annotator.ui.i18n import Retranslating, fill
@@ -35,7 +35,7 @@ class FleetThread(QThread):
     """`collect_on_phones` on a thread of its own; its events, screens, result and failure as signals."""
 
     phone_event = Signal(object)  # a PhoneEvent other than a screen
-    screen = Signal(str, QImage)  # serial, the screen just taken (decoded here, off the GUI thread)
+    screen = Signal(str, QImage)  # serial, the screen just taken (decoded and scaled here, off the GUI thread)
     done = Signal(object)  # ParallelResult
     failed = Signal(str)
 
@@ -71,7 +71,7 @@ class FleetThread(QThread):
         """Called on the phones' threads: a screen is decoded there (the GUI thread only draws it)."""
         if isinstance(event, ScreenSeen):
             with contextlib.suppress(ValueError):  # an unreadable frame: the run says so, the grid keeps the last
-                self.screen.emit(event.serial, decode(event.png))
+                self.screen.emit(event.serial, screen_thumbnail(decode(event.png)))
             return
         self.phone_event.emit(event)
 

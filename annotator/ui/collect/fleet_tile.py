@@ -23,6 +23,11 @@ SCREEN_HEIGHT = 300
 BORDERS = {"running": "#2e7d32", "lost": "#c62828", "finished": "#9e9e9e", "waiting": "#bdbdbd"}
 
 
+def screen_thumbnail(screen: QImage) -> QImage:
+    """The screen at the tile's size (made on the phone's thread: the GUI thread only draws it)."""
+    return screen.scaledToHeight(SCREEN_HEIGHT, Qt.TransformationMode.SmoothTransformation)
+
+
 class PhoneTile(QFrame):
     def __init__(self, serial: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -46,9 +51,8 @@ class PhoneTile(QFrame):
         self.setMinimumWidth(220)
         self._show_state("waiting")
 
-    def show_screen(self, image: QImage) -> None:
-        scaled = image.scaledToHeight(SCREEN_HEIGHT, Qt.TransformationMode.SmoothTransformation)
-        self.picture.setPixmap(QPixmap.fromImage(scaled))
+    def show_screen(self, thumbnail: QImage) -> None:
+        self.picture.setPixmap(QPixmap.fromImage(thumbnail))
 
     def show_event(self, event: PhoneEvent) -> None:
         if isinstance(event, RunStarted):
