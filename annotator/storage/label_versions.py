@@ -73,9 +73,7 @@ class LabelVersions:
     def as_bases(self) -> dict[int | None, int]:
         """Keyed as an editor keeps them: a step id, or None for the outcome."""
         bases: dict[int | None, int] = {None: self.outcome}
-        for step_id, version in self.steps.items():
-            bases[step_id] = version
-        return bases
+        return bases | self.steps
 
 
 def label_versions(db: Database, trajectory_id: int) -> LabelVersions:
@@ -123,7 +121,6 @@ def raise_version(session: Session, row: Versioned, stored: int, mine: dict[str,
         .execution_options(synchronize_session=False)
     )
     if rows_changed(session, statement) != 1:  # another writer got there first: refused, not overwritten
-        model = type(row)
         actual = session.scalar(select(model.label_version).where(model.id == row.id))
         check_base(session, row, actual if actual is not None else stored + 1, stored, mine)
         raise LookupError(f"{model.__tablename__} row {row.id} is gone")
