@@ -67,6 +67,9 @@ class _Progress:
 @click.option("--runs", type=click.IntRange(1, 100), default=1, show_default=True, help="--online: runs each.")
 @click.option("--max-steps", type=click.IntRange(1, 100), default=14, show_default=True,
               help="--online: the step limit (Mobile-R1 stage 3: 14).")  # fmt: skip
+@click.option("--start-in", type=click.Choice(("app", "home")), default="app", show_default=True,
+              help="--online: each rollout starts in the app (opened on its start page) or on the home screen, as "
+                   "trajectories that open the app themselves were collected.")  # fmt: skip
 @click.option("--judge-model", help="--online: the judge for instructions without a success check.")
 @click.option("--judge-base-url", help="--online: the judge's endpoint (default: the policy's).")
 @selection_options(reviews=("accepted",), review_help="Review states of the held-out trajectories (repeat).")
@@ -122,9 +125,8 @@ def _run_offline(workspace: Workspace, given: dict[str, Any]) -> EvalResult:
 def _run_online(workspace: Workspace, given: dict[str, Any]) -> None:
     from trainer_bridge.evaluate.online_command import run_online_command
 
-    if given["model_path"] is not None:
-        raise click.UsageError("--online asks an endpoint: serve the checkpoint (e.g. with vLLM) and give --base-url")
-    endpoint = endpoint_config(given)
+    local = _local_agent(given) if given["model_path"] is not None else None
+    endpoint = local.endpoint if local is not None else endpoint_config(given)
     try:
         serials = tuple(given["devices"]) + devices_option(given["devices_text"] or "all")
         result = run_online_command(
@@ -133,10 +135,13 @@ def _run_online(workspace: Workspace, given: dict[str, Any]) -> None:
             max_steps=given["max_steps"], history_images=given["history_images"],
             prompt_variant=given["prompt_variant"], judge_model=given["judge_model"],
             judge_base_url=given["judge_base_url"], name=given["name"], resume=not given["fresh"],
-            on_progress=_rollout_line,
+            on_progress=_rollout_line, local=local, restart_app=given["start_in"] == "app",
         )  # fmt: skip
     except (ValueError, LookupError, RuntimeError) as error:
         raise click.ClickException(str(error)) from None
+    finally:
+        if local is not None:
+            local.close()
     info = evaluations.get_evaluation(workspace.database, result.evaluation_id)
     paths = write_reports(workspace, info, given["report_dir"])
     for line in headline_lines(info):
@@ -152,6 +157,22 @@ def _run_online(workspace: Workspace, given: dict[str, Any]) -> None:
     if result.status != "complete":
         raise click.ClickException(f"evaluation {result.evaluation_id} {result.status}: {result.message}; run the "
                                    "same command again to go on")  # fmt: skip
+
+
+def _local_agent(given: dict[str, Any]) -> Any:
+    """The checkpoint as the agent, shown the screens as its export (--export) says; loaded now."""
+    from trainer_bridge.evaluate.local_agent import LocalAgent, Shown
+    from trainer_bridge.evaluate.local_policy import LocalModelError
+
+    if given["judge_model"] and not given["judge_base_url"]:
+        raise click.UsageError("--judge-model with --model-path: give the judge's --judge-base-url")
+    shown = Shown(given["min_pixels"], given["max_pixels"], given["image_scale"], given["history_images"],
+                  given["prompt_variant"])  # fmt: skip
+    try:
+        return LocalAgent(given["model_path"], shown, max_new_tokens=given["max_new_tokens"],
+                          temperature=given["temperature"])  # fmt: skip
+    except LocalModelError as error:
+        raise click.ClickException(str(error)) from None
 
 
 def _rollout_line(progress: Any) -> None:

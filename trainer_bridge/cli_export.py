@@ -39,7 +39,8 @@ from trainer_bridge.select.keep import steps_to_keep
 @click.option("--min-pixels", type=int, default=MIN_PIXELS, show_default=True, help="The processor's min_pixels.")
 @click.option("--max-pixels", type=int, default=MAX_PIXELS, show_default=True, help="The processor's max_pixels.")
 @click.option("--preset", type=click.Choice(tuple(PRESETS)),
-              help="A paper's settings; options given beside it win. mobile-r1: " + describe("mobile-r1"))  # fmt: skip
+              help="A paper's settings; options given beside it win. mobile-r1: " + describe("mobile-r1")
+                   + " tiny (what the tiny model learns from on a CPU): " + describe("tiny"))  # fmt: skip
 @click.option("--image-scale", type=float, default=DEFAULT_IMAGE_SCALE, show_default=True,
               help="Scale the screenshots first: 0.5 halves them, as Mobile-R1 (Appendix E); 1 keeps the phone's "
                    "size.")  # fmt: skip

@@ -102,8 +102,9 @@ class DemoLoopBar(Retranslating, QWidget):
         self.cancel_button.setToolTip(self.tr("Stop the demo's training loop; opening the demo again goes on"))
         self.label.setText(self._text())
         self.label.setToolTip(fill(self.tr("The demo closes the loop: it exports the accepted trajectories, trains "
-                                           "tiny-sft, then tiny-grpo, and evaluates the result. Commands and their "
-                                           "output: %1"), self.loop.paths.log))  # fmt: skip
+                                           "tiny-sft, then tiny-grpo, evaluates the untrained model and both results "
+                                           "on the trained steps, and runs the trained agent on a virtual phone. "
+                                           "Commands and their output: %1"), self.loop.paths.log))  # fmt: skip
 
     def _text(self) -> str:
         if self.state == "starting":
@@ -119,7 +120,13 @@ class DemoLoopBar(Retranslating, QWidget):
             return fill(self.tr("Demo: the training loop failed: %1"), self.error)
         if self.state in ("done", "nothing"):
             seconds = round(self.report.total_s) if self.report else 0
-            return fill(self.tr("Demo: loop closed in %1 s; see the Runs and Models views."), seconds)
+            return fill(
+                self.tr(
+                    "Demo: loop closed in %1 s; see the Runs and Models views. The tiny model memorises "
+                    "the steps and tasks it was trained on; it does not generalise to others."
+                ),
+                seconds,
+            )
         return self._running_text()
 
     def _running_text(self) -> str:
@@ -131,13 +138,16 @@ class DemoLoopBar(Retranslating, QWidget):
             return fill(self.tr("Demo: %1 (%2/%3)…"), step, progress.number, progress.total)
         if progress.step == "evaluate":
             template = self.tr("Demo: %1 (%2/%3), %4 of %5 steps…")
+        elif progress.step == "online":
+            template = self.tr("Demo: %1 (%2/%3), %4 of %5 tasks…")
         else:
             template = self.tr("Demo: %1 (%2/%3), step %4 of %5…")
         return fill(template, step, progress.number, progress.total, progress.done, progress.of or "?")
 
     def _step_name(self, step: str) -> str:
         names = {"export": self.tr("exporting the accepted trajectories"), "tiny-sft": self.tr("training tiny-sft"),
-                 "tiny-grpo": self.tr("training tiny-grpo"), "evaluate": self.tr("evaluating the result")}  # fmt: skip
+                 "tiny-grpo": self.tr("training tiny-grpo"), "evaluate": self.tr("evaluating the models"),
+                 "online": self.tr("running the trained agent on a virtual phone")}  # fmt: skip
         return names.get(step, step)
 
 

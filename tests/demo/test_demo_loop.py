@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from annotator.cli import cli
 from annotator.demo.workspace.build import demo_db_url
-from annotator.demo.workspace.loop import EVAL_NAME, STEPS, DemoLoop, LoopProgress
+from annotator.demo.workspace.loop import EVALUATED, STEPS, DemoLoop, LoopProgress
 from annotator.storage import evaluations, training_runs
 from annotator.storage.database import open_database
 
@@ -43,10 +43,15 @@ def test_the_loop_trains_twice_evaluates_and_a_second_run_does_nothing(
     assert sorted(runs) == ["tiny-grpo", "tiny-sft"]
     assert all(run.status == "complete" and run.last_step == 1 for run in runs.values())
     assert runs["tiny-grpo"].model == runs["tiny-sft"].output_dir  # GRPO starts from the SFT result
-    assert [(e.name, e.status, e.policy["path"]) for e in found] == [
-        (EVAL_NAME, "complete", runs["tiny-grpo"].output_dir)
-    ]
-    assert found[0].summary is not None and found[0].summary["trajectories"] == 2  # both accepted ones, every step
+    untrained = str(Path(runs["tiny-sft"].output_dir) / "tiny-model")
+    assert sorted((e.name, e.status, e.policy["path"]) for e in found) == sorted(
+        [
+            (EVALUATED[0][0], "complete", untrained),
+            (EVALUATED[1][0], "complete", runs["tiny-sft"].output_dir),
+            (EVALUATED[2][0], "complete", runs["tiny-grpo"].output_dir),
+        ]
+    )  # the untrained model, the SFT result and the GRPO result, compared in the Models view
+    assert all(e.summary is not None and e.summary["trajectories"] == 2 for e in found)  # both accepted, every step
 
     steps = {(p.step, p.done, p.of) for p in seen if p.done is not None}
     assert {("tiny-sft", 1, 1), ("tiny-grpo", 1, 1)} <= steps  # the run's step, read from its events.jsonl

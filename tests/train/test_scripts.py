@@ -38,7 +38,7 @@ def lora_b(checkpoint: Path) -> float:
 def test_sft_trains_lora_checkpoints_and_resumes(exports: dict[str, Path], tiny: Path, tmp_path: Path) -> None:
     out = tmp_path / "sft"
     common = ["--recipe", "tiny-sft", "--data", str(exports["sft"]), "--model", str(tiny), "--output_dir", str(out),
-              "--save_steps", "2", "--report_to", "none"]  # fmt: skip
+              "--save_steps", "2", "--report_to", "none", "--use_lora", "true"]  # fmt: skip
     assert sft.main([*common, "--max_steps", "2"]) == 0
     assert lora_b(out / "checkpoint-2") > 0  # the adapter learned something in two steps
     first = events(out)
@@ -57,7 +57,8 @@ def test_sft_trains_lora_checkpoints_and_resumes(exports: dict[str, Path], tiny:
 def test_grpo_logs_completions_with_every_rewards_score(exports: dict[str, Path], tiny: Path, tmp_path: Path) -> None:
     out = tmp_path / "grpo"
     arguments = ["--recipe", "tiny-grpo", "--data", str(exports["grpo-action"]), "--model", str(tiny),
-                 "--output_dir", str(out), "--max_steps", "2", "--report_to", "none"]  # fmt: skip
+                 "--output_dir", str(out), "--max_steps", "2", "--save_steps", "2", "--report_to", "none",
+                 "--use_lora", "true"]  # fmt: skip
     assert grpo_action.main(arguments) == 0
     written = events(out)
     logs = [e for e in written if e["event"] == "log" and "reward" in e]

@@ -49,7 +49,7 @@ def test_the_status_bar_shows_the_loop_and_cancel_stops_it_leaving_no_process(
 
     qtbot.waitUntil(lambda: bar.progress is not None and bar.progress.step == "tiny-sft" and bool(bar.progress.done),
                     timeout=120_000)  # fmt: skip
-    assert "Demo: training tiny-sft (2/4), step" in bar.label.text()
+    assert "Demo: training tiny-sft (2/5), step" in bar.label.text()
     with qtbot.waitSignal(bar.finished, timeout=90_000) as ended:
         qtbot.mouseClick(bar.cancel_button, Qt.MouseButton.LeftButton)
         assert bar.label.text() == "Demo: cancelling the training loop…"

@@ -18,6 +18,12 @@ from typing import Any
 MAX_NEW_TOKENS = 512
 
 
+def decode_reply(processor: Any, tokens: Any) -> str:
+    """The reply's text from its generated tokens, special tokens (the end of turn, padding) left out, as TRL's
+    trainers decode too: the response format's tags are ordinary tokens of every tokenizer the project uses."""
+    return str(processor.decode(tokens, skip_special_tokens=True))
+
+
 class LocalModelError(RuntimeError):
     """The folder is not a model this policy can load; the message says what is missing."""
 
@@ -71,7 +77,7 @@ class LocalPolicy:
             output = self.model.generate(**inputs, max_new_tokens=self.max_new_tokens, **sampling)
         prompt_tokens = inputs["input_ids"].shape[1]
         new_tokens = output[0, prompt_tokens:]
-        text = self.processor.decode(new_tokens, skip_special_tokens=True)
+        text = decode_reply(self.processor, new_tokens)
         usage = {"prompt_tokens": int(prompt_tokens), "completion_tokens": int(new_tokens.shape[0])}
         return text, usage | {"total_tokens": usage["prompt_tokens"] + usage["completion_tokens"]}
 

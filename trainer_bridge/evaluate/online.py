@@ -43,6 +43,7 @@ from annotator.llm.client import LLMConfig
 from annotator.storage import evaluations
 from annotator.storage.evaluations import RolloutRecord
 from annotator.storage.workspace import Workspace
+from trainer_bridge.evaluate.local_agent import LocalAgent
 from trainer_bridge.evaluate.offline import fingerprint
 from trainer_bridge.evaluate.online_rollout import Item, OnlineJudge, RolloutJudge, RolloutRunner
 from trainer_bridge.evaluate.online_summary import online_summary, state
@@ -63,6 +64,7 @@ class OnlineJob:
     prompt_variant: str = str(DEFAULT_PROMPT_VARIANT)
     judge: OnlineJudge | None = None  # for instructions the phone cannot check; None: they stay unchecked
     resume: bool = True
+    restart_app: bool = True  # each rollout starts in the app (its start page); False: on the home screen
 
     def __post_init__(self) -> None:
         if not self.instructions:
@@ -79,11 +81,13 @@ class OnlineJob:
         return {
             "max_steps": self.max_steps, "history_images": self.history_images, "prompt_variant": self.prompt_variant,
             "temperature": endpoint.temperature, "seed": endpoint.seed, "judge": judge,
-            "start": "reset where the phone can, then the app restarted",
+            "start": "reset where the phone can, then the app restarted" if self.restart_app
+            else "reset where the phone can, on the home screen",
         }  # fmt: skip
 
     def items(self) -> list[Item]:
-        return [Item(iid, text, app, run) for iid, text, app in self.instructions for run in range(self.runs)]
+        return [Item(iid, text, app, run, self.restart_app) for iid, text, app in self.instructions
+                for run in range(self.runs)]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -137,11 +141,16 @@ class _Board(Dealer[Item]):
 class OnlineEvaluation:
     """One run of a job with a policy endpoint on phones; `run` may be called once."""
 
-    def __init__(self, workspace: Workspace, endpoint: LLMConfig, devices: list[AndroidDevice], job: OnlineJob) -> None:
+    def __init__(
+        self, workspace: Workspace, endpoint: LLMConfig, devices: list[AndroidDevice], job: OnlineJob,
+        local: LocalAgent | None = None,
+    ) -> None:  # fmt: skip
+        """`local`: a model asked in this process instead of `endpoint` (which then only names it)."""
         serials = [device.serial for device in devices]
         if not devices or len(set(serials)) != len(serials):
             raise ValueError(f"the phones to run on: at least one, each once; got {serials}")
         self.workspace, self.endpoint, self.devices, self.job = workspace, endpoint, devices, job
+        self.local = local
         self.settings = Settings(
             max_steps=job.max_steps, history_images=job.history_images, prompt_variant=job.prompt_variant,
             restart_app=True,
@@ -152,6 +161,8 @@ class OnlineEvaluation:
     ) -> OnlineResult:
         started, db, job = time.perf_counter(), self.workspace.database, self.job
         policy = {"kind": "endpoint", "model": self.endpoint.model, "base_url": self.endpoint.base_url}
+        if self.local is not None:
+            policy = self.local.description
         settings = job.settings(self.endpoint)
         ids = sorted({iid for iid, _, _ in job.instructions})
         evaluation_id, resumed = evaluations.start_or_resume(
@@ -240,7 +251,13 @@ class OnlineEvaluation:
     ) -> None:  # fmt: skip
         """One phone's worker: rollouts from the queue until it is empty, the run stops or the phone goes away."""
         runner = RolloutRunner(
-            self.workspace, device, self.endpoint, self.settings, board.stop, judged=self.job.judge is not None
+            self.workspace,
+            device,
+            self.endpoint,
+            self.settings,
+            board.stop,
+            judged=self.job.judge is not None,
+            decider=self.local.decider() if self.local is not None else None,
         )
 
         def one(item: Item) -> str | None:

@@ -17,6 +17,7 @@ from annotator.domain.trajectory import InstructionStatus
 from annotator.llm.client import LLMConfig
 from annotator.storage import collection, instructions
 from annotator.storage.workspace import Workspace
+from trainer_bridge.evaluate.local_agent import LocalAgent
 from trainer_bridge.evaluate.online import OnlineEvaluation, OnlineJob, OnlineProgress, OnlineResult
 from trainer_bridge.evaluate.online_rollout import OnlineJudge
 
@@ -29,9 +30,10 @@ def run_online_command(
     workspace: Workspace, endpoint: LLMConfig, *, device_serials: tuple[str, ...], adb_port: int | None,
     app: tuple[str, ...], instruction_ids: tuple[int, ...], runs: int, max_steps: int, history_images: int,
     prompt_variant: str, judge_model: str | None, judge_base_url: str | None, name: str | None, resume: bool,
-    on_progress: Callable[[OnlineProgress], None] | None,
+    on_progress: Callable[[OnlineProgress], None] | None, local: LocalAgent | None = None, restart_app: bool = True,
 ) -> OnlineResult:  # fmt: skip
-    """Run the policy at `endpoint` on the phones over the instructions; nothing is printed."""
+    """Run the policy at `endpoint` (or the `local` model it names) on the phones over the instructions; nothing is
+    printed."""
     chosen = choose_instructions(workspace, app, instruction_ids)
     if judge_base_url is not None and judge_model is None:
         raise OnlineError("--judge-base-url needs --judge-model: the judge's model as that server knows it")
@@ -40,13 +42,14 @@ def run_online_command(
         job = OnlineJob(
             name or f"{endpoint.model} on phones", chosen, runs=runs, max_steps=max_steps,
             history_images=history_images, prompt_variant=prompt_variant, judge=judge, resume=resume,
+            restart_app=restart_app,
         )  # fmt: skip
     except ValueError as error:
         raise OnlineError(str(error)) from None
     devices = choose_devices(device_serials, adb_port)
     for device in devices:
         device.packages = remember_device(workspace, device)
-    return OnlineEvaluation(workspace, endpoint, devices, job).run(on_progress)
+    return OnlineEvaluation(workspace, endpoint, devices, job, local).run(on_progress)
 
 
 def choose_devices(serials: tuple[str, ...], port: int | None) -> list[AndroidDevice]:

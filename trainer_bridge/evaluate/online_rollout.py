@@ -43,6 +43,7 @@ class Item:
     text: str
     app: str
     run: int
+    restart_app: bool = True  # the app opened on its start page first; False: the policy starts on the home screen
 
     @property
     def key(self) -> tuple[int, int]:
@@ -104,7 +105,8 @@ class RolloutRunner:
         except DeviceError as error:
             return Rollout(None, phone_lost=f"before the rollout: {error}")
         run = CollectionRun(
-            self.workspace, self.device, self.decider, settings=self.settings, packages=self.packages,
+            self.workspace, self.device, self.decider, settings=replace(self.settings, restart_app=item.restart_app),
+            packages=self.packages,
             stop=self.stop, after_record=self.screens.prepare,
         )  # fmt: skip
         result = run.start(Task(item.instruction_id, item.text, item.app), self.collector)

@@ -110,8 +110,9 @@ def check_script(bridge: BridgeArguments, script: str) -> None:
         raise TrainingSetupError(f"the recipe's stage {bridge.stage!r} is not what {script} trains on")
 
 
-def model_folder(bridge: BridgeArguments, output_dir: str) -> str:
-    """`--model`, or the tiny model built offline in the output folder when the recipe is a tiny one."""
+def model_folder(bridge: BridgeArguments, output_dir: str, dataset: Any = None) -> str:
+    """`--model`, or the tiny model built offline in the output folder when the recipe is a tiny one (its tokenizer
+    trained on the texts of `dataset`, the data it trains on first)."""
     if bridge.model:
         return bridge.model
     if not bridge.tiny_model:
@@ -120,8 +121,30 @@ def model_folder(bridge: BridgeArguments, output_dir: str) -> str:
 
     folder = (Path(output_dir) / "tiny-model").resolve()  # absolute: a LoRA run's adapter names it as its base
     if not (folder / "config.json").is_file():
-        build_tiny_qwen(folder)
+        build_tiny_qwen(folder, training_texts(dataset) if dataset is not None else None)
     return str(folder)
+
+
+TEXT_COLUMNS = ("prompt", "completion", "answer")  # an export's texts: chat messages, or the answer as a string
+
+
+def training_texts(dataset: Any) -> list[str]:
+    """Every text of an export's split: its messages' text parts and its answers."""
+    texts: list[str] = []
+    for column in [name for name in TEXT_COLUMNS if name in dataset.column_names]:
+        for value in dataset[column]:
+            texts.extend(_strings(value))
+    return texts
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, dict):
+        return [text for key in ("content", "text") for text in _strings(value.get(key))]
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    return []
 
 
 def is_adapter(path: str) -> bool:
@@ -224,15 +247,16 @@ def fit(
     """Load the model (or build the tiny one), train with `trainer_class` from the last checkpoint, write events
     and save: what every script does once its data and settings are checked."""
     from trainer_bridge.train.events import EventLog, EventsCallback  # loads transformers: only when training
+    from trainer_bridge.train.resume import exactly_resuming
 
-    model_path = model_folder(bridge, config.output_dir)
+    model_path = model_folder(bridge, config.output_dir, dataset)
     model = load_model(model_path)
     if is_adapter(model_path) and bridge.use_lora:
         keep_merged_base(model, config.output_dir)
     freeze_vision(model, bridge)
     resumed = last_checkpoint(config.output_dir, bridge.resume)
     events = EventsCallback(EventLog(Path(config.output_dir)), completions=completions, resumed_from=resumed)
-    trainer = trainer_class(
+    trainer = exactly_resuming(trainer_class)(
         model=model, args=config, train_dataset=dataset, peft_config=lora_config(bridge), callbacks=[events],
         processing_class=load_processor(model_path, manifest, **(processor_options or {})), **trainer_options,
     )  # fmt: skip

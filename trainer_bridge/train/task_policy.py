@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotator.llm.client import Completion
+from trainer_bridge.evaluate.local_policy import decode_reply
 
 DATA_URL_PREFIX = "data:"
 
@@ -67,10 +68,12 @@ class PolicyChat:
     """`LLMClient.complete` answered by a local model, each answer kept as a `Generation` until `take`n."""
 
     def __init__(
-        self, model: Any, processor: Any, lock: threading.Lock, *, name: str, temperature: float, max_new_tokens: int
+        self, model: Any, processor: Any, lock: threading.Lock, *, name: str, temperature: float, max_new_tokens: int,
+        keep: bool = True,
     ) -> None:  # fmt: skip
+        """`keep`: keep each answer's inputs and tokens for training (an evaluation keeps none)."""
         self.model, self.processor, self.lock, self.name = model, processor, lock, name
-        self.temperature, self.max_new_tokens = temperature, max_new_tokens
+        self.temperature, self.max_new_tokens, self.keep = temperature, max_new_tokens, keep
         self._kept: list[Generation] = []
 
     def complete(
@@ -83,8 +86,9 @@ class PolicyChat:
         inputs = self.processor(text=[prompt], images=images or None, return_tensors="pt")
         with self.lock:
             generated = self._generate(inputs, temperature, max_tokens)
-        text = self.processor.decode(generated, skip_special_tokens=True)
-        self._kept.append(Generation({key: value for key, value in inputs.items()}, generated, text))
+        text = decode_reply(self.processor, generated)
+        if self.keep:
+            self._kept.append(Generation({key: value for key, value in inputs.items()}, generated, text))
         prompt_tokens, new_tokens = int(inputs["input_ids"].shape[1]), int(generated.shape[0])
         usage: dict[str, int | None] = {
             "prompt_tokens": prompt_tokens,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from annotator.collect.agent import AgentDecider
 from annotator.collect.dealing import Dealer, work_through
@@ -130,7 +130,7 @@ class RolloutGroups:
     def _one(self, phone: _Phone, task: Item, index: int) -> tuple[PlayedRollout | None, str | None]:
         """One rollout on `phone`: played (and judged where needed), or why the phone cannot go on."""
         phone.chat.take()  # nothing of an earlier, abandoned rollout is counted in this one
-        result = phone.runner.run(Item(task.instruction_id, task.text, task.app, index))
+        result = phone.runner.run(replace(task, run=index))
         generations = phone.chat.take()
         if result.phone_lost is not None:
             return None, result.phone_lost

@@ -172,7 +172,9 @@ class TaskGRPOTrainer(Trainer):
         total = torch.zeros((), device=self.args.device)
         for row in inputs:
             started = time.perf_counter()
-            task = Item(int(row["instruction_id"]), row["instruction"], row["app"], 0)
+            # Each rollout starts as the instruction's reference run did: in the app, or on the home screen.
+            task = Item(int(row["instruction_id"]), row["instruction"], row["app"], 0,
+                        restart_app=bool(row.get("restart_app", True)))  # fmt: skip
             rollouts = self.groups.play(task, self.task.num_generations)
             rewards = rollout_rewards(rollouts, *self.rewards)
             advantages = group_advantages(rewards["reward"])

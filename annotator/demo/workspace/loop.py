@@ -2,15 +2,18 @@
 Runs and Models views show real runs and a real evaluation on first open.
 
 Four steps, each a `trainer-bridge` command run by this interpreter (`python -m trainer_bridge`), exactly what a
-user would type: export the accepted trajectories (sft and grpo-action, trl format), train `tiny-sft`, train
-`tiny-grpo` from the SFT result, evaluate the GRPO result offline. The runs and the evaluation are recorded in the
+user would type: export the accepted trajectories (sft and grpo-action, trl format, `--preset tiny`: the samples
+the tiny model learns from on a laptop, docs/adr/0009), train `tiny-sft`, train `tiny-grpo` from the SFT result,
+evaluate offline the untrained model, the SFT result and the GRPO result on those steps, so the Models view
+compares them, and run the GRPO result as the agent on a virtual phone over the accepted trajectories' tasks,
+starting on the home screen as they were collected. The tiny model memorises what it is shown: it is evaluated on
+its own training steps and tasks, and the evaluations' names say so. The runs and the evaluation are recorded in the
 demo's own database like any other. A step is skipped when its result is there already (an export's manifest, a
 complete run of that folder, a complete evaluation of that model), so opening the demo again redoes nothing; a step
 cancelled half-way is done again (a training run goes on from its last checkpoint). Once a step has run, the
 steps after it are done afresh: they would otherwise keep results of the earlier data or model.
 
-Both runs are the recipes as shipped (LoRA): `tiny-grpo --model` merges the SFT run's adapter into its base before
-adding its own, and `eval --model-path` loads the GRPO run's adapter over that merged base.
+Both runs are the recipes as shipped (full tuning): `tiny-grpo --model` starts from the SFT run's folder.
 """
 
 from __future__ import annotations
@@ -24,19 +27,28 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
+from annotator.demo.phone.adb_server import VirtualAdbServer
+from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.workspace.build import demo_db_url
 from annotator.demo.workspace.loop_child import Cancelled, Child
 from annotator.storage import evaluations, training_runs
 from annotator.storage.database import open_database
+from annotator.storage.selection import TrajectorySelection, selected_keys
 
-STEPS = ("export", "tiny-sft", "tiny-grpo", "evaluate")
-EVAL_NAME = "demo: tiny-grpo"
-TINY_ANSWER_TOKENS = 64  # the tiny model never ends an answer: 512 tokens of noise per step would say nothing more
+STEPS = ("export", "tiny-sft", "tiny-grpo", "evaluate", "online")
+EVAL_NAME = "demo: after tiny-grpo (its training steps)"
+# The evaluations the loop makes, in order: (name, the run folder whose model is asked, or its untrained model).
+EVALUATED = (("demo: untrained tiny model (its training steps)", "tiny-sft", "tiny-model"),
+             ("demo: after tiny-sft (its training steps)", "tiny-sft", ""), (EVAL_NAME, "tiny-grpo", ""))  # fmt: skip
+ONLINE_NAME = "demo: tiny-grpo agent on the virtual phone (its training tasks)"
+TINY_ANSWER_TOKENS = 128  # a correct answer is ~70 tokens; an untrained model never ends one
 LOG_FILE = "demo-loop.log"
 TRAINING_MODULES = ("torch", "torchvision", "transformers", "trl", "peft", "accelerate", "datasets", "yaml")
 EVALUATING = re.compile(rb"evaluating (\d+)/(\d+)")  # `eval`'s progress lines when its stderr is not a terminal
+ROLLOUT_ENDED = re.compile(rb"\[(\d+)/(\d+)\] instruction ")  # `eval --online`'s line as each rollout ends
 
 __all__ = ["STEPS", "Cancelled", "DemoLoop", "LoopFailed", "LoopProgress", "LoopReport", "TrainingNotInstalled"]
 
@@ -127,7 +139,8 @@ class DemoLoop:
         ran: list[str] = []
         skipped: list[str] = []
         steps = {"export": (self._exported, self._export), "tiny-sft": (self._sft_done, self._sft),
-                 "tiny-grpo": (self._grpo_done, self._grpo), "evaluate": (self._evaluated, self._evaluate)}  # fmt: skip
+                 "tiny-grpo": (self._grpo_done, self._grpo), "evaluate": (self._evaluated, self._evaluate),
+                 "online": (self._online_done, self._online)}  # fmt: skip
         for number, name in enumerate(STEPS, start=1):
             done, do = steps[name]
             if self.cancelled:
@@ -169,14 +182,32 @@ class DemoLoop:
         finally:
             database.dispose()
 
-    def _evaluated(self) -> bool:
+    def _complete_evaluations(self, kind: str) -> set[tuple[str, str | None]]:
+        """(name, model path) of the complete evaluations of `kind`."""
         database = open_database(self.db_url, migrate=False)
         try:
-            found = evaluations.list_evaluations(database, "offline")
+            found = evaluations.list_evaluations(database, kind)
         finally:
             database.dispose()
-        model = str(self.paths.run("tiny-grpo"))
-        return any(e.name == EVAL_NAME and e.status == "complete" and e.policy.get("path") == model for e in found)
+        return {(e.name, e.policy.get("path")) for e in found if e.status == "complete"}
+
+    def _evaluated(self) -> bool:
+        done = self._complete_evaluations("offline")
+        return all((name, str(self._evaluated_model(run, part))) in done for name, run, part in EVALUATED)
+
+    def _online_done(self) -> bool:
+        return (ONLINE_NAME, str(self.paths.run("tiny-grpo"))) in self._complete_evaluations("online")
+
+    def _trained_instructions(self) -> list[int]:
+        database = open_database(self.db_url, migrate=False)
+        try:
+            _, keys = selected_keys(database, TrajectorySelection(review_states=("accepted",)))
+        finally:
+            database.dispose()
+        return sorted({key.instruction_id for key in keys})
+
+    def _evaluated_model(self, run: str, part: str) -> Path:
+        return self.paths.run(run) / part if part else self.paths.run(run)
 
     # -- the steps
 
@@ -185,7 +216,8 @@ class DemoLoop:
             if (folder / "manifest.json").is_file():
                 continue
             shutil.rmtree(folder, ignore_errors=True)  # `export --out` takes a new or empty folder
-            self._command(number, "export", ["export", "--stage", stage, "--format", "trl", "--out", str(folder)])
+            self._command(number, "export", ["export", "--stage", stage, "--format", "trl", "--preset", "tiny",
+                                             "--out", str(folder)])  # fmt: skip
 
     def _sft(self, number: int, fresh: bool) -> None:
         self._train(number, "tiny-sft", self.paths.exports["sft"], None, fresh)
@@ -208,12 +240,24 @@ class DemoLoop:
             raise
 
     def _evaluate(self, number: int, fresh: bool) -> None:
-        argv = ["eval", "--model-path", str(self.paths.run("tiny-grpo")), "--export",
-                str(self.paths.exports["grpo-action"]), "--name", EVAL_NAME,
-                "--max-new-tokens", str(TINY_ANSWER_TOKENS)]  # fmt: skip
-        argv += ["--new"] if fresh else []  # answers of an earlier model of that folder are not this one's
-        output = Output(self.paths.log)
-        self._command(number, "evaluate", argv, lambda: self._report("evaluate", number, *output.evaluated()))
+        for name, run, part in EVALUATED:
+            argv = ["eval", "--model-path", str(self._evaluated_model(run, part)), "--export",
+                    str(self.paths.exports["grpo-action"]), "--name", name,
+                    "--max-new-tokens", str(TINY_ANSWER_TOKENS)]  # fmt: skip
+            argv += ["--new"] if fresh else []  # answers of an earlier model of that folder are not this one's
+            output = Output(self.paths.log)
+            self._command(number, "evaluate", argv, partial(self._report_from, output, "evaluate", number))
+
+    def _online(self, number: int, fresh: bool) -> None:
+        """The GRPO result as the agent on a virtual phone of this process, over the tasks it was trained on."""
+        chosen = [part for iid in self._trained_instructions() for part in ("--instruction-id", str(iid))]
+        with VirtualAdbServer([VirtualPhone(serial="virtual-demo")]) as server:
+            argv = ["eval", "--online", "--model-path", str(self.paths.run("tiny-grpo")), "--export",
+                    str(self.paths.exports["grpo-action"]), "--adb-port", str(server.port), "--start-in", "home",
+                    "--name", ONLINE_NAME, "--max-new-tokens", str(TINY_ANSWER_TOKENS), *chosen]  # fmt: skip
+            argv += ["--new"] if fresh else []
+            rollouts = Output(self.paths.log, ROLLOUT_ENDED)
+            self._command(number, "online", argv, partial(self._report_from, rollouts, "online", number))
 
     def _cancel_leftovers(self, folder: Path) -> None:
         """Cancel runs of this folder still recorded live (an app killed while it trained, or `train` stopped
@@ -239,6 +283,9 @@ class DemoLoop:
         if code != 0:
             raise LoopFailed(f"{name}: `trainer-bridge {args[0]}` exited with status {code}: "
                              f"{last_line(self.paths.log)} (see {self.paths.log})")  # fmt: skip
+
+    def _report_from(self, output: Output, step: str, number: int) -> None:
+        self._report(step, number, *output.latest())
 
     def _report(self, step: str, number: int, done: int | None, of: int | None) -> None:
         progress = LoopProgress(step, number, "running", done, of)
@@ -284,18 +331,20 @@ class Events:
 
 
 class Output:
-    """`eval`'s newest progress line in the loop's log (it prints one every 10% of the steps)."""
+    """`eval`'s newest progress line in the loop's log (offline: one every 10% of the steps; online: one per
+    rollout): (done, of), read from what was written since this step started."""
 
-    def __init__(self, log: Path) -> None:
+    def __init__(self, log: Path, pattern: re.Pattern[bytes] = EVALUATING) -> None:
         self.log, self.offset = log, log.stat().st_size if log.exists() else 0
+        self.pattern = pattern
         self.last: tuple[int | None, int | None] = (None, None)
 
-    def evaluated(self) -> tuple[int | None, int | None]:
+    def latest(self) -> tuple[int | None, int | None]:
         with open(self.log, "rb") as file:
             file.seek(self.offset)
             chunk = file.read()
         self.offset += len(chunk)
-        found = EVALUATING.findall(chunk)
+        found = self.pattern.findall(chunk)
         if found:
             self.last = (int(found[-1][0]), int(found[-1][1]))
         return self.last

@@ -1148,10 +1148,6 @@
         <translation>停止演示的训练流程；再次打开演示时会接着进行</translation>
     </message>
     <message>
-        <source>The demo closes the loop: it exports the accepted trajectories, trains tiny-sft, then tiny-grpo, and evaluates the result. Commands and their output: %1</source>
-        <translation>演示会走完整个流程：导出已通过的轨迹，训练 tiny-sft，再训练 tiny-grpo，然后评估结果。命令及其输出：%1</translation>
-    </message>
-    <message>
         <source>Demo: starting the training loop…</source>
         <translation>演示：正在启动训练流程…</translation>
     </message>
@@ -1172,8 +1168,12 @@
         <translation>演示：训练流程失败：%1</translation>
     </message>
     <message>
-        <source>Demo: loop closed in %1 s; see the Runs and Models views.</source>
-        <translation>演示：流程已完成，用时 %1 秒；请查看“训练”和“模型”视图。</translation>
+        <source>The demo closes the loop: it exports the accepted trajectories, trains tiny-sft, then tiny-grpo, evaluates the untrained model and both results on the trained steps, and runs the trained agent on a virtual phone. Commands and their output: %1</source>
+        <translation>演示会走完整个流程：导出已通过的轨迹，训练 tiny-sft，再训练 tiny-grpo，在训练用的步骤上评估未训练的模型和两次训练的结果，然后在虚拟手机上运行训练好的模型。命令及其输出：%1</translation>
+    </message>
+    <message>
+        <source>Demo: loop closed in %1 s; see the Runs and Models views. The tiny model memorises the steps and tasks it was trained on; it does not generalise to others.</source>
+        <translation>演示：流程已完成，用时 %1 秒；请查看“训练”和“模型”视图。这个很小的模型只是记住了训练用的步骤和任务，不能用于其他任务。</translation>
     </message>
     <message>
         <source>Demo: %1 (%2/%3)…</source>
@@ -1182,6 +1182,10 @@
     <message>
         <source>Demo: %1 (%2/%3), %4 of %5 steps…</source>
         <translation>演示：%1（%2/%3），已评估 %4/%5 步…</translation>
+    </message>
+    <message>
+        <source>Demo: %1 (%2/%3), %4 of %5 tasks…</source>
+        <translation>演示：%1（%2/%3），已完成 %4/%5 个任务…</translation>
     </message>
     <message>
         <source>Demo: %1 (%2/%3), step %4 of %5…</source>
@@ -1200,8 +1204,12 @@
         <translation>正在训练 tiny-grpo</translation>
     </message>
     <message>
-        <source>evaluating the result</source>
-        <translation>正在评估结果</translation>
+        <source>evaluating the models</source>
+        <translation>正在评估模型</translation>
+    </message>
+    <message>
+        <source>running the trained agent on a virtual phone</source>
+        <translation>正在虚拟手机上运行训练好的模型</translation>
     </message>
 </context>
 <context>
