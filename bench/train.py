@@ -43,7 +43,7 @@ from trainer_bridge.train.tiny import build_qwen, build_tiny_qwen
 
 GOAL_OVERHEAD = 0.10
 SETTING_KEYS = ("learning_rate", "per_device_train_batch_size", "gradient_accumulation_steps", "num_generations",
-                "max_completion_length", "temperature", "beta")  # fmt: skip
+                "max_completion_length", "temperature", "beta", "bf16", "lr_scheduler_type", "warmup_steps")  # fmt: skip
 SIZED_RECIPES = {"sft": "mobile-r1-stage1", "grpo-action": "mobile-r1-stage2"}  # what issue 18 asks to measure
 
 
@@ -174,7 +174,8 @@ def measure(work: Path, steps: int, rounds: int) -> dict[str, Any]:
         for round_ in range(rounds):
             settings = plain_settings("tiny-sft" if stage == "sft" else "tiny-grpo", steps,
                                       work / f"plain-{stage}-{round_}")  # fmt: skip
-            plain.append(plain_run(stage, exports[stage], model, settings))
+            lora = bool(load_recipe("tiny-sft" if stage == "sft" else "tiny-grpo").get("use_lora", True))
+            plain.append(plain_run(stage, exports[stage], model, settings, lora))
             bridged.append(bridge_run(stage, exports[stage], model, steps, work / f"bridge-{stage}-{round_}"))
             log(f"{stage} round {round_ + 1}: TRL {plain[-1]:.2f} s, bridge {bridged[-1]:.2f} s for {steps} steps")
         name = stage.replace("-", "_")

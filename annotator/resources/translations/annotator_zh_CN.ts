@@ -3737,6 +3737,14 @@ trainer-bridge eval --base-url URL --model M
         <source>No step logged yet</source>
         <translation>尚未记录任何步</translation>
     </message>
+    <message>
+        <source>%1: first %2, last %3</source>
+        <translation>%1：最初 %2，最后 %3</translation>
+    </message>
+    <message>
+        <source>mean of %1 steps</source>
+        <translation>%1 步的平均值</translation>
+    </message>
 </context>
 <context>
     <name>RunsView</name>

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from annotator.reports.statistics_charts import BLUE, ORANGE, style
 from annotator.ui.figure_canvas import IdleDrawCanvas
+from annotator.ui.i18n import fill
 
 if TYPE_CHECKING:
     from annotator.services.training import Curve
@@ -25,8 +27,12 @@ TEXT = {
     "reward": QT_TRANSLATE_NOOP("RunsCharts", "Mean reward"),
     "step": QT_TRANSLATE_NOOP("RunsCharts", "Step"),
     "empty": QT_TRANSLATE_NOOP("RunsCharts", "No step logged yet"),
+    "ends": QT_TRANSLATE_NOOP("RunsCharts", "%1: first %2, last %3"),
+    "average": QT_TRANSLATE_NOOP("RunsCharts", "mean of %1 steps"),
 }
 HEIGHT_PX = 260
+LOG_SCALE_RATIO = 30  # a positive curve whose largest value is this many times its smallest is drawn on a log axis
+WINDOWS = 8  # the moving mean spans an eighth of the steps: the trend through a noisy reward or loss
 
 
 def text(key: str) -> str:
@@ -42,13 +48,44 @@ def draw_curves(figure: Figure, curves: dict[str, Curve]) -> None:
         style(figure)
         return
     for axes, (key, curve) in zip(figure.subplots(1, len(shown), squeeze=False)[0], shown.items(), strict=True):
-        axes.plot(curve.steps, curve.values, marker="o", markersize=3, color=BLUE if key == "loss" else ORANGE)
-        axes.set_title(text(key))
+        colour = BLUE if key == "loss" else ORANGE
+        axes.plot(curve.steps, curve.values, marker="o", markersize=3, color=colour, alpha=0.45, linewidth=0.8)
+        window = len(curve.values) // WINDOWS
+        if window >= 2:
+            axes.plot(curve.steps[window - 1 :], moving_mean(curve.values, window), color=colour, linewidth=2,
+                      label=fill(text("average"), window))  # fmt: skip
+            axes.legend(loc="best", fontsize="small", frameon=False)
+        first, last = curve.values[0], curve.values[-1]
+        axes.set_title(fill(text("ends"), text(key), figure_value(first), figure_value(last)))
+        set_value_range(axes, curve.values)
         axes.set_xlabel(text("step"))
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
         axes.spines[["top", "right"]].set_visible(False)
         axes.grid(alpha=0.3)
     style(figure)
+
+
+def moving_mean(values: list[float], window: int) -> list[float]:
+    """The mean of each `window` values in a row, from the window-th on."""
+    sums = [0.0]
+    for value in values:
+        sums.append(sums[-1] + value)
+    return [(sums[end] - sums[end - window]) / window for end in range(window, len(values) + 1)]
+
+
+def figure_value(value: float) -> str:
+    return f"{value:.3g}"
+
+
+def set_value_range(axes: Axes, values: list[float]) -> None:
+    """A range that does not make noise look like a fall or a climb: zero stays in view for a curve of one sign,
+    and a positive one spanning orders of magnitude (an SFT loss) is drawn on a log axis."""
+    low, high = min(values), max(values)
+    if low > 0 and high / low >= LOG_SCALE_RATIO:
+        axes.set_yscale("log")
+        return
+    span = max(high - low, abs(high), abs(low), 1e-12)
+    axes.set_ylim(min(low, 0.0) - 0.05 * span, max(high, 0.0) + 0.05 * span)
 
 
 class CurvesChart(IdleDrawCanvas):
