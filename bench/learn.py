@@ -88,7 +88,7 @@ def measure(work: Path, quick: bool) -> dict[str, Any]:
         keep_only_shortest_accepted(data_dir)
     log(f"demo built in {built.seconds} s")
     loop = DemoLoop(data_dir, lambda progress: log(f"{progress.step}: {progress.state}"),
-                    settings=("save_steps=40", "save_total_limit=100"))  # fmt: skip
+                    settings=("save_steps=100", "save_total_limit=100"))  # fmt: skip
     report = loop.run()
     found = accuracies(data_dir)
     untrained, after_sft, after_grpo = (found.get(name) for name, _, _ in EVALUATED)

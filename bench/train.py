@@ -43,7 +43,8 @@ from trainer_bridge.train.tiny import build_qwen, build_tiny_qwen
 
 GOAL_OVERHEAD = 0.10
 SETTING_KEYS = ("learning_rate", "per_device_train_batch_size", "gradient_accumulation_steps", "num_generations",
-                "max_completion_length", "temperature", "beta", "bf16", "lr_scheduler_type", "warmup_steps")  # fmt: skip
+                "max_completion_length", "temperature", "beta", "bf16", "lr_scheduler_type",
+                "warmup_steps")  # fmt: skip
 SIZED_RECIPES = {"sft": "mobile-r1-stage1", "grpo-action": "mobile-r1-stage2"}  # what issue 18 asks to measure
 
 

@@ -56,9 +56,9 @@ def test_the_loop_trains_twice_evaluates_and_a_second_run_does_nothing(
     steps = {(p.step, p.done, p.of) for p in seen if p.done is not None}
     assert {("tiny-sft", 1, 1), ("tiny-grpo", 1, 1)} <= steps  # the run's step, read from its events.jsonl
     assert any(step == "evaluate" for step, _, _ in steps)
-    assert [p.number for p in seen if p.state == "done"] == [1, 2, 3, 4]
+    assert [p.number for p in seen if p.state == "done"] == [1, 2, 3, 4, 5]
 
     again = CliRunner().invoke(cli, ["demo", "--no-gui", "--with-training", "--data-dir", str(folder)])
     assert again.exit_code == 0, again.output
-    assert all(f"[{n}/4] {step}: skipped" in again.output for n, step in enumerate(STEPS, start=1))
+    assert all(f"[{n}/5] {step}: skipped" in again.output for n, step in enumerate(STEPS, start=1))
     assert "The loop was closed already" in again.output

@@ -147,7 +147,10 @@ def test_a_recorded_run_shows_its_reward_curve_completions_and_log_in_english_an
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         page.chart.draw()
-    assert [axes.get_title() for axes in page.chart.figure.axes] == ["损失", "平均奖励"]
+    assert [axes.get_title() for axes in page.chart.figure.axes] == [
+        "损失：最初 0.5，最后 0.4",
+        "平均奖励：最初 0.25，最后 0.75",
+    ]
     assert not [str(w.message) for w in caught if "missing from font" in str(w.message)]
 
 

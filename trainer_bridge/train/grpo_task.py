@@ -154,7 +154,8 @@ def train(argv: Sequence[str] | None = None) -> None:
     except WorkspaceError as error:
         raise TrainingSetupError(str(error)) from None
     with workspace, phones(config) as devices:
-        rows = dataset.select_columns(list(COLUMNS))
+        # restart_app: how the instruction's reference run started (exports before it have none: in the app)
+        rows = dataset.select_columns([name for name in (*COLUMNS, "restart_app") if name in dataset.column_names])
         _play_and_train(bridge, config, manifest, rows, workspace, devices, rewards)
 
 
