@@ -57,6 +57,19 @@ def accuracies(data_dir: Path) -> dict[str, float]:
     return {name: float(found[name].summary["step_accuracy"]) for name, _, _ in EVALUATED if name in found}
 
 
+def online_success(data_dir: Path) -> dict[str, Any] | None:
+    """The trained agent on the virtual phone: its task and tail success over the trained tasks."""
+    from annotator.demo.workspace.loop import ONLINE_NAME
+
+    database = open_database(demo_db_url(data_dir), migrate=False)
+    try:
+        found = [e for e in evaluations.list_evaluations(database, "online") if e.name == ONLINE_NAME]
+    finally:
+        database.dispose()
+    summary = found[-1].summary if found and found[-1].summary else None
+    return {key: summary.get(key) for key in ("task_success", "tail_success", "runs")} if summary else None
+
+
 def checkpoint_accuracy(data_dir: Path, checkpoint: Path, export: Path) -> float:
     command = [sys.executable, "-m", "trainer_bridge", "eval", "--model-path", str(checkpoint), "--export", str(export),
                "--name", f"bench: {checkpoint.name}", "--max-new-tokens", "128", "--new", "--json",
@@ -95,7 +108,7 @@ def measure(work: Path, quick: bool) -> dict[str, Any]:
     learned_s, checkpoints = seconds_to_learned(data_dir, loop.paths.run("tiny-sft"), loop.paths.exports["grpo-action"])
     figures = {"loop_s": report.total_s, "steps_s": report.seconds, "untrained_step_accuracy": untrained,
                "sft_step_accuracy": after_sft, "grpo_step_accuracy": after_grpo, "sft_checkpoints": checkpoints,
-               "seconds_to_0.9": learned_s}  # fmt: skip
+               "seconds_to_0.9": learned_s, "online": online_success(data_dir)}  # fmt: skip
     goals = [
         {"name": "seconds_to_0.9_step_accuracy", "value": round(learned_s, 1) if learned_s is not None else None,
          "target": GOAL_SECONDS, "unit": "s", "better": "lower"},
