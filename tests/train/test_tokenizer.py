@@ -18,7 +18,7 @@ from trainer_bridge.evaluate.local_policy import decode_reply
 from trainer_bridge.evaluate.scoring import score_reply
 from trainer_bridge.rewards.recipes import trl_rewards
 from trainer_bridge.train.common import training_texts
-from trainer_bridge.train.tiny import DEFAULT_VOCABULARY, SIZES, _tokenizer, build_tiny_qwen
+from trainer_bridge.train.tiny import SIZES, _tokenizer, build_tiny_qwen, vocabulary
 
 pytestmark = [pytest.mark.slow, pytest.mark.train]
 
@@ -41,7 +41,7 @@ def test_every_tag_survives_a_decode_that_skips_special_tokens(
     size: str, trained_on: str, exports: dict[str, Path]
 ) -> None:
     corpus = training_texts(load_from_disk(str(exports["sft"]))["train"]) if trained_on == "export" else None
-    tokenizer = _tokenizer(corpus, SIZES[size].get("tokenizer", {}).get("vocabulary", DEFAULT_VOCABULARY))
+    tokenizer = _tokenizer(corpus, vocabulary(size))
     ids = tokenizer(REPLY + "<|im_end|><|endoftext|>")["input_ids"]
     assert decode_reply(tokenizer, ids) == REPLY  # the end of turn and the padding go, every tag stays
     assert not set(TAGS) & set(tokenizer.all_special_tokens)

@@ -110,6 +110,11 @@ SIZES: dict[str, dict[str, dict[str, Any]]] = {
 }  # fmt: skip
 
 
+def vocabulary(size: str) -> int:
+    """The largest vocabulary the size's tokenizer may learn (its corpus may fill less)."""
+    return int(SIZES[size].get("tokenizer", {}).get("vocabulary", DEFAULT_VOCABULARY))
+
+
 def build_tiny_qwen(folder: Path, corpus: list[str] | None = None) -> Path:
     """Write a loadable tiny Qwen2.5-VL model and its processor into `folder`; returns `folder`."""
     return build_qwen(folder, "tiny", corpus=corpus)
@@ -133,7 +138,7 @@ def build_qwen(
 
     if size not in SIZES:
         raise ValueError(f"no model size {size!r}; known: {', '.join(SIZES)}")
-    tokenizer = _tokenizer(corpus, SIZES[size].get("tokenizer", {}).get("vocabulary", DEFAULT_VOCABULARY))
+    tokenizer = _tokenizer(corpus, vocabulary(size))
     ids = {token: tokenizer.convert_tokens_to_ids(token) for token in SPECIAL_TOKENS}
     images = Qwen2VLImageProcessor(size={"shortest_edge": 28 * 28 * 4, "longest_edge": 28 * 28 * 16})
     processor = Qwen2_5_VLProcessor(images, tokenizer, Qwen2VLVideoProcessor(), chat_template=CHAT_TEMPLATE)

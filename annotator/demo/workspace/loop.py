@@ -25,7 +25,8 @@ import re
 import shutil
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -35,7 +36,7 @@ from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.workspace.build import demo_db_url
 from annotator.demo.workspace.loop_child import Cancelled, Child
 from annotator.storage import evaluations, training_runs
-from annotator.storage.database import open_database
+from annotator.storage.database import Database, open_database
 from annotator.storage.selection import TrajectorySelection, selected_keys
 
 STEPS = ("export", "tiny-sft", "tiny-grpo", "evaluate", "online")
@@ -175,20 +176,23 @@ class DemoLoop:
         saved = any((folder / name).is_file() for name in ("config.json", "adapter_config.json"))  # full or LoRA
         return saved and any(run.status == "complete" for run in runs)
 
-    def _runs(self, folder: Path) -> list[training_runs.RunInfo]:
+    @contextmanager
+    def _database(self) -> Iterator[Database]:
+        """The demo's database for one read (the commands write it from their own processes)."""
         database = open_database(self.db_url, migrate=False)
         try:
-            return [run for run in training_runs.list_runs(database) if run.output_dir == str(folder)]
+            yield database
         finally:
             database.dispose()
 
+    def _runs(self, folder: Path) -> list[training_runs.RunInfo]:
+        with self._database() as database:
+            return [run for run in training_runs.list_runs(database) if run.output_dir == str(folder)]
+
     def _complete_evaluations(self, kind: str) -> set[tuple[str, str | None]]:
         """(name, model path) of the complete evaluations of `kind`."""
-        database = open_database(self.db_url, migrate=False)
-        try:
+        with self._database() as database:
             found = evaluations.list_evaluations(database, kind)
-        finally:
-            database.dispose()
         return {(e.name, e.policy.get("path")) for e in found if e.status == "complete"}
 
     def _evaluated(self) -> bool:
@@ -199,11 +203,8 @@ class DemoLoop:
         return (ONLINE_NAME, str(self.paths.run("tiny-grpo"))) in self._complete_evaluations("online")
 
     def _trained_instructions(self) -> list[int]:
-        database = open_database(self.db_url, migrate=False)
-        try:
+        with self._database() as database:
             _, keys = selected_keys(database, TrajectorySelection(review_states=("accepted",)))
-        finally:
-            database.dispose()
         return sorted({key.instruction_id for key in keys})
 
     def _evaluated_model(self, run: str, part: str) -> Path:
