@@ -19,7 +19,7 @@ from annotator.collect.session import RunResult, Settings, StepEvent, Task
 from annotator.collect.teleop import HELP, TeleopDecider, parse_command
 from annotator.device.adb import adb_client, connect_network, devices_option, list_devices
 from annotator.device.errors import DeviceError
-from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, MOBILE_R1_VARIANTS
 from annotator.domain.trajectory import TrajectoryStatus
 from annotator.services import collecting
 from annotator.storage import collection
@@ -153,7 +153,7 @@ def read_commands(decider: TeleopDecider) -> None:
 )
 @click.option(
     "--prompt-variant",
-    type=click.Choice(PROMPT_VARIANTS),
+    type=click.Choice(MOBILE_R1_VARIANTS),
     default=str(DEFAULT_PROMPT_VARIANT),
     show_default=True,
     help="The agent's system prompt: qwen2.5-vl declares mobile_use's parameters; mobile-r1-paper is B.4 as printed.",

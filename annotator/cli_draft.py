@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from annotator.cli_common import command_workspace, request_tries_options
-from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS, prompt_variant
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, MOBILE_R1_VARIANTS, prompt_variant
 from annotator.llm.client import LLMError
 from annotator.services.drafting import DraftProgress, DraftSummary, draft_steps
 
@@ -54,7 +54,7 @@ class _Progress:
 )  # fmt: skip
 @click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Requests at once.")
 @click.option(
-    "--prompt-variant", "variant_name", type=click.Choice(PROMPT_VARIANTS), default=DEFAULT_PROMPT_VARIANT.value,
+    "--prompt-variant", "variant_name", type=click.Choice(MOBILE_R1_VARIANTS), default=DEFAULT_PROMPT_VARIANT.value,
     show_default=True, help="The agent's system prompt the draft request starts from.",
 )  # fmt: skip
 @request_tries_options

@@ -20,6 +20,10 @@ __all__ = ["emptied_postgres_url", "postgres_databases", "postgres_url", "shared
 
 # Qt tests run without a display; a developer may override this to watch them.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Under xdist each worker is one process per core: torch's own thread per core in every worker would oversubscribe
+# the cores and spin against each other (set before any test imports torch; the training subprocesses inherit it).
+if "PYTEST_XDIST_WORKER" in os.environ:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 # The folders whose tests of a `workspace` run on SQLite and on PostgreSQL (issue 19: both are first-class).
 BOTH_BACKENDS = {"storage", "services"}
@@ -81,8 +85,10 @@ def device(server: VirtualAdbServer, phone: VirtualPhone) -> AndroidDevice:
 @pytest.fixture(scope="session")
 def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """An sft, a grpo-action and a grpo-task export in the trl format of two accepted virtual-phone trajectories,
-    built once for the training scripts' and the launcher's tests."""
+    and a grpo-action export in InfiGUI-R1's prompt variant, built once for the training scripts' and the
+    launcher's tests."""
     from annotator.domain.model_space import default_export_space
+    from annotator.domain.prompts import PromptVariant
     from tests.evaluate.test_offline import accepted
     from trainer_bridge.export.run import ExportOptions, export
 
@@ -94,4 +100,8 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         for stage in ("sft", "grpo-action", "grpo-task"):
             made[stage] = root / stage
             export(workspace, ExportOptions(stage, "trl", made[stage], default_export_space()))
+        made["grpo-action infigui-r1"] = root / "grpo-action-infigui-r1"
+        infigui = ExportOptions("grpo-action", "trl", made["grpo-action infigui-r1"], default_export_space(),
+                                history_images=1, prompt_variant=PromptVariant.INFIGUI_R1)  # fmt: skip
+        export(workspace, infigui)
     return made

@@ -94,8 +94,8 @@ def _plan(given: dict[str, Any]) -> Plan:
     try:
         sets = parse_sets(given["sets"])
         config = resolve(given["recipe"], sets)
-        check_export(given["data"], config)
-        check_reward(config)
+        manifest = check_export(given["data"], config)
+        check_reward(config, manifest)
         check_no_credentials(config)
         check_keys(given["recipe"], config, sets)
         gpus = given["gpus"] if given["gpus"] is not None else (0 if config.get("use_cpu") else 1)

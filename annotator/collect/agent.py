@@ -18,7 +18,7 @@ from annotator.collect.decide import Decision, DecisionUnavailable, StepContext
 from annotator.domain.actions import Action
 from annotator.domain.coords import DEFAULT_RESIZE, ResizeConfig
 from annotator.domain.grounding_prompt import GroundingContext
-from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, MOBILE_R1_VARIANTS, PromptVariant
 from annotator.llm.agent import HistoryStep, build_agent_messages, parse_agent_reply, prepare_screenshot
 from annotator.llm.client import LLMClient, LLMError
 from annotator.llm.decomposed import DecomposedGrounding
@@ -38,6 +38,9 @@ class AgentDecider:
         decomposed: DecomposedGrounding | None = None,
         image_scale: float = 1.0,
     ) -> None:
+        if prompt_variant not in MOBILE_R1_VARIANTS:
+            raise ValueError(f"prompt variant {prompt_variant}: collecting reads Mobile-R1 replies; use one of "
+                             f"{', '.join(MOBILE_R1_VARIANTS)}")  # fmt: skip
         self.client, self.history_images, self.resize = client, history_images, resize
         self.image_scale = image_scale  # the screenshot scaled before smart_resize (Mobile-R1 stage 3: 0.5)
         self.decomposed = decomposed

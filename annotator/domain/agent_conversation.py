@@ -15,6 +15,10 @@ screenshots, W = shown - 1), as the sliding window caps images for memory; the f
 given, so the model can still see an earlier mis-click. Each tool
 call appears exactly once, in step order, in the model's space. How a screenshot becomes a message part
 (an inline data URL for an endpoint, a placeholder for a training file) is the caller's `image_part`.
+
+The papers' variants (`annotator.domain.prompts`) answer in their own formats (`paper_answers`): UI-R1's and
+GUI-R1's `<think>..<answer>..`, InfiGUI-R1's `<think>..<tool_call>..`. GUI-R1 and InfiGUI-R1 read the earlier
+steps from their prompt, UI-R1 none: with those variants no text history is sent as messages.
 """
 
 from __future__ import annotations
@@ -23,10 +27,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from annotator.domain.actions import Action, ActionError, action_from_tool_call
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.model_space import ModelSpace
-from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant, agent_system_prompt
+from annotator.domain.paper_answers import answer_json, gui_r1_answer, ui_r1_answer
+from annotator.domain.prompts import (
+    DEFAULT_PROMPT_VARIANT,
+    HISTORY_IN_MESSAGES,
+    HISTORY_IN_PROMPT,
+    HISTORY_PLACES,
+    PromptVariant,
+    agent_system_prompt,
+)
 from annotator.domain.response import tool_call_json
+
+_PAPER_ANSWERS = {PromptVariant.UI_R1: ui_r1_answer, PromptVariant.GUI_R1: gui_r1_answer}
 
 
 @dataclass(frozen=True)
@@ -36,6 +51,39 @@ class HistoryStep:
     think: str | None
     action_text: str | None
     tool_call: dict[str, Any] | None
+
+
+def model_action(step: HistoryStep, screen: ScreenSize, space: ModelSpace) -> Action | None:
+    """The step's action with its points in the model's space; None when it has no valid one."""
+    if step.tool_call is None:
+        return None
+    try:
+        return action_from_tool_call(space.tool_call(step.tool_call, screen))
+    except ActionError:
+        return None
+
+
+def paper_reply(
+    step: HistoryStep, screen: ScreenSize, space: ModelSpace, variant: PromptVariant
+) -> str | None:  # fmt: skip
+    """The step as a paper's variant answers it, None when that paper's actions cannot say it."""
+    action = model_action(step, screen, space)
+    if action is None:
+        return None
+    think = f"<think>\n{(step.think or '').strip()}\n</think>"
+    if variant is PromptVariant.INFIGUI_R1:
+        return f"{think}\n<tool_call>\n{tool_call_json(action)}\n</tool_call>"
+    answer = _PAPER_ANSWERS[variant](action)
+    return None if answer is None else f"{think}\n<answer>\n{answer_json(answer)}\n</answer>"
+
+
+def variant_reply(
+    step: HistoryStep, screen: ScreenSize, space: ModelSpace, variant: PromptVariant = DEFAULT_PROMPT_VARIANT
+) -> str | None:
+    """The step as `variant`'s model writes its reply; None when the variant's actions cannot say it."""
+    if HISTORY_PLACES[variant] == HISTORY_IN_MESSAGES:
+        return reply_text(step, screen, space)
+    return paper_reply(step, screen, space, variant)
 
 
 def reply_text(step: HistoryStep, screen: ScreenSize, space: ModelSpace) -> str:
@@ -48,6 +96,23 @@ def reply_text(step: HistoryStep, screen: ScreenSize, space: ModelSpace) -> str:
     if step.tool_call is not None:
         parts.append(f"<tool_call>\n{tool_call_json(space.tool_call(step.tool_call, screen))}\n</tool_call>")
     return "\n".join(parts) if parts else "(no reply recorded for this step)"
+
+
+def prompt_history(steps: Sequence[HistoryStep], screen: ScreenSize, space: ModelSpace, variant: PromptVariant) -> str:
+    """The earlier steps as a paper's prompt holds them: each step's answer, in order."""
+    answers = []
+    for number, step in enumerate(steps, start=1):
+        action = model_action(step, screen, space)
+        if variant is PromptVariant.GUI_R1:
+            answer = gui_r1_answer(action) if action else None
+            written = answer_json(answer) if answer else (step.action_text or "").strip()
+            answers.append(f"Step {number}: {written}")
+        else:  # InfiGUI-R1's task progress: "Step n: {arguments}; " per step
+            written = tool_call_json(action.to_arguments()) if action else (step.action_text or "").strip()
+            answers.append(f"Step {number}: {written}; ")
+    if variant is PromptVariant.GUI_R1:
+        return "; ".join(answers) if answers else "None"
+    return "".join(answers)
 
 
 def _summary(steps: Sequence[HistoryStep], screen: ScreenSize, space: ModelSpace) -> str:
@@ -73,15 +138,18 @@ def agent_conversation(
     one per step); ``image_part(index)`` gives the part for step ``index``'s screenshot."""
     if not 1 <= shown <= len(history) + 1:
         raise ValueError(f"expected 1 to {len(history) + 1} screenshots (one per step plus the current), got {shown}")
-    system = agent_system_prompt(instruction, variant, screen_note=space.screen_note(screen))
+    place = HISTORY_PLACES[variant]
+    in_prompt = prompt_history(history, screen, space, variant) if place == HISTORY_IN_PROMPT else ""
+    system = agent_system_prompt(instruction, variant, screen_note=space.screen_note(screen), history=in_prompt)
     messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
     first_shown = len(history) + 1 - shown  # the step index of the oldest screenshot sent
-    summary = _summary(history[:first_shown], screen, space)
+    summary = _summary(history[:first_shown], screen, space) if place == HISTORY_IN_MESSAGES else ""
     for index in range(first_shown, len(history) + 1):
         label = f"Step {index + 1} (current screen):" if index == len(history) else f"Step {index + 1}:"
         content = [{"type": "text", "text": summary}] if summary else []
         summary = ""
         messages.append({"role": "user", "content": [*content, {"type": "text", "text": label}, image_part(index)]})
         if index < len(history):
-            messages.append({"role": "assistant", "content": reply_text(history[index], screen, space)})
+            reply = variant_reply(history[index], screen, space, variant) or reply_text(history[index], screen, space)
+            messages.append({"role": "assistant", "content": reply})
     return messages

@@ -12,9 +12,11 @@ Mapping: a dual-point gesture (4) whose touch and lift lie within AITW's tap dis
 a click at the touch point, any other is a swipe from touch to lift; 3 types ``result_action_text``; 5, 6, 7
 press Back, Home, Enter; 10 and 11 terminate with success and failure. ``coat_action_think`` is the think,
 ``coat_action_desc`` the action text; the screen description and the action result stay in the step's flags.
-``ui_positions`` (AITW's element boxes, JSON text of ``[[y, x, height, width], ...]`` normalised 0-1) give the
-suggested target box of a click or swipe: the smallest element box under its point (`domain.target_box`); a
-value that cannot be read suggests nothing and is noted in the step's flags.
+``ui_positions`` (AITW's element boxes, JSON text of ``[[y, x, height, width], ...]``) give the suggested target
+box of a click or swipe: the smallest element box under its point (`domain.target_box`). As published they are in
+pixels of the screenshot (AITZ's own evaluation reads them so, and enlarges each 1.2x when it checks a click; the
+suggestion keeps the element's own box); a list whose every value lies in 0-1 is read as fractions of the screen,
+as some conversions write it. A value that cannot be read suggests nothing and is noted in the step's flags.
 """
 
 from __future__ import annotations
@@ -205,17 +207,33 @@ def _elements(value: Any, screen: ScreenSize) -> tuple[list[ElementBox], str | N
     if value in (None, "", "[]", []):
         return [], None
     try:
-        boxes = json.loads(value) if isinstance(value, str) else value
-        elements = [_element(box, screen, order) for order, box in enumerate(boxes)]
-    except (json.JSONDecodeError, TypeError, ValueError):
-        return [], f"ui_positions: {str(value)[:60]!r} is not a list of [y, x, height, width] in 0-1"
+        boxes = [_yxhw(box) for box in (json.loads(value) if isinstance(value, str) else value)]
+        scale = _scale(boxes, screen)
+        elements = [_element(box, scale, order) for order, box in enumerate(boxes)]
+    except (json.JSONDecodeError, TypeError, ValueError) as error:
+        return [], f"ui_positions: {str(value)[:60]!r} is not a list of [y, x, height, width] ({error})"
     return elements, None
 
 
-def _element(box: Any, screen: ScreenSize, order: int) -> ElementBox:
+def _yxhw(box: Any) -> tuple[float, float, float, float]:
     y, x, height, width = (float(v) for v in box)  # ValueError or TypeError when it is not four numbers
-    if not all(0 <= v <= 1 for v in (y, x, height, width)):
-        raise ValueError("outside 0-1")
-    left, top = round(x * screen.width), round(y * screen.height)
-    right, bottom = round((x + width) * screen.width), round((y + height) * screen.height)
+    if not all(math.isfinite(v) and v >= 0 for v in (y, x, height, width)):
+        raise ValueError("a negative or non-finite value")
+    return y, x, height, width
+
+
+def _scale(boxes: list[tuple[float, float, float, float]], screen: ScreenSize) -> tuple[float, float]:
+    """Device pixels per unit of x and of y: 1 for screenshot pixels (as published), the screen's size for 0-1."""
+    if all(v <= 1 for box in boxes for v in box):
+        return float(screen.width), float(screen.height)
+    slack = 2  # a box may end a pixel or two past the edge after the source's own rounding
+    for y, x, height, width in boxes:
+        if x + width > screen.width + slack or y + height > screen.height + slack:
+            raise ValueError(f"a box ends outside the {screen.width}x{screen.height} screenshot")
+    return 1.0, 1.0
+
+
+def _element(box: tuple[float, float, float, float], scale: tuple[float, float], order: int) -> ElementBox:
+    (y, x, height, width), (sx, sy) = box, scale
+    left, top, right, bottom = round(x * sx), round(y * sy), round((x + width) * sx), round((y + height) * sy)
     return ElementBox((left, top, right, bottom), order=order)

@@ -1,5 +1,6 @@
-"""Both prompt variants end to end: collect with an agent behind a loopback endpoint, export, read the manifest;
-the exported prompt is the text the agent was asked with."""
+"""Both Mobile-R1 prompt variants end to end: collect with an agent behind a loopback endpoint, export, read the
+manifest; the exported prompt is the text the agent was asked with. The papers' variants are for exports and
+evaluations only: collecting with one is refused."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from click.testing import CliRunner
 from annotator.cli import cli
 from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.scripted_agent import ScriptedAgent
-from annotator.domain.prompts import PROMPT_VARIANTS
+from annotator.domain.prompts import MOBILE_R1_VARIANTS, PROMPT_VARIANTS
 from annotator.storage.labels import write_step_label
 from annotator.storage.selection import TrajectorySelection, selected_ids
 from annotator.storage.trajectories import load_trajectories
@@ -39,7 +40,7 @@ def system_text(messages: list[dict]) -> str:
     return next(message["content"] for message in messages if message["role"] == "system")
 
 
-@pytest.mark.parametrize("variant", PROMPT_VARIANTS)
+@pytest.mark.parametrize("variant", MOBILE_R1_VARIANTS)
 def test_a_variant_is_collected_exported_and_named_in_the_manifest(
     tmp_path: Path, server: VirtualAdbServer, phone: object, variant: str
 ) -> None:
@@ -67,3 +68,11 @@ def test_a_variant_is_collected_exported_and_named_in_the_manifest(
     assert manifest["prompt_variant"] == variant == manifest["options"]["prompt_variant"]
     first = json.loads((out / "data" / "train.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert system_text(first["messages"]) == asked[0]  # at the size the agent saw (a halved export names its own)
+
+
+@pytest.mark.parametrize("variant", sorted(set(PROMPT_VARIANTS) - set(MOBILE_R1_VARIANTS)))
+def test_collecting_with_a_papers_variant_is_refused(tmp_path: Path, variant: str) -> None:
+    result = CliRunner(env={"ANNOTATOR_DATA_DIR": str(tmp_path / "data")}).invoke(
+        cli, ["collect", "--app", "设置", "--instruction", "开启勿扰模式", "--agent-url", "http://127.0.0.1:9/v1",
+              "--agent-model", "m", "--prompt-variant", variant])  # fmt: skip
+    assert result.exit_code == 2 and f"'{variant}' is not one of" in result.output

@@ -131,13 +131,17 @@ def test_identical_steps_are_written_once_unless_duplicates_are_kept(workspace: 
     assert export(workspace, options).as_json()["train"]["samples"] == 6
 
 
-def test_action_level_instructions_ask_for_the_step_alone(labelled: Workspace, tmp_path: Path) -> None:
+def test_action_level_instructions_ask_for_the_step_and_keep_the_operation_history(
+    labelled: Workspace, tmp_path: Path
+) -> None:
+    """Mobile-R1 stage 1 predicts the next action "from instructions and operation history": the task is the step's
+    action text, and every step after the first still shows the steps before it."""
     options = ExportOptions("sft", "jsonl", tmp_path / "out", model_space("qwen2.5-vl"), instruction_level="action")
     export(labelled, options)
     rows = [json.loads(line) for line in (tmp_path / "out" / "data" / "train.jsonl").read_text().splitlines()]
-    assert all(len(row["images"]) == 1 and [m["role"] for m in row["messages"]] == ["system", "user", "assistant"]
-               for row in rows)  # fmt: skip
     assert "User Task: 点击搜索框" in rows[1]["messages"][0]["content"]
+    first, second = (json.dumps(row["messages"][1:-1], ensure_ascii=False) for row in rows[:2])
+    assert "Step 1:" not in first and "Step 1:" in second  # the first step, in the history shown to the second
 
 
 def test_splits_by_app_are_written_and_counted(labelled: Workspace, tmp_path: Path) -> None:

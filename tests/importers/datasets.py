@@ -69,7 +69,8 @@ def aitz_step(step_id: int, action_type: int, touch: Any = (-1.0, -1.0), lift: A
         "result_action_text": "",
         "result_touch_yx": json.dumps(list(touch)) if isinstance(touch, (list, tuple)) else touch,
         "result_lift_yx": json.dumps(list(lift)) if isinstance(lift, (list, tuple)) else lift,
-        "ui_positions": json.dumps([[0.2, 0.4, 0.1, 0.2], [0.0, 0.0, 1.0, 1.0]]),  # [y, x, h, w]: a button, the page
+        # As published: [y, x, height, width] in the screenshot's pixels (540x1200 here): a button, the page.
+        "ui_positions": json.dumps([[240.0, 216.0, 120.0, 108.0], [0.0, 0.0, 1200.0, 540.0]]),
         "coat_screen_desc": f"screen {step_id}",
         "coat_action_think": f"think {step_id}",
         "coat_action_desc": f"action {step_id}",

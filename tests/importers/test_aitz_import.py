@@ -174,12 +174,18 @@ def test_a_failure_while_writing_rolls_the_whole_episode_back(
     assert list(workspace.blobs.all_hashes()) == []  # the screenshots it stored went with it
 
 
-def test_aitzs_element_boxes_suggest_each_tap_its_target_box(workspace: Workspace, tmp_path: Path) -> None:
-    # On 540x1200: a row at y 0.2-0.3 across the screen, a button inside it at x 0.4-0.6, the whole page.
-    positions = json.dumps([[0.2, 0.0, 0.1, 1.0], [0.22, 0.4, 0.06, 0.2], [0.0, 0.0, 1.0, 1.0]])
+# On 540x1200: a row at y 0.2-0.3 across the screen, a button inside it at x 0.4-0.6, the whole page; [y, x, h, w].
+IN_PIXELS = [[240, 0, 120, 540], [264, 216, 72, 108], [0, 0, 1200, 540]]  # as AITZ publishes them
+IN_FRACTIONS = [[0.2, 0.0, 0.1, 1.0], [0.22, 0.4, 0.06, 0.2], [0.0, 0.0, 1.0, 1.0]]  # as some conversions write them
+
+
+@pytest.mark.parametrize("positions", [IN_PIXELS, IN_FRACTIONS], ids=["pixels", "fractions"])
+def test_aitzs_element_boxes_suggest_each_tap_its_target_box(
+    workspace: Workspace, tmp_path: Path, positions: list[list[float]]
+) -> None:
     steps = [
-        aitz_step(0, 4, (0.25, 0.5), ui_positions=positions),  # on the button: the smallest box that holds it
-        aitz_step(1, 4, (0.9, 0.5), ui_positions=positions),  # only the page holds it
+        aitz_step(0, 4, (0.25, 0.5), ui_positions=json.dumps(positions)),  # on the button: the smallest that holds it
+        aitz_step(1, 4, (0.9, 0.5), ui_positions=json.dumps(positions)),  # only the page holds it
         aitz_step(2, 4, (0.25, 0.1), ui_positions="[[0.2, 0.0]]"),  # unreadable: nothing suggested, noted
         aitz_step(3, 10),
     ]
@@ -188,6 +194,7 @@ def test_aitzs_element_boxes_suggest_each_tap_its_target_box(workspace: Workspac
     button, page, unreadable, _ = trajectory_of(workspace, "aitz", "7").steps
     assert (button.suggested_box, button.suggested_box_source) == ([216.0, 264.0, 324.0, 336.0], "aitz ui_positions")
     assert page.suggested_box == [0.0, 0.0, 540.0, 1200.0]
+    assert "ui_positions_error" not in button.flags["imported"] and "ui_positions_error" not in page.flags["imported"]
     assert unreadable.suggested_box is None and "ui_positions" in unreadable.flags["imported"]["ui_positions_error"]
     out = tmp_path / "export"
     annotated = TrajectorySelection(review_states=("annotated",))
@@ -199,3 +206,14 @@ def test_aitzs_element_boxes_suggest_each_tap_its_target_box(workspace: Workspac
     ]
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["counts"]["train"]["target_box_provenance"] == {"annotator": 0, "hierarchy": 2, "none": 1}
+
+
+def test_aitz_element_boxes_past_the_screenshot_suggest_nothing_and_say_why(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    beyond = json.dumps([[264, 216, 72, 108], [0, 0, 2400, 1080]])  # a page box twice the 540x1200 screenshot
+    write_aitz(tmp_path / "train", "8", [aitz_step(0, 4, (0.25, 0.5), ui_positions=beyond), aitz_step(1, 10)])
+    assert import_dataset(workspace, "aitz", tmp_path / "train").imported == 1
+    step = trajectory_of(workspace, "aitz", "8").steps[0]
+    assert step.suggested_box is None
+    assert "outside the 540x1200 screenshot" in step.flags["imported"]["ui_positions_error"]

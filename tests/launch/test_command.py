@@ -92,3 +92,24 @@ def test_bad_inputs_are_one_line(
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0 and says in result.output, result.output
     assert not (tmp_path / "ws").exists()  # refused before the workspace is opened
+
+
+@pytest.mark.parametrize("recipe", ["ui-r1", "gui-r1", "infigui-r1"])
+def test_a_papers_recipe_on_an_export_in_another_prompt_variant_is_refused_in_one_line(
+    exports: dict[str, Path], tmp_path: Path, recipe: str
+) -> None:
+    """Its format reward would pay nothing for the export's answers: every advantage 0, nothing learned."""
+    arguments = [recipe, "--data", str(exports["grpo-action"]), "--data-dir", str(tmp_path / "ws"), "--dry-run"]
+    result = CliRunner().invoke(train_command, arguments)
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert f"reward recipe {recipe} reads answers in the {recipe} prompt variant" in lines[0]
+    assert f"--preset {recipe}" in lines[0] and not (tmp_path / "ws").exists()
+
+
+def test_a_papers_recipe_on_its_own_variants_export_is_launched(exports: dict[str, Path], tmp_path: Path) -> None:
+    endpoint = ["--set", "subgoal_base_url=http://127.0.0.1:9/v1", "--set", "subgoal_model=m"]
+    arguments = ["infigui-r1", "--data", str(exports["grpo-action infigui-r1"]), "--data-dir", str(tmp_path / "ws"),
+                 *endpoint, "--dry-run"]  # fmt: skip
+    result = CliRunner().invoke(train_command, arguments)
+    assert result.exit_code == 0, result.output

@@ -21,6 +21,12 @@ def answer(action: str, think: str = "Tap it.", **arguments: Any) -> str:
     return f"<think>{think}</think><answer>{json.dumps({'action': action, **arguments})}</answer>"
 
 
+def infigui(action: str, think: str = "Tap it.", **arguments: Any) -> str:
+    """A well-formed InfiGUI-R1 reply: the reasoning, then the mobile_use call."""
+    call = json.dumps(tool_call(action, **arguments), ensure_ascii=False)
+    return f"<think>{think}</think><tool_call>{call}</tool_call>"
+
+
 def truth(action: str, box: list[float] | None = None, **arguments: Any) -> dict[str, list[Any]]:
     """One row's columns; the `_model` columns carry the values, as in an export."""
     text = next((str(arguments[k]) for k in ("text", "button", "status") if k in arguments), None)

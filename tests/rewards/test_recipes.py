@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from tests.rewards.calls import answer, mobile, truth
+from tests.rewards.calls import infigui, mobile, truth
 from trainer_bridge.rewards import RECIPES, Recipe, configured, iou_reward, trl_rewards
 
 
@@ -13,7 +13,7 @@ def test_the_papers_weights() -> None:
     assert trl_rewards("mobile-r1")[1] == [1.0, 1.0]
     assert trl_rewards("gui-r1")[1] == [0.2, 0.8, 0.8, 0.8]
     weights = dict(RECIPES["infigui-r1"].weights)
-    assert weights["think_answer_format_reward"] == 0.1
+    assert weights["think_tool_call_format_reward"] == 0.1
     assert weights["action_type_reward"] + weights["action_reward"] == pytest.approx(0.9)
 
 
@@ -28,7 +28,7 @@ def test_mobile_r1_sums_act_and_format() -> None:
 def test_infigui_accuracy_counts_only_with_the_format() -> None:
     funcs, _ = trl_rewards("infigui-r1")
     columns = truth("click", [0.0, 0.0, 10.0, 10.0], coordinate=[5, 5])
-    good, unformatted = answer("click", coordinate=[5, 5]), answer("click", coordinate=[5, 5]) + " ok"
+    good, unformatted = infigui("click", coordinate=[5, 5]), infigui("click", coordinate=[5, 5]) + " ok"
     assert [fn([good, unformatted], **{k: v * 2 for k, v in columns.items()}) for fn in funcs] == [
         [1.0, 0.0],
         [1.0, 0.0],

@@ -97,7 +97,7 @@ class PlannedModel(ChatServer):
         for instruction, steps in plan.items():
             for index, step in enumerate(steps):
                 self.plan[(instruction, index)] = (step.text, step.task_right)
-                self.plan[(action_text(step.text), 0)] = (step.text, step.action_right)
+                self.plan[(action_text(step.text), index)] = (step.text, step.action_right)
         self.asked: Counter[tuple[str, int]] = Counter()
         self.temperatures: set[float] = set()
 

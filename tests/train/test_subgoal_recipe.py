@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
-from tests.rewards.calls import answer, truth
+from tests.rewards.calls import infigui, truth
 from trainer_bridge.launch.command import LaunchError
 from trainer_bridge.launch.settings import check_reward
 from trainer_bridge.train import rloo_action
 from trainer_bridge.train.recipes import load_recipe
 
+INFIGUI = {"prompt_variant": "infigui-r1"}  # an export's manifest, as far as the checks read it
 LABELLED = "<think>当前在首页</think><action>点击“搜索”</action><tool_call>{}</tool_call>"
 
 
@@ -33,10 +34,10 @@ def test_the_recipes_keys_reach_the_scorer(endpoint, tmp_path: Path) -> None:
              "--subgoal_model", "scripted"]  # fmt: skip
     _, config = rloo_action.make_parser().parse_args_and_config(given)
     functions, weights = recipe_rewards("infigui-r1", config)
-    assert [f.__name__ for f in functions] == ["think_answer_format_reward", "infigui_agent_reward"]
+    assert [f.__name__ for f in functions] == ["think_tool_call_format_reward", "infigui_agent_reward"]
     assert weights == [0.1, 0.9]
     columns = {name: values * 2 for name, values in truth("click", box=[0, 0, 100, 100], coordinate=[50, 50]).items()}
-    missed = [answer("click", think="点击“搜索”", coordinate=[500, 500]), answer("click", think="点击“搜索”",
+    missed = [infigui("click", think="点击“搜索”", coordinate=[500, 500]), infigui("click", think="点击“搜索”",
               coordinate=[50, 50])]  # fmt: skip
     seen: dict[str, float] = {}
     scores = functions[1](missed, answer=[LABELLED] * 2, log_metric=seen.__setitem__, **columns)
@@ -47,15 +48,15 @@ def test_the_recipes_keys_reach_the_scorer(endpoint, tmp_path: Path) -> None:
 def test_without_an_endpoint_the_run_stops_in_one_line_before_any_model_loads(
     exports: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    arguments = ["--recipe", "infigui-r1", "--data", str(exports["grpo-action"]), "--output_dir", str(tmp_path / "o"),
-                 "--bf16", "false", "--use_cpu", "true"]  # fmt: skip
+    arguments = ["--recipe", "infigui-r1", "--data", str(exports["grpo-action infigui-r1"]), "--output_dir",
+                 str(tmp_path / "o"), "--bf16", "false", "--use_cpu", "true"]  # fmt: skip
     assert rloo_action.main(arguments) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "needs a scoring LLM: set subgoal_base_url and subgoal_model" in lines[0]
     assert not (tmp_path / "o" / "tiny-model").exists()
     with pytest.raises(LaunchError, match="needs a scoring LLM"):
-        check_reward(load_recipe("infigui-r1"))  # `trainer-bridge train infigui-r1` stops before launching
-    check_reward(load_recipe("infigui-r1") | {"subgoal_base_url": "http://h/v1", "subgoal_model": "m"})
+        check_reward(load_recipe("infigui-r1"), INFIGUI)  # `trainer-bridge train infigui-r1` stops before launching
+    check_reward(load_recipe("infigui-r1") | {"subgoal_base_url": "http://h/v1", "subgoal_model": "m"}, INFIGUI)
 
 
 @pytest.mark.slow
@@ -70,11 +71,11 @@ def test_rloo_runs_the_infigui_recipe_with_the_scripted_scorer(
              "--gradient_accumulation_steps", "1", "--bf16", "false", "--gradient_checkpointing", "false",
              "--use_cpu", "true", "--max_completion_length", "16", "--report_to", "none",
              "--save_strategy", "no"]  # fmt: skip
-    arguments = ["--recipe", "infigui-r1", "--data", str(exports["grpo-action"]),
+    arguments = ["--recipe", "infigui-r1", "--data", str(exports["grpo-action infigui-r1"]),
                  "--model", str(build_tiny_qwen(tmp_path / "tiny")), "--output_dir", str(out),
                  "--subgoal_base_url", endpoint.base_url, "--subgoal_model", "scripted", *small]  # fmt: skip
     assert rloo_action.main(arguments) == 0
     logged = [json.loads(line) for line in (out / "events.jsonl").read_text(encoding="utf-8").splitlines()]
     step = next(e for e in logged if e["event"] == "log" and "reward" in e)
-    assert "rewards/think_answer_format_reward/mean" in step and "rewards/infigui_agent_reward/mean" in step
+    assert "rewards/think_tool_call_format_reward/mean" in step and "rewards/infigui_agent_reward/mean" in step
     assert step["subgoal/failures"] == 0

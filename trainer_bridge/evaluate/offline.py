@@ -257,7 +257,8 @@ class OfflineEvaluation:
             failed = PredictionRecord(**key, reply=None, predicted=None, error=answer.error or "no reply")
             return failed, answer.unavailable
         assert sample.ground_truth is not None  # a grpo-action sample always has one
-        scored = score_reply(answer.text, sample.ground_truth, self.job.settings.space, record.screen)
+        settings = self.job.settings
+        scored = score_reply(answer.text, sample.ground_truth, settings.space, record.screen, settings.prompt_variant)
         reward = self.job.reward(answer.text, sample) if self.job.reward is not None else None
         return PredictionRecord(
             **key, reply=answer.text, predicted=scored.predicted, error=None, format_ok=scored.format_ok,

@@ -38,7 +38,7 @@ from typing import Any
 from annotator.collect.dealing import Dealer, work_through
 from annotator.collect.session import Settings
 from annotator.device.android import AndroidDevice
-from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, prompt_variant
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, MOBILE_R1_VARIANTS, prompt_variant
 from annotator.llm.client import LLMConfig
 from annotator.storage import evaluations
 from annotator.storage.evaluations import RolloutRecord
@@ -71,7 +71,9 @@ class OnlineJob:
             raise ValueError("no instruction to run: give at least one")
         if self.runs < 1 or self.max_steps < 1 or self.history_images < 1:
             raise ValueError(f"runs, max_steps and history_images: at least 1, got {self}")
-        prompt_variant(self.prompt_variant)  # a clear error now rather than in every worker
+        if prompt_variant(self.prompt_variant) not in MOBILE_R1_VARIANTS:  # a clear error now, not in every worker
+            raise ValueError(f"prompt variant {self.prompt_variant}: the phone is driven with Mobile-R1 replies "
+                             f"({', '.join(MOBILE_R1_VARIANTS)}); a paper's variant is evaluated offline")  # fmt: skip
 
     def settings(self, endpoint: LLMConfig) -> dict[str, Any]:
         """What decides the rollouts and their verdicts: part of the evaluation's fingerprint."""

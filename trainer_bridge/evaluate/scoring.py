@@ -13,9 +13,10 @@ from typing import Any
 
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.model_space import POINT_KEYS, ModelSpace, is_point
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from trainer_bridge.rewards.action import action_reward, action_type_reward
 from trainer_bridge.rewards.completions import COORDINATE_ACTIONS, decoded, predicted_action
-from trainer_bridge.rewards.format import format_reward
+from trainer_bridge.rewards.format import VARIANT_FORMATS
 from trainer_bridge.rewards.geometry import within_distance
 
 
@@ -67,14 +68,18 @@ def truth_point(truth: dict[str, Any]) -> Any:
     return point if is_point(point) else None
 
 
-def score_reply(reply: str, truth: dict[str, Any], space: ModelSpace, screen: ScreenSize) -> ReplyScore:
+def score_reply(
+    reply: str, truth: dict[str, Any], space: ModelSpace, screen: ScreenSize,
+    variant: PromptVariant = DEFAULT_PROMPT_VARIANT,
+) -> ReplyScore:  # fmt: skip
     """`truth`: the grpo-action columns of the step (`trainer_bridge.export.grpo.ground_truth`); `screen`: the
-    step's screenshot size. Never raises on a malformed reply: it scores False everywhere."""
+    step's screenshot size; `variant`: the prompt the model was asked with, whose answer format is scored.
+    Never raises on a malformed reply: it scores False everywhere."""
     image = space.image_size(screen)
     columns = _columns(truth, image)
     by_distance = columns | {"gt_bbox": [None], "gt_bbox_model": [None]}
     return ReplyScore(
-        format_ok=format_reward([reply])[0] == 1.0,
+        format_ok=VARIANT_FORMATS[variant]([reply])[0] == 1.0,
         type_match=action_type_reward([reply], **columns)[0] == 1.0,
         exact_match=action_reward([reply], extent=space.extent(screen), **columns)[0] == 1.0,
         grounded=_grounded(reply, truth, space, screen),

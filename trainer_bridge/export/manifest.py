@@ -30,6 +30,7 @@ class Tally:
         self.boxes: dict[str, Counter[str]] = {}  # rows of coordinate actions by their target box's provenance
         self.splits: list[str] = []  # every split of the plan, also those left empty
         self.duplicates = 0
+        self.unsayable: Counter[str] = Counter()  # steps left out by action: the prompt variant cannot say them
         self.pii = PiiTally()
         self.masked_images = 0  # exported images with privacy regions blurred or blacked out
         # Not in the manifest (they differ between identical exports): screenshots resized or masked by this
@@ -94,6 +95,7 @@ def write_manifest(
         "prompt_variant": options["prompt_variant"],  # the system prompt's text: evaluate with the same
         "counts": tally.as_json(),
         "duplicates_left_out": tally.duplicates,
+        "unsayable_left_out": dict(sorted(tally.unsayable.items())),  # by action: the variant's paper has no word
         "pii_scrubbed": tally.pii.as_dict(),
         "images_with_privacy_regions_masked": tally.masked_images,
         "files": file_hashes(folder, known),

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.domain.model_space import ModelSpace
-from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, HISTORY_IN_MESSAGES, HISTORY_PLACES, PromptVariant
 from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus
 from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.failures import NO_ROOM
@@ -24,7 +24,7 @@ from trainer_bridge.export.grpo import grpo_action_sample
 from trainer_bridge.export.images import ExportImages, prepared
 from trainer_bridge.export.manifest import Tally, write_manifest
 from trainer_bridge.export.record import TrainingRecord, recovery_records, training_records
-from trainer_bridge.export.sft import INSTRUCTION_LEVELS, Sample, action_level, content_key, sft_sample
+from trainer_bridge.export.sft import INSTRUCTION_LEVELS, Sample, action_level, content_key, sayable, sft_sample
 from trainer_bridge.export.splits import SplitPlan, assign_splits
 from trainer_bridge.export.tasks import task_samples
 
@@ -92,6 +92,9 @@ def _check(options: ExportOptions) -> None:
         raise ExportError(f"privacy {options.privacy!r}: expected one of {', '.join(PRIVACY_MODES)}")
     if options.instruction_level not in INSTRUCTION_LEVELS:
         raise ExportError(f"instruction level {options.instruction_level!r}: expected task or action")
+    if options.history_images > 1 and HISTORY_PLACES[options.prompt_variant] != HISTORY_IN_MESSAGES:
+        raise ExportError(f"--prompt-variant {options.prompt_variant} shows the current screenshot only, as its paper "
+                          f"does: use --history-images 1 (or --preset {options.prompt_variant})")  # fmt: skip
     if options.keep_steps is not None and options.stage == "grpo-task":
         raise ExportError("a selection keeps steps, and a grpo-task row is a whole task: export sft or grpo-action")
     if options.out.exists() and any(options.out.iterdir()):
@@ -118,6 +121,9 @@ class _SampleStream:
             return
         for trajectory in trajectories:
             for record in self._records(trajectory):
+                if sayable(record, options.space, options.prompt_variant) is None:
+                    self.tally.unsayable[str(record.tool_call.get("arguments", {}).get("action", "?"))] += 1
+                    continue
                 sample = self._sample(record)
                 key = content_key(sample)
                 if key in self.seen and not options.keep_duplicates:

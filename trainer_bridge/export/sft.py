@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from annotator.domain.agent_conversation import HistoryStep, agent_conversation, reply_text
+from annotator.domain.agent_conversation import HistoryStep, agent_conversation, reply_text, variant_reply
 from annotator.domain.geometry import Box, ScreenSize
 from annotator.domain.model_space import ModelSpace
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
@@ -60,12 +60,10 @@ INSTRUCTION_LEVELS = ("task", "action")
 
 
 def action_level(record: TrainingRecord) -> TrainingRecord:
-    """The record asked as an action-level instruction (Mobile-R1 4.1.1): the step's own action text is the
-    task, with no history and only the current screen."""
-    return replace(
-        record, instruction=record.action_text, history=(), screenshots=record.screenshots[-1:],
-        regions=record.regions[-1:],
-    )  # fmt: skip
+    """The record asked as an action-level instruction (Mobile-R1 4.1.1): the step's own action text is the task.
+    The operation history and its screenshots stay: stage 1 predicts "the next action from instructions and
+    operation history" (4.2.1), and a self-correction step's reasoning cites the step before it."""
+    return replace(record, instruction=record.action_text)
 
 
 def sft_sample(
@@ -91,9 +89,18 @@ def sft_sample(
         record.instruction, record.history, record.screen, space, shown=shown, image_part=image_part,
         variant=variant,
     )  # fmt: skip
-    target = HistoryStep(record.think, record.action_text, record.tool_call)
-    completion = reply_text(target, record.screen, space)
+    # A step the variant's paper cannot say keeps the Mobile-R1 reply: the export leaves such steps out (`sayable`),
+    # an evaluation asks them all and scores what the model answers.
+    completion = sayable(record, space, variant) or reply_text(
+        HistoryStep(record.think, record.action_text, record.tool_call), record.screen, space
+    )
     return Sample(sample_id(record), prompt, completion, tuple(images), record)
+
+
+def sayable(record: TrainingRecord, space: ModelSpace, variant: PromptVariant) -> str | None:
+    """The record's labelled reply as `variant` writes it; None when the variant's paper has no such action."""
+    target = HistoryStep(record.think, record.action_text, record.tool_call)
+    return variant_reply(target, record.screen, space, variant)
 
 
 def sample_metadata(sample: Sample, space: ModelSpace) -> dict[str, Any]:

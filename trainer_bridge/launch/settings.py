@@ -72,17 +72,17 @@ def check_export(data: Path, config: dict[str, Any]) -> dict[str, Any]:
         raise LaunchError(str(error)) from None
 
 
-def check_reward(config: dict[str, Any]) -> None:
-    """A GRPO or RLOO recipe's reward recipe is one that exists (rewards.RECIPES), and the sub-goal reward, when
-    asked for, has its scoring endpoint (InfiGUI-R1 3.2.2)."""
+def check_reward(config: dict[str, Any], manifest: dict[str, Any]) -> None:
+    """A GRPO or RLOO recipe's reward recipe is one that exists (rewards.RECIPES), reads the answers of the export's
+    prompt variant, and the sub-goal reward, when asked for, has its scoring endpoint (InfiGUI-R1 3.2.2)."""
     if config["script"] == "sft":
         return
-    from trainer_bridge.rewards.recipes import RECIPES
+    from trainer_bridge.rewards.recipes import RECIPES, variant_problem
     from trainer_bridge.train.grpo_action import subgoal_problem
 
     if config.get("reward_recipe") is not None and config["reward_recipe"] not in RECIPES:
         raise LaunchError(f"unknown reward recipe {config['reward_recipe']!r}; known: {', '.join(RECIPES)}")
-    problem = subgoal_problem(config)
+    problem = variant_problem(config.get("reward_recipe"), manifest) or subgoal_problem(config)
     if problem:
         raise LaunchError(problem)
 

@@ -10,7 +10,7 @@ task-level reward (``trajectory_reward``).
 from __future__ import annotations
 
 from trainer_bridge.rewards.action import action_reward, action_type_reward, grounding_rules
-from trainer_bridge.rewards.format import format_reward, think_answer_format_reward
+from trainer_bridge.rewards.format import format_reward, think_answer_format_reward, think_tool_call_format_reward
 from trainer_bridge.rewards.grounding import continuous_grounding_reward, iou_reward, point_in_box_reward
 from trainer_bridge.rewards.recipes import RECIPES, REWARDS, Recipe, configured, trl_rewards
 from trainer_bridge.rewards.text import text_f1_reward
@@ -34,6 +34,7 @@ __all__ = [
     "task_outcome_reward",
     "text_f1_reward",
     "think_answer_format_reward",
+    "think_tool_call_format_reward",
     "trajectory_format_reward",
     "trajectory_reward",
     "trl_rewards",

@@ -19,13 +19,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from annotator.domain.actions import Action, ActionError, action_from_arguments, action_from_tool_call
+from annotator.domain.actions import Action
+from annotator.domain.paper_answers import action_of_answer, answer_text
+from annotator.domain.paper_answers import loads as loads_answer
 from trainer_bridge.rewards.mobile_parse import CACHE_SIZE, mobile_reply
 
 COORDINATE_ACTIONS = ("click", "long_press", "swipe")
 SIZE_COLUMNS = ("image_size", "image_width", "image_height")  # [w, h], or the export's two columns
-_ANSWER = re.compile(r"<answer>(.*?)</answer>", re.DOTALL)
 # A predicted box is written as Qwen2.5-VL grounds ("bbox_2d", which InfiGUI-R1 trains on) or as "bbox".
+_TOOL_CALL = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
 _BOX = re.compile(r'"bbox(?:_2d)?"\s*:\s*\[([^\[\]]*)\]')
 
 
@@ -59,18 +61,6 @@ def _content_text(content: Any) -> str:
     return ""
 
 
-def _action_of_json(value: Any) -> Action | None:
-    """A tool call, its "arguments" object, or a one-element list of either (UI-R1 writes ``[{...}]``)."""
-    if isinstance(value, list) and len(value) == 1:
-        value = value[0]
-    if not isinstance(value, dict):
-        return None
-    try:
-        return action_from_tool_call(value) if "name" in value else action_from_arguments(value)
-    except (ActionError, TypeError):
-        return None
-
-
 def _loads(text: str) -> Any:
     try:
         return json.loads(text)
@@ -80,19 +70,27 @@ def _loads(text: str) -> Any:
 
 @lru_cache(maxsize=CACHE_SIZE)
 def answer_action(text: str) -> Action | None:
-    """The action in the first `<answer>...</answer>` (UI-R1 / GUI-R1 format), or None."""
-    match = _ANSWER.search(text)
-    return _action_of_json(_loads(match.group(1).strip())) if match else None
+    """The action in the first `<answer>...</answer>` (UI-R1 / GUI-R1 format, `annotator.domain.paper_answers`:
+    their vocabularies, a mobile_use call or its arguments; JSON or the papers' Python literal), or None."""
+    answer = answer_text(text)
+    return action_of_answer(loads_answer(answer)) if answer is not None else None
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def predicted_action(text: str) -> Action | None:
     """The action a completion predicts: its valid `<tool_call>`, else its `<answer>`; None when neither."""
     if "<tool_call>" in text:
-        return mobile_reply(text).action
+        return mobile_reply(text).action or tool_call_action(text)
     if "<answer>" in text:
         return answer_action(text)
     return None
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def tool_call_action(text: str) -> Action | None:
+    """The action of the first `<tool_call>` on its own (InfiGUI-R1 writes `<think>` and the call, no `<action>`)."""
+    match = _TOOL_CALL.search(text)
+    return action_of_answer(_loads(match.group(1).strip())) if match else None
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -150,11 +148,11 @@ class Truth:
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _action_of_text(text: str) -> Action | None:
-    return _action_of_json(_loads(text))
+    return action_of_answer(_loads(text))
 
 
 def _truth_action(value: Any) -> Action | None:
-    return _action_of_text(value) if isinstance(value, str) else _action_of_json(value)
+    return _action_of_text(value) if isinstance(value, str) else action_of_answer(value)
 
 
 def _column(columns: Mapping[str, Any], model_name: str, plain_name: str) -> list[Any] | None:
@@ -206,7 +204,9 @@ def rows(completions: Sequence[Any], columns: Mapping[str, Any]) -> Iterator[tup
 
 
 # Every cache of the package, so that the benchmark can start each reward cold; modules add their own.
-CACHES: list[Any] = [mobile_reply, answer_action, predicted_action, predicted_box, _decoded, _action_of_text]
+CACHES: list[Any] = [
+    mobile_reply, answer_action, tool_call_action, predicted_action, predicted_box, _decoded, _action_of_text,
+]  # fmt: skip
 
 
 def clear_caches() -> None:

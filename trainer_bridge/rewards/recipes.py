@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from trainer_bridge.rewards.action import action_reward, action_type_reward
-from trainer_bridge.rewards.format import format_reward, think_answer_format_reward
+from trainer_bridge.rewards.format import format_reward, think_answer_format_reward, think_tool_call_format_reward
 from trainer_bridge.rewards.grounding import continuous_grounding_reward, iou_reward, point_in_box_reward
 from trainer_bridge.rewards.text import text_f1_reward
 from trainer_bridge.rewards.thinking import simple_thinking_reward
@@ -26,8 +26,9 @@ REWARDS: MappingProxyType[str, RewardFunction] = MappingProxyType(
     {
         fn.__name__: fn
         for fn in (
-            format_reward, think_answer_format_reward, action_reward, action_type_reward, point_in_box_reward,
-            iou_reward, text_f1_reward, continuous_grounding_reward, simple_thinking_reward,
+            format_reward, think_answer_format_reward, think_tool_call_format_reward, action_reward,
+            action_type_reward, point_in_box_reward, iou_reward, text_f1_reward, continuous_grounding_reward,
+            simple_thinking_reward,
         )
     }
 )  # fmt: skip
@@ -36,15 +37,19 @@ TASK_REWARDS: MappingProxyType[str, RewardFunction] = MappingProxyType(
     {fn.__name__: fn for fn in (trajectory_format_reward, task_outcome_reward)}
 )
 _ALL = {**REWARDS, **TASK_REWARDS}
+MOBILE_R1 = ("qwen2.5-vl", "mobile-r1-paper")  # annotator.domain.prompts.MOBILE_R1_VARIANTS
 
 
 @dataclass(frozen=True)
 class Recipe:
     """Rewards by name with their weights. ``gate``: a format reward that must be 1 for the other rewards
-    to count (InfiGUI-R1 computes R_acc only when R_format = 1); the gated rewards score 0 otherwise."""
+    to count (InfiGUI-R1 computes R_acc only when R_format = 1); the gated rewards score 0 otherwise.
+    ``variants``: the prompt variants (`annotator.domain.prompts`) whose answers the rewards read: an export in
+    another variant would never earn the format term, so training refuses it."""
 
     paper: str
     weights: tuple[tuple[str, float], ...]
+    variants: tuple[str, ...] = MOBILE_R1
     gate: str | None = None
     params: dict[str, dict[str, Any]] = field(default_factory=dict)  # keyword arguments per reward name
 
@@ -69,6 +74,7 @@ RECIPES: MappingProxyType[str, Recipe] = MappingProxyType(
         "ui-r1": Recipe(
             "UI-R1 eq. 2",
             (("action_type_reward", 1.0), ("point_in_box_reward", 1.0), ("think_answer_format_reward", 1.0)),
+            variants=("ui-r1",),
         ),
         # GUI-R1 3.2: R_o = alpha R_f + beta R_acc, R_acc = R_act + R_point + R_text; alpha 0.2, beta 0.8.
         "gui-r1": Recipe(
@@ -79,21 +85,45 @@ RECIPES: MappingProxyType[str, Recipe] = MappingProxyType(
                 ("point_in_box_reward", 0.8),
                 ("text_f1_reward", 0.8),
             ),
+            variants=("gui-r1",),
         ),
         # UI-AGILE 3.1-3.2: R = R_think (the "Simple Thinking" length reward, counted when the grounding is right) +
         # R_ground (the continuous grounding reward, 1 + exp(-4 d^2) inside the box).
         "ui-agile": Recipe("UI-AGILE 3.1-3.2", (("continuous_grounding_reward", 1.0), ("simple_thinking_reward", 1.0))),
         # InfiGUI-R1 3.2.1 and 4.1: w_f 0.1 R_format + w_a 0.9 R_acc, R_acc = w_t 0.2 R_type + w_p 0.8 R_param,
-        # computed only when R_format = 1. R_param is R_Act's exact argument / point-in-box check. With the
-        # sub-goal term (w_s R_subgoal when R_param = 0), R_acc is subgoal.infigui_agent_reward_with(scorer): it
-        # needs a scoring LLM, so it is built with one rather than named here.
+        # computed only when R_format = 1 (`<think>` then the mobile_use call, as its AndroidControl evaluation
+        # reads). R_param is R_Act's exact argument / point-in-box check. With the sub-goal term (w_s R_subgoal
+        # when R_param = 0), R_acc is subgoal.infigui_agent_reward_with(scorer): it needs a scoring LLM, so it is
+        # built with one rather than named here.
         "infigui-r1": Recipe(
             "InfiGUI-R1 3.2.1 (w_f 0.1, w_a 0.9; w_t 0.2, w_p 0.8)",
-            (("think_answer_format_reward", 0.1), ("action_type_reward", 0.18), ("action_reward", 0.72)),
-            gate="think_answer_format_reward",
+            (("think_tool_call_format_reward", 0.1), ("action_type_reward", 0.18), ("action_reward", 0.72)),
+            variants=("infigui-r1",),
+            gate="think_tool_call_format_reward",
         ),
     }
 )
+
+
+def variant_problem(recipe: str | None, manifest: dict[str, Any]) -> str | None:
+    """Why a run of reward recipe `recipe` cannot learn from an export with `manifest` (its answers are in a prompt
+    variant the recipe's format reward never pays for), or None. An export made before variants were recorded is
+    in the default, qwen2.5-vl.
+
+    >>> variant_problem("infigui-r1", {"prompt_variant": "mobile-r1-paper"})
+    "reward recipe infigui-r1 reads answers in the infigui-r1 prompt variant; this export's is mobile-r1-paper: export with --preset infigui-r1 (or --prompt-variant infigui-r1)"
+    """  # noqa: E501
+    name = recipe or "mobile-r1"
+    if name not in RECIPES:
+        return None  # an unknown recipe is refused on its own, naming the known ones
+    variant = str(manifest.get("prompt_variant") or manifest.get("options", {}).get("prompt_variant") or MOBILE_R1[0])
+    wanted = RECIPES[name].variants
+    if variant in wanted:
+        return None
+    hint = f"--preset {wanted[0]} (or --prompt-variant {wanted[0]})" if len(wanted) == 1 else \
+        f"--prompt-variant {' or '.join(wanted)}"  # fmt: skip
+    return (f"reward recipe {name} reads answers in the {' or '.join(wanted)} prompt variant; this export's is "
+            f"{variant}: export with {hint}")  # fmt: skip
 
 
 def configured(fn: RewardFunction, name: str | None = None, **params: Any) -> RewardFunction:

@@ -25,7 +25,7 @@ from annotator.domain.subgoal_prompt import read_score, subgoal_messages
 from annotator.llm.client import LLMClient, LLMConfig, LLMError
 from trainer_bridge.rewards.action import action_reward, action_type_reward
 from trainer_bridge.rewards.completions import completion_text, decoded
-from trainer_bridge.rewards.format import format_reward, think_answer_format_reward
+from trainer_bridge.rewards.format import format_reward, think_tool_call_format_reward
 
 Reward = Callable[..., list[float | None]]
 WEIGHTS = (0.2, 0.8, 0.2)  # w_t, w_p, w_s: InfiGUI-R1 section 4 (w_s) and 3.2.1
@@ -104,8 +104,8 @@ def infigui_agent_reward_with(
     scorer: SubgoalScorer, weights: tuple[float, float, float] = WEIGHTS, format_fn: Reward = format_reward
 ) -> Reward:
     """R_agent of InfiGUI-R1 3.2.2 as a TRL reward: the sub-goal is scored only where R_param = 0. The gate is
-    the project's reply format (Mobile-R1's R_Fmt) by default; ``format_fn=think_answer_format_reward`` for
-    InfiGUI's own `<think>/<answer>` format."""
+    the project's reply format (Mobile-R1's R_Fmt) by default; ``format_fn=think_tool_call_format_reward`` for
+    InfiGUI-R1's own `<think>` + tool call format."""
     w_type, w_param, w_subgoal = weights
     subgoal = subgoal_reward_with(scorer)
 
@@ -137,11 +137,12 @@ def _per_row(values: Any, completions: Sequence[Any]) -> bool:
 
 def infigui_rewards_with(scorer: SubgoalScorer) -> tuple[list[Reward], list[float]]:
     """InfiGUI-R1 stage 2 with Sub-goal Guidance as TRL's ``(reward_funcs, reward_weights)``: w_f R_format +
-    w_a R_agent, R_format the `<think>/<answer>` format and R_agent gated on it (3.2.1), its failed-parameter branch
-    scored by `scorer` (3.2.2). Without a sub-goal this is the `infigui-r1` recipe: 0.9 x (0.2, 0.8) = its 0.18 and
-    0.72. Each call reports the scorer's failed requests so far as the metric ``subgoal/failures`` (TRL passes a
-    ``log_metric`` to rewards): a wrong endpoint shows in the run's curves, not only as sub-goal scores of 0."""
-    agent = infigui_agent_reward_with(scorer, format_fn=think_answer_format_reward)
+    w_a R_agent, R_format InfiGUI-R1's `<think>` + tool call format and R_agent gated on it (3.2.1), its
+    failed-parameter branch scored by `scorer` (3.2.2). Without a sub-goal this is the `infigui-r1` recipe:
+    0.9 x (0.2, 0.8) = its 0.18 and 0.72. Each call reports the scorer's failed requests so far as the metric
+    ``subgoal/failures`` (TRL passes a ``log_metric`` to rewards): a wrong endpoint shows in the run's curves, not
+    only as sub-goal scores of 0."""
+    agent = infigui_agent_reward_with(scorer, format_fn=think_tool_call_format_reward)
 
     def infigui_agent_reward(completions: Sequence[Any], **columns: Any) -> list[float | None]:
         scores = agent(completions, **columns)
@@ -150,4 +151,4 @@ def infigui_rewards_with(scorer: SubgoalScorer) -> tuple[list[Reward], list[floa
             log_metric("subgoal/failures", float(scorer.failures))
         return scores
 
-    return [think_answer_format_reward, infigui_agent_reward], [FORMAT_WEIGHT, ACCURACY_WEIGHT]
+    return [think_tool_call_format_reward, infigui_agent_reward], [FORMAT_WEIGHT, ACCURACY_WEIGHT]

@@ -7,6 +7,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from annotator.domain.actions import Action, Swipe
+from annotator.domain.paper_answers import SCROLL_FOR_FINGER, finger_direction
 from trainer_bridge.rewards.completions import predicted_action, rows
 
 F1_THRESHOLD = 0.5  # GUI-R1 eq. (R_text): 1 when F1 > 0.5
@@ -48,7 +50,8 @@ def text_f1_reward(
 ) -> list[float | None]:
     """GUI-R1 R_text (section 3.2): 1 when the token F1 of the predicted text against ``gt_text`` exceeds 0.5
     (strictly, as the paper writes ``F1 > 0.5``), else 0. Applies to rows whose labelled action is `type` or
-    `open` (None otherwise); a prediction without a text argument scores 0.
+    `open`, and to swipes, whose text in GUI-R1's action space is the scroll's direction (None otherwise); a
+    prediction without a text argument scores 0.
 
     >>> truth = {"gt_action_type": ["type", "type"], "gt_text": ["red running shoes", "红色跑鞋"]}
     >>> text_f1_reward(['<answer>{"action": "type", "text": "red shoes"}</answer>',
@@ -59,10 +62,17 @@ def text_f1_reward(
     """
     scores: list[float | None] = []
     for text, truth in rows(completions, columns):
-        if truth.action_type not in TEXT_ACTIONS or truth.text is None:
+        wanted = _scroll(truth.action) if truth.action_type == "swipe" else truth.text
+        if (truth.action_type not in TEXT_ACTIONS and truth.action_type != "swipe") or wanted is None:
             scores.append(None)
             continue
-        typed = getattr(predicted_action(text), "text", None)
-        correct = isinstance(typed, str) and token_f1(typed, truth.text) > f1_threshold
+        predicted = predicted_action(text)
+        typed = _scroll(predicted) if truth.action_type == "swipe" else getattr(predicted, "text", None)
+        correct = isinstance(typed, str) and token_f1(typed, wanted) > f1_threshold
         scores.append(1.0 if correct else 0.0)
     return scores
+
+
+def _scroll(action: Action | None) -> str | None:
+    """A swipe's direction as GUI-R1 writes a scroll's input text (the way the content moves)."""
+    return SCROLL_FOR_FINGER[finger_direction(action)] if isinstance(action, Swipe) else None

@@ -30,7 +30,8 @@ from trainer_bridge.rewards.recipes import REWARDS, RewardFunction
 STEP_REWARDS = tuple(
     name for name in (
         "action_reward", "action_type_reward", "point_in_box_reward", "continuous_grounding_reward", "iou_reward",
-        "text_f1_reward", "format_reward", "think_answer_format_reward", "simple_thinking_reward",
+        "text_f1_reward", "format_reward", "think_answer_format_reward", "think_tool_call_format_reward",
+        "simple_thinking_reward",
     ) if name in REWARDS
 )  # fmt: skip
 DEFAULT_REWARD = "action_reward"  # Mobile-R1's R_Act: the action type and its argument or point are right

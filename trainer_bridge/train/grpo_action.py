@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from trainer_bridge.rewards.completions import completion_text
-from trainer_bridge.rewards.recipes import RECIPES, trl_rewards
+from trainer_bridge.rewards.recipes import RECIPES, trl_rewards, variant_problem
 from trainer_bridge.train.common import (
     BridgeArguments,
     TrainingSetupError,
@@ -206,6 +206,9 @@ def optimise(argv: Sequence[str] | None, parser: Any, script: str, trainer_class
     bridge, config = parse(parser, argv)
     check_script(bridge, script)
     manifest = read_manifest(bridge.data, "grpo-action")  # before any model loads: a wrong folder costs nothing
+    problem = variant_problem(bridge.reward_recipe, manifest)
+    if problem:
+        raise TrainingSetupError(problem)
     scored = ScoredCompletions()
     rewards = reward_functions(bridge, config, scored)
     trainer_class = crop_trainer(trainer_class, config, manifest)  # before any model loads, as every check

@@ -30,6 +30,7 @@ from typing import Any
 
 from transformers import TrainingArguments
 
+from trainer_bridge.rewards.recipes import variant_problem
 from trainer_bridge.train.common import (
     TrainingSetupError,
     check_script,
@@ -140,6 +141,9 @@ def train(argv: Sequence[str] | None = None) -> None:
     bridge, config = parse(make_parser(), argv)
     check_script(bridge, "grpo_task")
     manifest = read_manifest(bridge.data, "grpo-task")  # before any model loads: a wrong folder costs nothing
+    problem = variant_problem(bridge.reward_recipe, manifest)
+    if problem:
+        raise TrainingSetupError(problem)
     check_rollouts(config)
     rewards = task_rewards(bridge.reward_recipe)
     dataset = task_rows(bridge.data, bridge.split)
