@@ -85,7 +85,7 @@ def device(server: VirtualAdbServer, phone: VirtualPhone) -> AndroidDevice:
 @pytest.fixture(scope="session")
 def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """An sft, a grpo-action and a grpo-task export in the trl format of two accepted virtual-phone trajectories,
-    and a grpo-action export in InfiGUI-R1's prompt variant, built once for the training scripts' and the
+    and grpo-action exports in InfiGUI-R1's and UI-R1's prompt variants, built once for the training scripts' and the
     launcher's tests."""
     from annotator.domain.model_space import default_export_space
     from annotator.domain.prompts import PromptVariant
@@ -100,8 +100,8 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         for stage in ("sft", "grpo-action", "grpo-task"):
             made[stage] = root / stage
             export(workspace, ExportOptions(stage, "trl", made[stage], default_export_space()))
-        made["grpo-action infigui-r1"] = root / "grpo-action-infigui-r1"
-        infigui = ExportOptions("grpo-action", "trl", made["grpo-action infigui-r1"], default_export_space(),
-                                history_images=1, prompt_variant=PromptVariant.INFIGUI_R1)  # fmt: skip
-        export(workspace, infigui)
+        for variant in (PromptVariant.INFIGUI_R1, PromptVariant.UI_R1):
+            out = made[f"grpo-action {variant}"] = root / f"grpo-action-{variant}"
+            export(workspace, ExportOptions("grpo-action", "trl", out, default_export_space(), history_images=1,
+                                            prompt_variant=variant))  # fmt: skip
     return made

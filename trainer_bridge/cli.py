@@ -29,6 +29,10 @@ COMMANDS = {
         "Launch a training recipe with accelerate, recorded and followed in the workspace's database.",
     ),
     "runs": Lazy("trainer_bridge.cli_runs:runs_command", "List, show, follow, cancel and resume training runs."),
+    "recipes": Lazy(
+        "trainer_bridge.cli_recipes:recipes_command",
+        "The shipped training recipes and where each of their settings comes from.",
+    ),
     "stats": Lazy(
         "trainer_bridge.cli_stats:stats_command",
         "Dataset statistics per split: Mobile-R1 Table 2 and Table 6, trajectory lengths, action types.",

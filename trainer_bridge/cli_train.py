@@ -25,6 +25,7 @@ from trainer_bridge.launch.settings import (
     check_reward,
     choose_generation,
     parse_sets,
+    reach_global_batch,
     resolve,
     with_rollout_workspace,
 )
@@ -69,6 +70,8 @@ def train_command(**given: Any) -> None:  # fmt: skip
     events.jsonl and the checkpoints; tiny-grpo-task stores its rollouts in the workspace.
     Ctrl+C cancels the run (its whole process group); `trainer-bridge runs` lists, shows, cancels and resumes."""
     plan = _plan(given)
+    for note in plan.notes:
+        click.echo(f"# {note}", err=True)
     if given["dry_run"]:
         click.echo(shell_line(plan.argv()))
         click.echo(f"# {plan.output_dir / 'recipe.yaml'} (written at launch):", err=True)
@@ -109,8 +112,9 @@ def _plan(given: dict[str, Any]) -> Plan:
     if gpus and config.get("use_cpu"):
         config = config | {"use_cpu": False}  # a tiny recipe asked onto GPUs runs there
     config = choose_generation(config, topology)
+    config, batch = reach_global_batch(config, topology)
     output = given["output_dir"] or _default_output(given, config)
-    return Plan(given["recipe"], config, given["data"].resolve(), output.resolve(), topology, given["model"])
+    return Plan(given["recipe"], config, given["data"].resolve(), output.resolve(), topology, given["model"], (batch,))
 
 
 def _default_output(given: dict[str, Any], config: dict[str, Any]) -> Path:

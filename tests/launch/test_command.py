@@ -113,3 +113,15 @@ def test_a_papers_recipe_on_its_own_variants_export_is_launched(exports: dict[st
                  *endpoint, "--dry-run"]  # fmt: skip
     result = CliRunner().invoke(train_command, arguments)
     assert result.exit_code == 0, result.output
+
+
+def test_stage_3_without_a_judge_is_refused_and_scores_by_the_phones_check_when_asked(
+    exports: dict[str, Path], tmp_path: Path
+) -> None:
+    """Mobile-R1 4.2.3 scores every rollout with the judge: the stage-3 recipe needs one, or says it will not."""
+    arguments = ["mobile-r1-stage3", "--data", str(exports["grpo-task"]), "--data-dir", str(tmp_path / "ws"),
+                 "--model", "Qwen/Qwen2.5-VL-3B-Instruct", "--dry-run"]  # fmt: skip
+    refused = CliRunner().invoke(train_command, arguments)
+    assert refused.exit_code == 2 and "outcome_by judge (Mobile-R1 4.2.3)" in refused.output
+    checked = CliRunner().invoke(train_command, [*arguments, "--set", "outcome_by=check"])
+    assert checked.exit_code == 0, checked.output

@@ -127,10 +127,11 @@ def test_a_tiny_grpo_run_retries_its_zero_grounding_groups_on_crops(boxed: Path,
 
     out = tmp_path / "crop"
     arguments = ["--recipe", "tiny-grpo", "--data", str(boxed), "--model", str(build_tiny_qwen(tmp_path / "tiny")),
-                 "--output_dir", str(out), "--max_steps", "1", "--crop_resampling", "true", "--crop_tries", "2",
+                 "--output_dir", str(out), "--max_steps", "1", "--crop_resampling", "true", "--crop_tries", "3",
                  "--max_completion_length", "16", "--report_to", "none", "--save_strategy", "no"]  # fmt: skip
     assert grpo_action.main(arguments) == 0
     logs = [json.loads(line) for line in (out / "events.jsonl").read_text(encoding="utf-8").splitlines()]
     step = next(e for e in logs if e["event"] == "log" and "reward" in e)
-    # An untrained model never lands in a 60-pixel box: the batch's group was cropped, both tries.
+    # An untrained model never lands in a 60-pixel box: the batch's group was cropped in both rounds after the first
+    # attempt (3 attempts at most, the first on the whole screenshot).
     assert step["crop_resampling/groups"] == 1 and step["crop_resampling/tries"] == 2

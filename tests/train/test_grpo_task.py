@@ -91,6 +91,13 @@ def test_bad_inputs_are_one_line_before_any_model_loads(
         "a 'grpo-action' export; this recipe trains on 'grpo-task'": ["--data", str(exports["grpo-action"])],
         "num_generations must be 2 or more": ["--data", str(exports["grpo-task"]), "--num_generations", "1"],
         "judge_model needs judge_base_url": ["--data", str(exports["grpo-task"]), "--judge_model", "gpt-4o"],
+        "outcome_by judge (Mobile-R1 4.2.3) scores every rollout with the judge": [
+            "--data",
+            str(exports["grpo-task"]),
+            "--outcome_by",
+            "judge",
+        ],
+        "outcome_by 'phone': expected judge or check": ["--data", str(exports["grpo-task"]), "--outcome_by", "phone"],
         "scores steps (action_reward, format_reward), not rollouts": [
             "--data",
             str(exports["grpo-task"]),
@@ -114,13 +121,14 @@ def make_chat(tiny: Path):
     return lambda: PolicyChat(model, processor, lock, name="tiny", temperature=1.0, max_new_tokens=8)
 
 
-def rollout_groups(workspace: Workspace, devices: list, make_chat, judge=None):
+def rollout_groups(workspace: Workspace, devices: list, make_chat, judge=None, judge_every: bool = False):
     from annotator.domain.coords import ResizeConfig
     from annotator.llm.client import LLMConfig
     from trainer_bridge.train.task_rollouts import Play, RolloutGroups
 
     play = Play(2, 2, "qwen2.5-vl", ResizeConfig(max_pixels=200_000), 0.5, 0)
-    return RolloutGroups(workspace, devices, make_chat, play, LLMConfig("in-process:test", "tiny"), judge, {})
+    policy = LLMConfig("in-process:test", "tiny")
+    return RolloutGroups(workspace, devices, make_chat, play, policy, judge, {}, judge_every=judge_every)
 
 
 def instruction(workspace: Workspace, app: str, text: str):
@@ -180,6 +188,32 @@ def test_an_instruction_the_phone_cannot_check_is_scored_by_the_judge(make_chat,
                for r in played)  # fmt: skip
     rewards = task_trainer.rollout_rewards(played, *trl_rewards("mobile-r1-task"))
     assert rewards["task_outcome_reward"] == [0.0, 0.0] and rewards["reward"] == rewards["trajectory_format_reward"]
+
+
+def test_by_default_the_judge_scores_even_the_rollouts_the_phone_checked(make_chat, tmp_path: Path) -> None:
+    """Mobile-R1 4.2.3: R_Traj is the judge's score / 4 for every rollout; the phone's verdict is kept beside it."""
+    from annotator.demo.phone.adb_server import VirtualAdbServer
+    from annotator.demo.phone.phone import VirtualPhone
+    from annotator.demo.phone.scripted_endpoint import MODEL, ScriptedEndpoint
+    from annotator.device.adb import adb_client
+    from annotator.device.android import AndroidDevice
+    from trainer_bridge.evaluate.online_rollout import OnlineJudge
+    from trainer_bridge.rewards.recipes import trl_rewards
+
+    phone = VirtualPhone(serial="virtual-1")
+    with Workspace.open(tmp_path) as workspace, VirtualAdbServer([phone]) as server, ScriptedEndpoint() as endpoint:
+        device = AndroidDevice(adb_client(port=server.port, timeout_s=5), phone.serial)
+        groups = rollout_groups(workspace, [device], make_chat, OnlineJudge(MODEL, endpoint.base_url), True)
+        try:
+            played = groups.play(instruction(workspace, "设置", "开启勿扰模式"), 2)  # the phone checks this one
+        finally:
+            groups.close()
+    assert all(r.record.checked_by == "phone" and r.checked_success is not None for r in played)
+    assert all(isinstance(r.record.judge_score, int) for r in played)
+    by_judge = task_trainer.rollout_rewards(played, *trl_rewards("mobile-r1-task"), by_judge=True)
+    by_check = task_trainer.rollout_rewards(played, *trl_rewards("mobile-r1-task"))
+    assert by_judge["task_outcome_reward"] == [r.record.judge_score / 4 for r in played]
+    assert by_check["task_outcome_reward"] == [float(r.checked_success) for r in played]
 
 
 def test_every_export_format_gives_the_instructions(exports: dict[str, Path], tmp_path: Path) -> None:

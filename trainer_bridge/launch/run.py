@@ -43,6 +43,7 @@ class Plan:
     output_dir: Path
     topology: Topology
     model: str | None = None
+    notes: tuple[str, ...] = ()  # what the launch changed or could not do, said before it starts
 
     def argv(self, accelerate: tuple[str, ...] = ("accelerate", "launch")) -> list[str]:
         config = self.output_dir / "recipe.yaml"

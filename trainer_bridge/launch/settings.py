@@ -82,9 +82,21 @@ def check_reward(config: dict[str, Any], manifest: dict[str, Any]) -> None:
 
     if config.get("reward_recipe") is not None and config["reward_recipe"] not in RECIPES:
         raise LaunchError(f"unknown reward recipe {config['reward_recipe']!r}; known: {', '.join(RECIPES)}")
-    problem = variant_problem(config.get("reward_recipe"), manifest) or subgoal_problem(config)
+    problem = variant_problem(config.get("reward_recipe"), manifest) or subgoal_problem(config) or judge_problem(config)
     if problem:
         raise LaunchError(problem)
+
+
+def judge_problem(config: dict[str, Any]) -> str | None:
+    """Why a task-level run cannot score its rollouts as it says (`outcome_by`), or None."""
+    from trainer_bridge.rewards.trajectory import OUTCOME_BY_JUDGE
+
+    if config["script"] != "grpo_task" or config.get("outcome_by", OUTCOME_BY_JUDGE) != OUTCOME_BY_JUDGE:
+        return None
+    if config.get("judge_model") and config.get("judge_base_url"):
+        return None
+    return ("outcome_by judge (Mobile-R1 4.2.3) scores every rollout with the judge: --set judge_model=M "
+            "--set judge_base_url=URL, or --set outcome_by=check (the phones' own checks)")  # fmt: skip
 
 
 def script_keys(script: str) -> set[str]:
@@ -158,3 +170,24 @@ def write_resolved(output_dir: Path, config: dict[str, Any]) -> Path:
     path = output_dir / RESOLVED
     path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return path
+
+
+def reach_global_batch(config: dict[str, Any], topology: Topology) -> tuple[dict[str, Any], str]:
+    """The config with its accumulation set so that an update sees the paper's global batch
+    (`paper_global_batch`: per-device batch x accumulation x processes) on this topology, and a line that says
+    what an update sees, the paper's or not, and why."""
+    processes = max(1, topology.gpus) * topology.nodes
+    per_device = int(config.get("per_device_train_batch_size", 8))  # TRL's default
+    accumulation = int(config.get("gradient_accumulation_steps", 1))
+    shape = f"{per_device} per device x {{}} accumulation x {processes} process(es)"
+    wanted = config.get("paper_global_batch")
+    if wanted is None:
+        return config, (f"global batch: {per_device * accumulation * processes} per update "
+                        f"({shape.format(accumulation)}); the paper states none")  # fmt: skip
+    steps, rest = divmod(int(wanted), per_device * processes)
+    if steps >= 1 and rest == 0:
+        return config | {"gradient_accumulation_steps": steps}, (
+            f"global batch: {wanted} per update, the paper's ({shape.format(steps)})"
+        )
+    return config, (f"global batch: {per_device * accumulation * processes} per update, NOT the paper's {wanted}: "
+                    f"{wanted} is not a multiple of {per_device} per device x {processes} process(es)")  # fmt: skip

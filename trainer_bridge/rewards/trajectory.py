@@ -6,8 +6,9 @@ step, :func:`~trainer_bridge.rewards.format.format_reward`) mapped from [0, 1] t
 a rollout whose every reply is well formed gets +1, one with no well-formed reply -1, so a malformed rollout is
 penalised rather than merely unrewarded (the paper gives the format term's range, not the mapping; this is the
 linear one). The outcome term is the judge's 0-4 score divided by 4 (the paper's GPT-4o judge, B.3 rubric), or,
-when the instruction has a success check of its own (the virtual phone's do, an emulator task may), 1 when the
-check passed and 0 when it did not: a check is exact where a judge is an estimate, so it wins. R_task lies in
+when the row carries a success check's result (the virtual phone's instructions have one, an emulator task may),
+1 when the check passed and 0 when it did not. Task-level training chooses which (`outcome_by`): the judge for
+every rollout, as the paper does, by default; the check where there is one with `outcome_by: check`. R_task lies in
 [-1, 2]. A row with neither a check result, nor a score, nor a judge to ask is not applicable (None).
 """
 
@@ -20,6 +21,10 @@ from trainer_bridge.rewards.completions import completion_text
 from trainer_bridge.rewards.format import format_reward
 
 JUDGE_MAX = 4
+# What decides R_Traj in task-level training: the judge for every rollout (the paper), or the phone's own check
+# where the instruction has one (exact where a judge estimates), the judge elsewhere.
+OUTCOME_BY_JUDGE, OUTCOME_BY_CHECK = "judge", "check"
+OUTCOMES = (OUTCOME_BY_JUDGE, OUTCOME_BY_CHECK)
 
 # A judge for rollouts held in memory: (trajectory, screenshots) -> a 0-4 score, or None when it gave none
 # (trainer_bridge.rewards.rollout_judge.RolloutJudge asks the project's judge).

@@ -46,6 +46,13 @@ class BridgeArguments:
     train_vision: bool = field(default=False, metadata={"help": "Also adapt (LoRA) or train the vision tower."})
     resume: bool = field(default=True, metadata={"help": "Go on from the output folder's last checkpoint."})
     reward_recipe: str | None = field(default=None, metadata={"help": "GRPO: the reward recipe (rewards.RECIPES)."})
+    paper_global_batch: int | None = field(
+        default=None, metadata={"help": "Set by the recipe: the paper's samples (completions) per update; "
+                                "`trainer-bridge train` sets the accumulation to reach it on its processes."}
+    )  # fmt: skip
+    sources: dict[str, str] | None = field(
+        default=None, metadata={"help": "Set by the recipe: where each setting comes from (`recipes show`)."}
+    )
 
 
 def script_parser(config_class: Any) -> Any:

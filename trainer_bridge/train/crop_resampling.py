@@ -10,8 +10,9 @@ cropping factor (0.6) being "the width and height ratio of new attempted image a
 
 Where the paper leaves something open, this module chooses:
 
-- Try k (1-based) crops the *original* screenshot to f^k of its width and height (the ratio to the last attempt is
-  f, as Table 1 says); scanning the original rather than the previous crop gives the same sizes with one code path.
+- The 4 attempts count the first, on the whole screenshot: up to 3 rounds on crops. Try k (1-based) crops the
+  *original* screenshot to f^k of its width and height (the ratio to the last attempt is f, as Table 1 says);
+  scanning the original rather than the previous crop gives the same sizes with one code path.
 - The text keeps "the first window"; Algorithm 1 returns the set. One window of the set is drawn with a generator
   seeded by (run seed, step, sample id, try), so every generation of a group (on any process) sees the same crop.
   With these strides the set holds one or two windows per axis, so the draw only breaks ties.
@@ -64,7 +65,7 @@ class CropSettings:
         if not 0 < self.factor < 1:
             raise ValueError(f"crop_factor must be between 0 and 1 (UI-AGILE: 0.6), got {self.factor}")
         if self.tries < 1:
-            raise ValueError(f"crop_tries must be at least 1 (UI-AGILE: 4), got {self.tries}")
+            raise ValueError(f"crop_tries must be at least 1 (1: no crop; UI-AGILE: 4), got {self.tries}")
 
 
 @dataclass(frozen=True)
@@ -265,7 +266,9 @@ def row_rng(settings: CropSettings, step: int, row: Mapping[str, Any], attempt: 
 
 class CropResampling:
     """GRPOTrainer mixin (``class T(CropResampling, GRPOTrainer)``): after TRL generates a batch, the groups whose
-    every generation scores zero grounding are generated again on a crop, up to ``settings.tries`` times.
+    every generation scores zero grounding are generated again on a crop; ``settings.tries`` counts every attempt,
+    the first on the whole screenshot among them ("the sampling process is attempted 4 times at most", UI-AGILE
+    4.1), so there are ``tries - 1`` rounds on crops.
 
     The hook is TRL 1.16's ``_generate(prompts)``, called once by ``_generate_and_score_completions`` with the
     batch's prompts (images filled in). Everything after it (log-probabilities, the processor's pixel values,
@@ -305,7 +308,7 @@ class CropResampling:
         first = trainer.accelerator.process_index * count  # this process's rows in the gathered order
         retried: set[int] = set()  # the groups (gathered index) that were cropped
         tries = 0
-        for attempt in range(1, self.crop_settings.tries + 1):
+        for attempt in range(1, self.crop_settings.tries):  # attempt 0 was TRL's own, on the whole screenshot
             scores = _grounding(result[3], rows)
             crops: dict[int, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
             for index, score in enumerate(scores):

@@ -89,7 +89,9 @@ class ActionOptions:
         },
     )
     crop_factor: float = field(default=0.6, metadata={"help": "UI-AGILE Table 1: each try's size / the last's."})
-    crop_tries: int = field(default=4, metadata={"help": "UI-AGILE 4.1: crops tried at most per sample."})
+    crop_tries: int = field(
+        default=4, metadata={"help": "UI-AGILE 4.1: sampling attempts at most per sample, the first uncropped."}
+    )
     subgoal_reward: bool = field(
         default=False,
         metadata={

@@ -31,6 +31,7 @@ from typing import Any
 from transformers import TrainingArguments
 
 from trainer_bridge.rewards.recipes import variant_problem
+from trainer_bridge.rewards.trajectory import OUTCOME_BY_JUDGE, OUTCOMES
 from trainer_bridge.train.common import (
     TrainingSetupError,
     check_script,
@@ -64,6 +65,11 @@ class TaskGRPOConfig(TrainingArguments):
     virtual_phones: int = field(default=0, metadata={"help": "Start this many virtual phones when none is named."})
     judge_model: str | None = field(default=None, metadata={"help": "Judge of instructions the phone can't check."})
     judge_base_url: str | None = field(default=None, metadata={"help": "The judge's OpenAI-compatible endpoint."})
+    outcome_by: str = field(
+        default=OUTCOME_BY_JUDGE,
+        metadata={"help": "R_Traj: 'judge' scores every rollout (Mobile-R1 4.2.3); 'check' takes the phone's own "
+                  "success check where it has one, the judge elsewhere."},
+    )  # fmt: skip
     remove_unused_columns: bool = False  # the rows are instructions to play, not model inputs
 
 
@@ -105,6 +111,11 @@ def check_rollouts(config: TaskGRPOConfig) -> None:
         raise TrainingSetupError("max_rollout_steps, history_images and max_completion_length: at least 1")
     if config.judge_model and not config.judge_base_url:
         raise TrainingSetupError("judge_model needs judge_base_url: the judge's OpenAI-compatible endpoint")
+    if config.outcome_by not in OUTCOMES:
+        raise TrainingSetupError(f"outcome_by {config.outcome_by!r}: expected {' or '.join(OUTCOMES)}")
+    if config.outcome_by == OUTCOME_BY_JUDGE and not config.judge_model:
+        raise TrainingSetupError("outcome_by judge (Mobile-R1 4.2.3) scores every rollout with the judge: set "
+                                 "judge_model and judge_base_url, or outcome_by check")  # fmt: skip
 
 
 @contextlib.contextmanager
@@ -190,7 +201,8 @@ def _play_and_train(bridge: Any, config: TaskGRPOConfig, manifest: dict, dataset
     made: list[RolloutGroups] = []
 
     def make_groups(make_chat: Any) -> RolloutGroups:
-        made.append(RolloutGroups(workspace, devices, make_chat, play, policy, judge, {"training_run": str(output)}))
+        made.append(RolloutGroups(workspace, devices, make_chat, play, policy, judge, {"training_run": str(output)},
+                                  judge_every=config.outcome_by == OUTCOME_BY_JUDGE))  # fmt: skip
         return made[-1]
 
     kept = KeptRollouts()

@@ -88,7 +88,7 @@ class RolloutGroups:
 
     def __init__(
         self, workspace: Workspace, devices: list[AndroidDevice], make_chat: Callable[[], PolicyChat], play: Play,
-        policy: LLMConfig, judge: OnlineJudge | None, judged_for: dict,
+        policy: LLMConfig, judge: OnlineJudge | None, judged_for: dict, *, judge_every: bool = False,
     ) -> None:  # fmt: skip
         if not devices:
             raise RolloutError("no phone to play the rollouts on")
@@ -97,6 +97,7 @@ class RolloutGroups:
             _Phone(workspace, device, make_chat(), play, policy, self.stop, judge is not None) for device in devices
         ]
         self.judge = RolloutJudge(workspace, judge, policy, judged_for) if judge else None
+        self.judge_every = judge_every  # Mobile-R1 4.2.3: the judge scores every rollout, checked or not
         self.lost: list[str] = []
         self._lost_why = ""
         self._pool = ThreadPoolExecutor(len(self.phones), "rollout-phone")
@@ -138,8 +139,10 @@ class RolloutGroups:
         if record is None or record.error is not None:
             why = record.error if record else "nothing was played"
             raise RolloutError(f"rollout {index} of {task.text!r} on {phone.serial} did not end: {why}")
-        if result.needs_judge and self.judge is not None:
+        if self.judge is not None and result.needs_judge:
             record = self.judge.verdict(record)
+        elif self.judge is not None and self.judge_every:  # the phone's verdict stays; the judge's score is added
+            record = replace(record, judge_score=self.judge.verdict(record).judge_score)
         return PlayedRollout(index, record, generations), None
 
     def close(self) -> None:

@@ -36,6 +36,7 @@ from typing import Any, cast
 from transformers import Trainer
 
 from trainer_bridge.evaluate.online_rollout import Item
+from trainer_bridge.rewards.trajectory import OUTCOME_BY_JUDGE
 from trainer_bridge.train.task_policy import Generation, PolicyChat
 from trainer_bridge.train.task_rollouts import PlayedRollout, RolloutGroups
 
@@ -58,12 +59,15 @@ def group_advantages(rewards: Sequence[float | None]) -> list[float | None]:
     return [None if reward is None else round((reward - mean) / (spread + ADVANTAGE_EPSILON), 4) for reward in rewards]
 
 
-def rollout_rewards(rollouts: list[PlayedRollout], functions: Sequence[Any], weights: Sequence[float]) -> dict:
+def rollout_rewards(
+    rollouts: list[PlayedRollout], functions: Sequence[Any], weights: Sequence[float], *, by_judge: bool = False
+) -> dict:
     """Each rollout's score by each of the recipe's rewards (`mobile-r1-task`: R_Fmt and R_Traj) and their weighted
-    sum, `reward` (None where a term is unknown: no check and no judge)."""
+    sum, `reward` (None where a term is unknown: no check and no judge). `by_judge`: R_Traj is the judge's score
+    for every rollout (Mobile-R1 4.2.3), the phone's check is not used."""
     completions = [rollout.replies for rollout in rollouts]
     columns = {
-        "task_success": [rollout.checked_success for rollout in rollouts],
+        "task_success": [None if by_judge else rollout.checked_success for rollout in rollouts],
         "judge_score": [rollout.record.judge_score for rollout in rollouts],
     }
     terms = {function.__name__: function(completions, **columns) for function in functions}
@@ -176,7 +180,7 @@ class TaskGRPOTrainer(Trainer):
             task = Item(int(row["instruction_id"]), row["instruction"], row["app"], 0,
                         restart_app=bool(row.get("restart_app", True)))  # fmt: skip
             rollouts = self.groups.play(task, self.task.num_generations)
-            rewards = rollout_rewards(rollouts, *self.rewards)
+            rewards = rollout_rewards(rollouts, *self.rewards, by_judge=self.task.outcome_by == OUTCOME_BY_JUDGE)
             advantages = group_advantages(rewards["reward"])
             self._note(rollouts, rewards, time.perf_counter() - started)
             self.kept.keep(shown_rows(task, rollouts, rewards, advantages))
