@@ -76,7 +76,8 @@ def sampling_options(command: F) -> F:
         click.option("--samples", type=click.IntRange(1, 64), default=1, show_default=True,
                      help="Answers per step: pass@1 .. pass@N (use a temperature above 0)."),
         click.option("--level", "levels", type=click.Choice(LEVELS), multiple=True,
-                     help="Ask with the task instruction (default) or the step's action text; repeat for both."),
+                     help="Ask with the task instruction or the step's action text (default: as --export's rows "
+                          "were written, else the task); repeat for both."),
         click.option("--privacy", type=click.Choice(("blur", "black", "none")), default="blur", show_default=True,
                      help="How privacy regions are hidden in what the policy is sent."),
     ]  # fmt: skip
@@ -107,6 +108,8 @@ def with_manifest(context: click.Context, given: dict[str, Any]) -> dict[str, An
         source = context.get_parameter_source(name)
         if key in options and source in (None, click.core.ParameterSource.DEFAULT):
             chosen[name] = options[key]
+    if not given["levels"] and options.get("instruction_level") == "action":
+        chosen["levels"] = ("action",)  # asked as the model was trained (UI-R1's and Mobile-R1's presets)
     if not given["seen_apps"]:
         train = manifest.get("counts", {}).get("train", {})
         chosen["seen_apps"] = tuple(sorted(train.get("apps", {})))

@@ -2,9 +2,10 @@
 
 The numbers come from ``annotator.storage.statistics``, the module the app's statistics view counts with, and
 the selection and split options are `trainer-bridge export`'s own (trainer_bridge.cli_options), so a split's
-statistics describe exactly the trajectories an export with the same options puts in it. Only --review
-differs: by default every review state is counted (the whole collected dataset); ``--review accepted`` gives
-what an export would draw from.
+statistics describe exactly the trajectories an export with the same options puts in it. What is counted is
+`annotator stats`'s definition (``annotator.domain.counting``): by default Mobile-R1 Table 2's dataset (the
+accepted trajectories of the selection and their annotated steps), with --every-row every trajectory of the
+selection in every review state and every step row, and then the tables do not say "Table 2".
 
 A selection by judge score (--min-judge-score) leaves out the trajectories whose judge results are hidden from
 whoever runs it (annotator.storage.studies.hidden_judging: the items of a study still being rated, for its
@@ -21,6 +22,7 @@ from typing import Any
 import click
 import pandas as pd
 
+from annotator.domain.counting import Counting
 from annotator.storage.database import Database
 from annotator.storage.selection import TrajectorySelection, selected_ids, selected_keys
 from annotator.storage.statistics import WHOLE, DatasetShape, load_facts, split_shapes, totals_table, write_tables
@@ -30,13 +32,18 @@ from trainer_bridge.cli_options import selection, selection_options, split_optio
 from trainer_bridge.export.splits import SplitPlan, assign_splits
 
 TOTALS_FILE = "totals.csv"
+TITLES = {Counting.PAPER: ("Table 2 (Mobile-R1)", "Table 6 (Mobile-R1)"), Counting.ROWS: ("Totals", "Counts")}
 
 
 @click.command("stats")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Write CSV and PNG files into this folder (files of the same name are replaced).")  # fmt: skip
 @split_options(default=None)
-@selection_options(reviews=(), review_help="Review states (repeat; default: every state).")
+@selection_options(reviews=(), review_help="Review states (repeat; default: every state, of which Table 2 counts "
+                   "the accepted).")  # fmt: skip
+@click.option("--every-row", is_flag=True,
+              help="Count every trajectory and every step row. By default the figures are Mobile-R1 Table 2's: the "
+                   "accepted trajectories and their annotated steps (as `annotator stats`).")  # fmt: skip
 @click.option("--as", "person", metavar="NAME",
               help=f"Who asks (default: ${PERSON_ENV}, else your login name when the workspace knows it): a study's "
                    "raters get no judge-score selection of its trajectories while it is being rated.")  # fmt: skip
@@ -45,9 +52,10 @@ def stats_command(**given: Any) -> None:
     """Dataset statistics per split: Mobile-R1 Table 2 and Table 6, trajectory lengths, action types.
 
     Selection and split options mean what they mean for `trainer-bridge export` (without --split: the whole
-    selection, "all"), but --review counts every review state unless given. Without --out the tables are
-    printed; with --out DIR, DIR/totals.csv holds Table 2 per split and DIR/<split>/ (and DIR/all/) the
-    per-app, trajectory-length and action-type tables as CSV and their charts as PNG.
+    selection, "all"). The figures are Mobile-R1 Table 2's (accepted trajectories, their annotated steps), or
+    with --every-row every trajectory and step row. Without --out the tables are printed; with --out DIR,
+    DIR/totals.csv holds Table 2 per split and DIR/<split>/ (and DIR/all/) the per-app, trajectory-length and
+    action-type tables as CSV and their charts as PNG.
     """
     try:
         chosen, plan = selection(given), split_plan(given)
@@ -60,13 +68,17 @@ def stats_command(**given: Any) -> None:
                 hidden = hidden_judging(workspace.database, person_asking(workspace.database, given["person"]))
             except LookupError as error:
                 raise click.UsageError(str(error)) from None
-        shapes = selection_shapes(workspace.database, chosen, plan if given["split_text"] else None, hidden)
+        counting = Counting.ROWS if given["every_row"] else Counting.PAPER
+        shapes = selection_shapes(workspace.database, chosen, plan if given["split_text"] else None, hidden, counting)
+    totals, per_app = TITLES[counting]
     with pd.option_context("display.unicode.east_asian_width", True, "display.width", 200, "display.max_rows", None):
-        click.echo("Table 2 (Mobile-R1): the selection" + (" per split" if len(shapes) > 1 else ""))
+        click.echo(
+            f"{totals}: the selection" + (" per split" if len(shapes) > 1 else "") + f", counted {counting.description}"
+        )
         click.echo(totals_table(shapes).to_string(index=False))
         if given["out"] is None:
             for name, shape in shapes.items():
-                click.echo(f"\nTable 6 (Mobile-R1): per app, {name}")
+                click.echo(f"\n{per_app}: per app, {name}")
                 click.echo(shape.per_app.to_string(index=False) if not shape.is_empty() else "(no trajectories)")
             return
     folders = write_files(shapes, given["out"])
@@ -76,10 +88,14 @@ def stats_command(**given: Any) -> None:
 
 
 def selection_shapes(
-    db: Database, chosen: TrajectorySelection, plan: SplitPlan | None, hidden: HiddenJudging | None = None
+    db: Database,
+    chosen: TrajectorySelection,
+    plan: SplitPlan | None,
+    hidden: HiddenJudging | None = None,
+    counting: Counting = Counting.PAPER,
 ) -> dict[str, DatasetShape]:
-    """The shape of each split of the selection (none without a plan), then of the whole selection; the
-    trajectories in `hidden` are left out (said on stderr), whatever their score."""
+    """The shape of each split of the selection (none without a plan), then of the whole selection, counted as
+    `counting` counts; the trajectories in `hidden` are left out (said on stderr), whatever their score."""
     _judge, keys = selected_keys(db, chosen)
     if hidden:
         left_out = hidden.hidden_of(selected_ids(db, replace(chosen, min_judge_score=None)))  # not by their scores
@@ -92,7 +108,7 @@ def selection_shapes(
         )
     try:
         splits = assign_splits(keys, plan) if plan else {}
-        facts = load_facts(db)
+        facts = load_facts(db).counted(counting)
         if not splits:
             return {WHOLE: facts.subset([key.trajectory_id for key in keys]).shape()}
         return split_shapes(facts, splits)

@@ -81,7 +81,7 @@ def test_the_training_exports_manifest_says_how_to_ask(held_out: Workspace, tmp_
     export = tmp_path / "export"
     made = bridge(held_out, "export", "--stage", "grpo-action", "--format", "jsonl", "--out", str(export),
                   "--image-scale", "1", "--history-images", "1", "--holdout-app", "趣看视频", "--split",
-                  "train=0.9,test=0.1")  # fmt: skip
+                  "train=0.9,test=0.1", "--instruction-level", "action")  # fmt: skip
     assert made.exit_code == 0, made.output
     with ChatServer([Reply(body=chat_completion(A_CLICK))]) as server:
         found = last_json(bridge(held_out, "eval", "--base-url", server.base_url, "--model", "m", "--export",
@@ -89,6 +89,7 @@ def test_the_training_exports_manifest_says_how_to_ask(held_out: Workspace, tmp_
         first_request = server.seen[0].body["messages"]
     info = evaluations.get_evaluation(held_out.database, found["evaluation_id"])
     assert info.settings["image_scale"] == 1 and info.settings["history_images"] == 1
+    assert info.settings["levels"] == ["action"]  # asked with the step's action text, as the rows were written
     assert sum(part.get("type") == "image_url" for m in first_request for part in m["content"]
                if isinstance(m["content"], list)) == 1  # fmt: skip
     assert set(found["summary"]["per_split"]) == {"seen", "unseen"}

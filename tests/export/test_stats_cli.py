@@ -70,26 +70,35 @@ def records(path: Path) -> list[tuple]:
     return [tuple(None if pd.isna(v) else v for v in row) for row in table.itertuples(index=False)]
 
 
-def test_the_printed_tables_are_table_2_and_table_6_of_every_review_state(dataset: Workspace) -> None:
+def test_the_printed_tables_are_table_2_and_table_6_as_annotator_stats_counts_them(dataset: Workspace) -> None:
+    """One definition of Table 2 (annotator.domain.counting): the accepted trajectories and their annotated steps,
+    here and in `annotator stats`; every row only when asked, and then not called Table 2."""
+    from annotator.cli import cli as annotator_cli
+
     output = stats(dataset)
     assert printed_table(output, "Table 2") == [
         ["split", "apps", "instructions", "trajectories", "steps", "mean_steps"],
-        ["all", "4", "5", "6", "18", "3.0"],
+        ["all", "3", "4", "4", "12", "3.0"],
     ]
-    assert printed_table(output, "Table 6 (Mobile-R1): per app, all") == [
+    theirs = CliRunner().invoke(annotator_cli, ["--data-dir", str(dataset.data_dir), "stats", "--json"])
+    assert theirs.exit_code == 0, theirs.output
+    totals = json.loads(theirs.output)
+    assert [totals[key] for key in ("apps", "instructions", "trajectories", "steps")] == [3, 4, 4, 12]
+    every = stats(dataset, "--every-row")
+    assert "Table 2" not in every and "Table 6" not in every
+    assert printed_table(every, "Totals")[1] == ["all", "4", "5", "6", "18", "3.0"]
+    assert printed_table(every, "Counts: per app, all") == [
         ["app", "instructions", "trajectories", "steps", "mean_steps"],
         ["淘宝", "2", "3", "12", "4.0"],  # one instruction run twice, most trajectories first
         ["美团", "1", "1", "3", "3.0"],
         ["抖音", "1", "1", "2", "2.0"],
         ["设置", "1", "1", "1", "1.0"],
     ]
-    accepted = stats(dataset, "--review", "accepted")  # what an export draws from by default
-    assert printed_table(accepted, "Table 2")[1] == ["all", "3", "4", "4", "12", "3.0"]
-    assert "抖音" not in accepted
+    assert "抖音" not in output  # never accepted
 
 
 def test_lengths_and_action_types_of_the_dataset(dataset: Workspace, tmp_path: Path) -> None:
-    stats(dataset, "--out", str(tmp_path))
+    stats(dataset, "--out", str(tmp_path), "--every-row")
     assert records(tmp_path / "all" / "trajectory_lengths.csv") == [(1, 1), (2, 1), (3, 2), (4, 1), (5, 1)]
     # click: 8 labelled + 3 collected (抖音's run and the agent run); one reply had no tool call at all
     assert records(tmp_path / "all" / "action_types.csv") == [
@@ -100,8 +109,8 @@ def test_lengths_and_action_types_of_the_dataset(dataset: Workspace, tmp_path: P
 
 def test_every_split_adds_up_to_all(dataset: Workspace, tmp_path: Path) -> None:
     split = ["--split", "train=0.6,val=0.2,test=0.2", "--split-by", "instruction"]
-    output = stats(dataset, *split, "--out", str(tmp_path))
-    assert [row[0] for row in printed_table(output, "Table 2")[1:]] == ["train", "val", "test", "all"]
+    output = stats(dataset, *split, "--out", str(tmp_path), "--every-row")
+    assert [row[0] for row in printed_table(output, "Totals")[1:]] == ["train", "val", "test", "all"]
     totals = pd.read_csv(tmp_path / "totals.csv").set_index("split")
     parts, whole = totals.loc[["train", "val", "test"]], totals.loc["all"]
     assert list(parts["instructions"]) == [3, 1, 1]  # five instructions cut 3/1/1
