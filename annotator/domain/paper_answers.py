@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from annotator.domain.actions import (
+    ACTION_TYPES,
     Action,
     ActionError,
     Click,
@@ -157,6 +158,8 @@ def loads(text: str) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError):
         pass
+    if "'" not in text:
+        return None  # what JSON could not read, Python's literal syntax reads only with its own quotes
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -170,12 +173,15 @@ def action_of_answer(value: Any) -> Action | None:
         value = value[0]
     if not isinstance(value, dict):
         return None
+    name = value.get("action")
     if "name" in value:
         readers: tuple[Callable[[Any], Action], ...] = (action_from_tool_call,)
     elif "point" in value or "input_text" in value:
         readers = (gui_r1_action,)
+    elif name in ACTION_TYPES:
+        readers = (action_from_arguments, ui_r1_action)  # UI-R1 writes a click as mobile_use does
     else:
-        readers = (action_from_arguments, ui_r1_action, gui_r1_action)
+        readers = (ui_r1_action, gui_r1_action)
     for read in readers:
         try:
             return read(value)

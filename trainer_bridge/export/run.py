@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from annotator.domain.model_space import ModelSpace
-from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, HISTORY_IN_MESSAGES, HISTORY_PLACES, PromptVariant
+from annotator.domain.prompts import (
+    DEFAULT_PROMPT_VARIANT,
+    HISTORY_IN_MESSAGES,
+    HISTORY_PLACES,
+    MOBILE_R1_VARIANTS,
+    PromptVariant,
+)
 from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus
 from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.failures import NO_ROOM
@@ -121,7 +127,10 @@ class _SampleStream:
             return
         for trajectory in trajectories:
             for record in self._records(trajectory):
-                if sayable(record, options.space, options.prompt_variant) is None:
+                if (
+                    options.prompt_variant not in MOBILE_R1_VARIANTS
+                    and sayable(record, options.space, options.prompt_variant) is None
+                ):
                     self.tally.unsayable[str(record.tool_call.get("arguments", {}).get("action", "?"))] += 1
                     continue
                 sample = self._sample(record)

@@ -80,7 +80,9 @@ def answer_action(text: str) -> Action | None:
 def predicted_action(text: str) -> Action | None:
     """The action a completion predicts: its valid `<tool_call>`, else its `<answer>`; None when neither."""
     if "<tool_call>" in text:
-        return mobile_reply(text).action or tool_call_action(text)
+        if "<action>" in text:  # a Mobile-R1 reply: its action as the strict parser reads it
+            return mobile_reply(text).action
+        return tool_call_action(text)  # InfiGUI-R1's `<think>` + call, or a bare call
     if "<answer>" in text:
         return answer_action(text)
     return None
