@@ -58,7 +58,7 @@ def accuracies(data_dir: Path) -> dict[str, float]:
 
 
 def online_success(data_dir: Path) -> dict[str, Any] | None:
-    """The trained agent on the virtual phone: its task and tail success over the trained tasks."""
+    """The trained agent on the virtual phone over the trained tasks: done and claimed, and tail success (done)."""
     from annotator.demo.workspace.loop import ONLINE_NAME
 
     database = open_database(demo_db_url(data_dir), migrate=False)
@@ -67,7 +67,7 @@ def online_success(data_dir: Path) -> dict[str, Any] | None:
     finally:
         database.dispose()
     summary = found[-1].summary if found and found[-1].summary else None
-    return {key: summary.get(key) for key in ("task_success", "tail_success", "runs")} if summary else None
+    return {key: summary.get(key) for key in ("claimed_and_done", "tail_success", "runs")} if summary else None
 
 
 def checkpoint_accuracy(data_dir: Path, checkpoint: Path, export: Path) -> float:

@@ -25,7 +25,11 @@ class Reply:
     hang_up: bool = False  # close the connection without answering
 
 
-def chat_completion(text: str | None, *, model: str = "test-model", usage: bool = True) -> dict[str, Any]:
+def chat_completion(
+    text: str | None, *, model: str = "test-model", usage: bool = True, first_token: dict[str, float] | None = None
+) -> dict[str, Any]:
+    """A chat completion; `first_token`: the first token's top alternatives {token: logprob}, as OpenAI sends them
+    when asked for logprobs."""
     body: dict[str, Any] = {
         "id": "chatcmpl-test",
         "object": "chat.completion",
@@ -33,6 +37,10 @@ def chat_completion(text: str | None, *, model: str = "test-model", usage: bool 
         "model": model,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
     }
+    if first_token:
+        top = [{"token": token, "logprob": value, "bytes": None} for token, value in first_token.items()]
+        chosen = max(top, key=lambda item: item["logprob"])
+        body["choices"][0]["logprobs"] = {"content": [chosen | {"top_logprobs": top}], "refusal": None}
     if usage:
         body["usage"] = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
     return body

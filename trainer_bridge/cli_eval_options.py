@@ -74,7 +74,8 @@ def sampling_options(command: F) -> F:
         click.option("--temperature", type=click.FloatRange(0, 2), default=0.0, show_default=True,
                      help="0 is greedy; Mobile-R1 measures pass@k at 0.7."),
         click.option("--samples", type=click.IntRange(1, 64), default=1, show_default=True,
-                     help="Answers per step: pass@1 .. pass@N (use a temperature above 0)."),
+                     help="Answers per step: pass@1 .. pass@N at --temperature (above 0); the headline figures "
+                          "come from one more, greedy answer."),
         click.option("--level", "levels", type=click.Choice(LEVELS), multiple=True,
                      help="Ask with the task instruction or the step's action text (default: as --export's rows "
                           "were written, else the task); repeat for both."),
@@ -131,7 +132,7 @@ def eval_settings(given: dict[str, Any]) -> EvalSettings:
         space = given_space(given)
         return EvalSettings(
             space, prompt_variant(given["prompt_variant"]), given["history_images"], given["temperature"],
-            given["samples"], tuple(dict.fromkeys(given["levels"])) or ("task",), given["privacy"],
+            given["samples"], tuple(dict.fromkeys(given["levels"])) or ("task",), given["privacy"], greedy_first=True,
         )  # fmt: skip
     except ValueError as error:
         raise click.UsageError(str(error)) from None

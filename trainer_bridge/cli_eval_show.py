@@ -41,7 +41,9 @@ def list_command(as_json: bool, data_dir: Path | None, db_url: str | None) -> No
     click.echo(f"{'id':>4}  {'kind':<9}{'status':<10}{'Acc.':>7}{'task':>7}{'tail':>7}  model")
     for e in found:
         summary = e.summary or {}
-        figures = "".join(f"{percent(summary.get(n)):>7}" for n in ("step_accuracy", "task_success", "tail_success"))
+        shown = ("step_accuracy", "task_success", "tail_success") if e.kind != "online" else (
+            "step_accuracy", "claimed_and_done", "tail_success")  # fmt: skip
+        figures = "".join(f"{percent(summary.get(n)):>7}" for n in shown)
         click.echo(f"{e.id:>4}  {e.kind:<9}{e.status:<10}{figures}  {e.policy.get('model', '?')} ({e.name})")
 
 

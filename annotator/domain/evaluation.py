@@ -12,8 +12,9 @@ Every step is asked with its labelled history (the ground-truth history), so eac
 - step success rate (SR): type and every argument right by the OS-Atlas rule (EM with GR's point rule);
 - argument errors (Avg Err.): steps with the right type but a wrong argument, counted.
 
-Headline figures use each step's first sample (greedy decoding); pass@k uses all n samples per step with the
-unbiased estimator of Chen et al. (2021), 1 - C(n-c, k) / C(n, k), averaged over steps.
+Headline figures use each step's first answer: greedy, as `trainer-bridge eval` asks it first whenever it also
+samples at a temperature; pass@k uses the n samples per step after it with the unbiased estimator of Chen et al.
+(2021), 1 - C(n-c, k) / C(n, k), averaged over steps.
 """
 
 from __future__ import annotations
@@ -25,6 +26,25 @@ from math import comb
 from typing import Any
 
 HEADLINE = ("step_accuracy", "task_success", "type_match", "exact_match", "grounding_accuracy", "step_success_rate")
+# On phones: Mobile-R1's Tail Succ. (the task done at the end, by the phone's check or the judge) and the stricter
+# share done *and* claimed by the model; Mobile-R1's Task Succ. (every step right) is an offline figure only.
+ONLINE_HEADLINE = ("claimed_and_done", "tail_success")
+_LEGACY_ONLINE = {"task_success": "claimed_and_done"}  # the name an online summary stored before issue 28
+
+
+def current_online_summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An online summary under today's names (an older one stored "done and claimed" as task_success)."""
+    if not summary:
+        return summary
+
+    def renamed(figures: dict[str, Any]) -> dict[str, Any]:
+        return {_LEGACY_ONLINE.get(key, key) if _LEGACY_ONLINE.get(key) not in figures else key: value
+                for key, value in figures.items()}  # fmt: skip
+
+    current = renamed(summary)
+    if isinstance(current.get("per_app"), dict):
+        current["per_app"] = {app: renamed(figures) for app, figures in current["per_app"].items()}
+    return current
 
 
 @dataclass(frozen=True)
@@ -83,11 +103,13 @@ def first_samples(scores: Iterable[StepScore]) -> list[StepScore]:
     return sorted(firsts.values(), key=lambda score: (score.trajectory_id, score.position))
 
 
-def pass_at_k(scores: Iterable[StepScore]) -> dict[str, float]:
-    """pass@k of step accuracy for k = 1 .. the fewest samples any step has (unbiased estimator), {} with one."""
+def pass_at_k(scores: Iterable[StepScore], first_sampled: int = 0) -> dict[str, float]:
+    """pass@k of step accuracy for k = 1 .. the fewest samples any step has (unbiased estimator), {} with one;
+    the samples are the answers from `first_sampled` on (answer 0 is a greedy one when it is 1)."""
     counts: dict[int, list[bool]] = defaultdict(list)
     for score in scores:
-        counts[score.step_id].append(score.accurate)
+        if score.sample >= first_sampled:
+            counts[score.step_id].append(score.accurate)
     if not counts:
         return {}
     n_min = min(len(answers) for answers in counts.values())
@@ -100,9 +122,12 @@ def pass_at_k(scores: Iterable[StepScore]) -> dict[str, float]:
     return result
 
 
-def summarise(scores: Sequence[StepScore], seen_apps: Iterable[str] | None = None) -> dict[str, Any]:
-    """Headline figures (top level), per app, per split (seen / unseen apps, when the training apps are known)
-    and pass@k. Steps are grouped by app in the order of their names."""
+def summarise(
+    scores: Sequence[StepScore], seen_apps: Iterable[str] | None = None, first_sampled: int = 0
+) -> dict[str, Any]:
+    """Headline figures (top level, each step's first answer: the greedy one when `first_sampled` is 1), per app,
+    per split (seen / unseen apps, when the training apps are known) and pass@k over the samples. Steps are
+    grouped by app in the order of their names."""
     firsts = first_samples(scores)
     summary = figures(firsts)
     by_app: dict[str, list[StepScore]] = defaultdict(list)
@@ -115,7 +140,7 @@ def summarise(scores: Sequence[StepScore], seen_apps: Iterable[str] | None = Non
             "seen": figures([score for score in firsts if score.app in seen]),
             "unseen": figures([score for score in firsts if score.app not in seen]),
         }
-    summary["pass_at_k"] = pass_at_k(scores)
+    summary["pass_at_k"] = pass_at_k(scores, first_sampled)
     return summary
 
 

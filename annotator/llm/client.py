@@ -122,6 +122,21 @@ class Completion:
     model: str
     request_id: str | None = None
     finish_reason: str | None = field(default=None)
+    # The first token's most likely alternatives and their log-probabilities, when asked for and given.
+    first_token_logprobs: dict[str, float] | None = None
+
+
+def _first_token_logprobs(choice: Any) -> dict[str, float] | None:
+    """The first generated token's top alternatives ({token: logprob}), None when the choice carries none."""
+    content = getattr(getattr(choice, "logprobs", None), "content", None)
+    if not isinstance(content, list) or not content:
+        return None
+    alternatives = getattr(content[0], "top_logprobs", None) or []
+    found = {
+        item.token: float(item.logprob) for item in alternatives
+        if isinstance(getattr(item, "token", None), str) and isinstance(getattr(item, "logprob", None), (int, float))
+    }  # fmt: skip
+    return found or None
 
 
 def _keyring_key(base_url: str) -> str | None:
@@ -190,9 +205,16 @@ class LLMClient:
         self.close()
 
     def complete(
-        self, messages: list[dict[str, Any]], *, temperature: float | None = None, max_tokens: int | None = None
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        top_logprobs: int | None = None,
     ) -> Completion:
-        """The model's reply to ``messages`` (OpenAI chat format); an LLMError subclass on any failure."""
+        """The model's reply to ``messages`` (OpenAI chat format); an LLMError subclass on any failure.
+        ``top_logprobs``: also ask for that many alternatives of each token (the first token's are read into
+        ``Completion.first_token_logprobs``; an endpoint may not give them)."""
         import openai
 
         config = self.config
@@ -204,6 +226,8 @@ class LLMClient:
                 temperature=config.temperature if temperature is None else temperature,
                 max_tokens=config.max_tokens if max_tokens is None else min(max_tokens, MAX_TOKENS_CEILING),
                 seed=config.seed if config.seed is not None else openai.omit,  # no seed: none sent, not null
+                logprobs=True if top_logprobs else openai.omit,
+                top_logprobs=top_logprobs if top_logprobs else openai.omit,
             )
         except (openai.OpenAIError, ValueError) as error:
             raise self._translate(error) from None
@@ -238,6 +262,7 @@ class LLMClient:
             model=getattr(result, "model", None) or self.config.model,
             request_id=request_id if isinstance(request_id, str) else None,
             finish_reason=getattr(choices[0], "finish_reason", None),
+            first_token_logprobs=_first_token_logprobs(choices[0]),
         )
 
     def _translate(self, error: Exception) -> LLMError:

@@ -17,10 +17,12 @@ A high-resolution screenshot shown whole is mostly background, which distracts a
    image scale: the selector writes no coordinates). Candidates that land on the same pixel
    (neighbouring tiles see the same element) are asked about once.
 4. **Selection**: the selector model (by default the same endpoint; the paper used Qwen2.5-VL-7B-Instruct) is
-   asked whether the element at the crop's centre is the one described; its Yes / No text scores 1 / 0 (the
-   paper's "Yes" logit needs logprobs, which `LLMClient` does not ask for yet: the domain's `yes_probability`
-   reads them). The candidate with the highest score above 0 wins, ties going to the one nearest the agent's
-   own point; it is mapped back to full-screen device pixels.
+   asked whether the element at the crop's centre is the one described. A candidate's score is the paper's:
+   the probability of "Yes" (against "No") in the first token's log-probabilities, asked for with every
+   question; an endpoint that gives none is scored by its text, Yes 1 and No 0; an endpoint that refuses the
+   parameter is asked without it from then on. Each candidate records which (`scored_by`). The candidate with
+   the highest score above 0 wins, ties going to the one nearest the agent's own point; it is mapped back to
+   full-screen device pixels.
 
 Every failure keeps the agent's own point and says why in the `Refinement` (a tile's request failed or its
 reply was junk: that tile gives no candidate; no candidate anywhere; none judged to match; an unreadable
@@ -50,14 +52,17 @@ from annotator.domain.grounding_prompt import (
     read_point,
     read_yes_no,
     relevance_messages,
+    yes_probability,
 )
 from annotator.domain.model_space import ModelSpace, model_space
 from annotator.imaging.decode import UnreadableImage, decoded
 from annotator.imaging.encode import data_url, png_bytes
 from annotator.imaging.resize import resized
-from annotator.llm.client import LLMClient, LLMError, LLMRejected
+from annotator.llm.client import Completion, LLMClient, LLMError, LLMRejected
 
 CROP_SHARE = 0.14  # UI-AGILE 4.1: the element image is 14% of the sub-image's width and height
+TOP_LOGPROBS = 5  # alternatives of the first token asked for: "Yes", "No" and their spellings
+SCORED_BY_PROBABILITY, SCORED_BY_TEXT = "yes probability", "text"
 GROUNDING_MAX_TOKENS = 128  # a point or a word: a short answer, so a runaway reply costs little
 T = TypeVar("T")
 
@@ -151,8 +156,9 @@ class TileAnswer:
 @dataclass(frozen=True)
 class Judgement:
     point: tuple[int, int]
-    score: float | None  # 1.0 yes, 0.0 no, None: `problem`
+    score: float | None  # P(yes) or 1.0 / 0.0 for a yes / no text; None: `problem`
     problem: str | None = None
+    scored_by: str | None = None  # SCORED_BY_PROBABILITY or SCORED_BY_TEXT
 
 
 @dataclass
@@ -176,7 +182,8 @@ class Refinement:
             "refined": self.refined, "note": self.note, "original": list(self.original), "point": list(self.point),
             "tiles": [{"region": t.tile.as_list(), "point": _listed(t.point), "problem": t.problem}
                       for t in self.tiles],
-            "candidates": [{"point": list(j.point), "score": j.score, "problem": j.problem} for j in self.judgements],
+            "candidates": [{"point": list(j.point), "score": j.score, "scored_by": j.scored_by, "problem": j.problem}
+                           for j in self.judgements],
             "requests": self.requests, "tokens": self.tokens, "ms": round(self.elapsed_ms, 1),
         }  # fmt: skip
 
@@ -214,6 +221,7 @@ class DecomposedGrounding:
         self.crop_space = dataclasses.replace(self.space, image_scale=1.0)
         self.layout, self.crop_share = layout or TileLayout(), crop_share
         self.swipes, self.concurrency = swipes, concurrency
+        self._logprobs = True  # asked with each relevance question until the selector's endpoint refuses them
 
     def settings(self) -> dict[str, Any]:
         """What decides the refinement (the evaluation's fingerprint includes it): not the servers' URLs."""
@@ -285,7 +293,8 @@ class DecomposedGrounding:
             kept.note = f"kept the agent's point: no candidate was judged to be the element ({scores})"
             return kept
         kept.point, kept.refined = best.point, True
-        kept.note = f"chose {list(best.point)} (relevance {best.score:.2f}) of {len(found)} candidate point(s)"
+        kept.note = (f"chose {list(best.point)} (relevance {best.score:.2f}, by {best.scored_by}) of {len(found)} "
+                     "candidate point(s)")  # fmt: skip
         return kept
 
     def _together(self, jobs: Sequence[Callable[[], T]]) -> list[T]:
@@ -311,13 +320,31 @@ class DecomposedGrounding:
         self, part: Image.Image, point: tuple[int, int], box: Box, element: str, context: GroundingContext
     ) -> tuple[Judgement, int]:
         messages = relevance_messages(context, box, element, image_part(part, self.crop_space))
-        text, tokens, problem = _ask(self.selector, messages)
-        if text is None:
-            return Judgement(point, None, problem), tokens
-        verdict = read_yes_no(text)
+        completion, problem = self._ask_with_logprobs(messages)
+        if completion is None:
+            return Judgement(point, None, problem), 0
+        tokens = completion.usage.get("total_tokens") or 0
+        probability = yes_probability(completion.first_token_logprobs or {})
+        if probability is not None:
+            return Judgement(point, probability, scored_by=SCORED_BY_PROBABILITY), tokens
+        verdict = read_yes_no(completion.text)
         if verdict is None:
-            return Judgement(point, None, f"neither yes nor no: {text.strip()[:60]!r}"), tokens
-        return Judgement(point, 1.0 if verdict else 0.0), tokens
+            return Judgement(point, None, f"neither yes nor no: {completion.text.strip()[:60]!r}"), tokens
+        return Judgement(point, 1.0 if verdict else 0.0, scored_by=SCORED_BY_TEXT), tokens
+
+    def _ask_with_logprobs(self, messages: list[dict[str, Any]]) -> tuple[Completion | None, str | None]:
+        """The selector's completion with the first token's log-probabilities asked for (until the endpoint
+        refuses the parameter: then without); (None, why) on a failure that is not a refused request."""
+        try:
+            top = TOP_LOGPROBS if self._logprobs else None
+            return self.selector.complete(messages, max_tokens=GROUNDING_MAX_TOKENS, top_logprobs=top), None
+        except LLMRejected as refused:
+            if not self._logprobs or "logprob" not in refused.message.lower():
+                raise
+            self._logprobs = False  # this endpoint has no log-probabilities: its yes / no text is the score
+            return self._ask_with_logprobs(messages)
+        except LLMError as error:
+            return None, error.message
 
 
 def _ask(client: LLMClient, messages: list[dict[str, Any]]) -> tuple[str | None, int, str | None]:

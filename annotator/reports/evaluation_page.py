@@ -29,7 +29,7 @@ HEADLINE_LABELS = {
     "step_accuracy": "Step accuracy",
     "task_success": "Task success",
     "type_match": "Type match (TM)",
-    "exact_match": "Exact match (EM)",
+    "exact_match": "Exact match (R_Act)",
     "grounding_accuracy": "Grounding accuracy (GR)",
     "step_success_rate": "Step success rate (SR)",
 }

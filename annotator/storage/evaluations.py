@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 
 from annotator.domain.endpoint_url import safe_url
-from annotator.domain.evaluation import StepScore
+from annotator.domain.evaluation import StepScore, current_online_summary
 from annotator.domain.reply_text import capped_optional
 from annotator.storage import models
 from annotator.storage.database import Database
@@ -95,8 +95,9 @@ class StoredPrediction:
 
 
 def _info(row: models.Evaluation) -> EvaluationInfo:
+    summary = current_online_summary(row.summary) if row.kind == "online" else row.summary
     return EvaluationInfo(
-        row.id, row.kind, row.name, row.policy, row.settings, row.selection, row.status, row.message, row.summary,
+        row.id, row.kind, row.name, row.policy, row.settings, row.selection, row.status, row.message, summary,
         row.created_at, row.finished_at,
     )  # fmt: skip
 

@@ -154,7 +154,7 @@ def test_eval_online_on_two_phones_prints_a_line_per_rollout_and_the_summary(wor
         )  # fmt: skip
     found = last_json(result)
     assert found["kind"] == "online" and found["status"] == "complete" and found["requested"] == 2
-    assert found["summary"]["task_success"] == found["summary"]["tail_success"] == 1.0
+    assert found["summary"]["claimed_and_done"] == found["summary"]["tail_success"] == 1.0
     assert found["summary"]["checked_by"]["phone"] == 2
     assert result.output.count("claimed success, done (checked by phone)") == 2  # a line per rollout
     assert "tail success" in result.output and Path(found["report"][1]).is_file()

@@ -159,3 +159,18 @@ def test_two_samples_a_step_at_a_temperature_give_pass_at_k(held_out: Workspace)
     assert result.requested == 2 * step_count(held_out)
     assert result.summary["pass_at_k"] == {"1": 1.0, "2": 1.0}
     assert "NaN" not in json.dumps(result.summary)  # what the report and the GUI read back
+
+
+def test_with_samples_the_headline_comes_from_one_more_greedy_answer(held_out: Workspace) -> None:
+    """`trainer-bridge eval --samples N --temperature T` asks each step once greedily first: the headline figures
+    are that answer's, pass@k the N samples'."""
+    from annotator.demo.phone.scripted_agent import ScriptedAgent
+
+    agent = ScriptedAgent(seed=0, mistakes={})
+    settings = EvalSettings(default_export_space(), temperature=0.7, samples=2, greedy_first=True)
+    with ChatServer([], respond=lambda seen: Reply(body=chat_completion(agent.reply(seen.body["messages"])))) as server:
+        result = run(held_out, server.base_url, settings=settings)
+    temperatures = sorted(seen.body.get("temperature") for seen in server.seen)
+    steps = step_count(held_out)
+    assert result.requested == 3 * steps and temperatures == [0.0] * steps + [0.7] * (2 * steps)
+    assert result.summary["headline_from"] == "greedy" and result.summary["pass_at_k"] == {"1": 1.0, "2": 1.0}

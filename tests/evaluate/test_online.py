@@ -92,7 +92,7 @@ def test_two_phones_evaluate_the_scripted_policy_with_the_phones_checks(workspac
     )
     assert {r.device_serial for r in result.rollouts} == {"virtual-1", "virtual-2"}  # both phones took rollouts
     summary = result.summary
-    assert (summary["task_success"], summary["tail_success"], summary["rollouts"]) == (1.0, 1.0, 6)
+    assert (summary["claimed_and_done"], summary["tail_success"], summary["rollouts"]) == (1.0, 1.0, 6)
     assert summary["checked_by"] == {"phone": 6, "judge": 0, "none": 0} and summary["unfinished"] == 0
     assert summary["mean_steps"] == pytest.approx(sum(steps.values()) * 2 / 6)
     assert set(summary["per_app"]) == {"设置", "趣看视频"} and summary["per_app"]["设置"]["rollouts"] == 4
@@ -110,7 +110,7 @@ def test_two_phones_evaluate_the_scripted_policy_with_the_phones_checks(workspac
     assert stored.policy["model"] == MODEL and stored.settings["judge"] is None
 
 
-def test_task_success_needs_the_policy_to_say_so_tail_success_does_not(workspace: Workspace, two_phones) -> None:
+def test_done_and_claimed_needs_the_policy_to_say_so_tail_success_does_not(workspace: Workspace, two_phones) -> None:
     """WLAN off in 3 actions with a limit of 3: done, but the policy never said so (tail, not task success). A policy
     that stops early claiming success on the nuts task: claimed, not done (neither)."""
     wifi = import_instructions(workspace, ("settings-wifi-off",))
@@ -122,11 +122,11 @@ def test_task_success_needs_the_policy_to_say_so_tail_success_does_not(workspace
         early = OnlineEvaluation(workspace, policy(endpoint), devices, OnlineJob("early", nuts)).run()
     assert table(limited.rollouts) == [(wifi[0][1], 0, 3, False, "phone", True)]
     assert limited.rollouts[0].stop == "step_limit"
-    assert (limited.summary["task_success"], limited.summary["tail_success"]) == (0.0, 1.0)
+    assert (limited.summary["claimed_and_done"], limited.summary["tail_success"]) == (0.0, 1.0)
     [rollout] = early.rollouts
     assert (rollout.claimed_success, rollout.done, rollout.stop) == (True, False, "terminated")
     assert rollout.steps < len(instruction_by_uid("shop-nuts-two").steps)
-    assert (early.summary["task_success"], early.summary["tail_success"], early.summary["claimed_success"]) == (
+    assert (early.summary["claimed_and_done"], early.summary["tail_success"], early.summary["claimed_success"]) == (
         0.0, 0.0, 1.0,
     )  # fmt: skip
 

@@ -171,6 +171,49 @@ def test_a_no_loses_to_a_yes(screenshot: bytes) -> None:
     assert refinement.refined and refinement.point[1] > 1200
 
 
+def test_the_selection_scores_by_the_probability_of_yes_where_the_endpoint_gives_it(screenshot: bytes) -> None:
+    """UI-AGILE 3.4 scores a candidate by the "Yes" logit: of two candidates both answered "Yes", the surer one
+    wins although the other is nearer the agent's point."""
+    upper, lower = (300, 700), (300, 1700)
+
+    def locate(region: Box) -> str:
+        return json.dumps({"point": list(upper if region.y1 == 0 else (lower[0], lower[1] - region.y1))})
+
+    def judge(region: Box) -> Reply:
+        sure = region.center[1] > 1200  # the lower candidate: P(yes) 0.9 against 0.6 for the upper one
+        yes = 0.9 if sure else 0.6
+        return Reply(body=chat_completion("Yes", first_token={"Yes": math.log(yes), "No": math.log(1 - yes)}))
+
+    refinement, seen = refine(Answers(locate, judge), screenshot, point=(300, 700))
+    assert refinement.refined and refinement.point[1] > 1200 and "by yes probability" in refinement.note
+    scores = sorted({round(c["score"], 6) for c in refinement.as_json()["candidates"]})
+    assert scores == pytest.approx([0.6, 0.9]) and all(
+        c["scored_by"] == "yes probability" for c in refinement.as_json()["candidates"]
+    )
+    questions = [s.body for s in seen if read_grounding_request(s.body["messages"]).kind != "locate"]
+    assert questions and all(body["logprobs"] is True and body["top_logprobs"] == 5 for body in questions)
+
+
+def test_an_endpoint_without_logprobs_is_scored_by_its_text_and_asked_without_them_after(screenshot: bytes) -> None:
+    def judge(region: Box) -> Reply:
+        return Reply(body=chat_completion("Yes"))
+
+    def refusing(seen: Seen) -> Reply:
+        if seen.body.get("logprobs"):
+            return Reply(status=400, body=error_body("logprobs are not supported by this model"))
+        return Answers(on_tile((675, 1200)), judge)(seen)
+
+    with ChatServer([], respond=refusing) as server:
+        client = LLMClient(LLMConfig(base_url=server.base_url, model="m", max_retries=0))
+        try:
+            refinement = DecomposedGrounding(client).refine(screenshot, (300, 1200), "点击“设置”", CONTEXT)
+        finally:
+            client.close()
+    assert refinement.refined and "by text" in refinement.note
+    asked = [s.body for s in server.seen if read_grounding_request(s.body["messages"]).kind != "locate"]
+    assert [bool(body.get("logprobs")) for body in asked] == [True, False]  # refused once, then asked without
+
+
 @pytest.mark.parametrize(
     ("locate", "judge", "why"),
     [

@@ -168,14 +168,15 @@ def test_each_failed_step_says_why_and_later_samples_do_not_count(populated: Wor
 
 
 def test_an_online_evaluation_shows_its_own_figures_and_is_not_compared(populated: Workspace) -> None:
+    """Stored as before issue 28 ("done and claimed" under task_success), it reads under today's name."""
     online = stored(populated, "online", "phones", [], {"task_success": 0.5, "tail_success": 0.75, "rollouts": 8,
                                                         "per_app": {"淘宝": {"task_success": 0.5}}})  # fmt: skip
     offline = stored(populated, "offline", "steps", [answer(1)], {"step_accuracy": 1.0, "steps": 1})
     row = service.evaluation_rows(populated.database)[1]
     assert (row.kind, row.figures, row.steps, row.has_steps) == (
-        "online", {"task_success": 0.5, "tail_success": 0.75}, 8, False,
+        "online", {"claimed_and_done": 0.5, "tail_success": 0.75}, 8, False,
     )  # fmt: skip
     detail = service.evaluation_detail(populated.database, online)
-    assert detail.failed == [] and detail.summary["per_app"] == {"淘宝": {"task_success": 0.5}}
+    assert detail.failed == [] and detail.summary["per_app"] == {"淘宝": {"claimed_and_done": 0.5}}
     with pytest.raises(ValueError, match="only evaluations of steps can be compared"):
         service.comparison(populated.database, offline, online)

@@ -128,7 +128,7 @@ def test_the_memorised_model_as_the_agent_completes_its_task_on_a_virtual_phone(
                         "--max-new-tokens", ANSWER_TOKENS, "--json", "--data-dir", str(folder))  # fmt: skip
     result = json.loads(output.strip().splitlines()[-1])
     assert result["status"] == "complete" and result["summary"]["checked_by"]["phone"] == 1
-    assert result["summary"]["task_success"] == 1.0  # done by the phone's own check, and the agent said so
+    assert result["summary"]["claimed_and_done"] == 1.0  # done by the phone's own check, and the agent said so
 
 
 COORDINATE = re.compile(r'"coordinate": \[(\d+), (\d+)\]')

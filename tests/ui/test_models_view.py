@@ -60,15 +60,15 @@ HEADLINE = ("step_accuracy", "task_success", "type_match", "exact_match", "groun
 def test_the_list_shows_each_evaluation_with_its_figures(qtbot: QtBot, evaluated: Workspace) -> None:
     view = open_view(qtbot, evaluated)
     assert view.pages.currentWidget() is view.split  # the content, not the empty state
-    assert view.table.header_titles()[:11] == [
-        "Name", "Model", "Kind", "Status", "Step acc.", "Task succ.", "TM", "EM", "GR", "SR", "Date",
+    assert view.table.header_titles()[:12] == [
+        "Name", "Model", "Kind", "Status", "Step acc.", "Task succ.", "Tail succ.", "TM", "R_Act", "GR", "SR", "Date",
     ]  # fmt: skip
     rows = view.table.cells()
     for row, (evaluation_id, name) in zip(rows, ((NOISY, "scripted-noisy"), (CLEAN, "scripted-clean")), strict=True):
         summary = summary_of(evaluated, evaluation_id)
         assert row[:4] == [name, "scripted", "offline", "complete"]
-        assert row[4:10] == [percent(summary[key]) for key in HEADLINE]
-    assert rows[1][4:10] == ["100.0%"] * 6 and rows[0][4] != "100.0%"
+        assert [*row[4:6], *row[7:11]] == [percent(summary[key]) for key in HEADLINE] and row[6] == "—"
+    assert [*rows[1][4:6], *rows[1][7:11]] == ["100.0%"] * 6 and rows[0][4] != "100.0%"
     assert view.selected_ids() == [NOISY]  # the newest is chosen: its figures show at once
 
 
@@ -81,7 +81,7 @@ def test_one_chosen_shows_its_figures_per_app_table_bars_and_failed_steps(qtbot:
                           "22 steps"]  # fmt: skip
     assert figures[1][0] == "Task success" and figures[1][3] == "4 trajectories"
     assert view.summary.per_app.header_titles() == [
-        "App", "Trajectories", "Steps", "Step acc.", "Task succ.", "TM", "EM", "GR", "SR", "Arg. errors",
+        "App", "Trajectories", "Steps", "Step acc.", "Task succ.", "TM", "R_Act", "GR", "SR", "Arg. errors",
     ]  # fmt: skip
     expected = [
         [app, str(f["trajectories"]), str(f["steps"]), *(percent(f[key]) for key in HEADLINE),
@@ -205,14 +205,14 @@ def test_without_evaluations_the_view_says_how_to_make_one(qtbot: QtBot, populat
 
 
 def test_an_online_evaluation_shows_its_runs_figures(qtbot: QtBot, populated: Workspace) -> None:
-    per_app = {"淘宝": {"task_success": 0.5, "tail_success": 0.75, "rollouts": 4, "mean_steps": 6.5}}
-    summary = {"task_success": 0.5, "tail_success": 0.75, "claimed_success": 1.0, "rollouts": 4, "checked": 4,
+    per_app = {"淘宝": {"claimed_and_done": 0.5, "tail_success": 0.75, "rollouts": 4, "mean_steps": 6.5}}
+    summary = {"claimed_and_done": 0.5, "tail_success": 0.75, "claimed_success": 1.0, "rollouts": 4, "checked": 4,
                "mean_steps": 6.5, "unfinished": 0, "per_app": per_app}  # fmt: skip
     stored(populated, "online", "on phones", [], summary)
     view = open_view(qtbot, populated)
-    assert view.table.cells()[0][2:6] == ["online", "complete", "—", "50.0%"]
+    assert view.table.cells()[0][2:7] == ["online", "complete", "—", "—", "75.0%"]  # tail success only
     figures = view.summary.figures.cells()
-    assert [row[:2] for row in figures[:3]] == [["Task success", "50.0%"], ["Tail success", "75.0%"],
+    assert [row[:2] for row in figures[:3]] == [["Done and claimed", "50.0%"], ["Tail success", "75.0%"],
                                                 ["Claimed success", "100.0%"]]  # fmt: skip
     assert figures[0][3] == "4 checked runs" and ["Runs", "4", "", ""] in figures
     assert view.summary.per_app.cells() == [["淘宝", "4", "6.5", "50.0%", "75.0%"]]

@@ -54,6 +54,17 @@ class EvalSettings:
     samples: int = 1  # answers per step (pass@k, data selection)
     levels: tuple[str, ...] = ("task",)
     privacy: str = "blur"  # how privacy regions are masked in what the policy is sent: blur, black or none
+    # With several samples at a temperature, ask once more greedily first: the headline figures count that answer
+    # (an evaluation's), not a sample; pass@k counts the samples. A data selection needs the samples only.
+    greedy_first: bool = False
+
+    @property
+    def first_sampled(self) -> int:
+        """The index of the first sampled answer: 1 after a greedy one, else 0."""
+        return 1 if self.greedy_first and self.samples > 1 and self.temperature > 0 else 0
+
+    def temperature_of(self, index: int) -> float:
+        return 0.0 if index < self.first_sampled else self.temperature
 
     def __post_init__(self) -> None:
         if self.samples < 1:
@@ -68,7 +79,7 @@ class EvalSettings:
             "prompt_variant": str(self.prompt_variant), "history_images": self.history_images,
             "temperature": self.temperature, "samples": self.samples, "levels": list(self.levels),
             "privacy": self.privacy,
-        }  # fmt: skip
+        } | ({"greedy_first": True} if self.first_sampled else {})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -135,7 +146,7 @@ def _items(records: list[TrainingRecord], settings: EvalSettings) -> Iterator[_I
         for level in settings.levels:
             asked = action_level(record) if level == "action" else record
             sample = grpo_action_sample(asked, settings.space, settings.history_images, settings.prompt_variant)
-            for index in range(settings.samples):
+            for index in range(settings.first_sampled + settings.samples):
                 yield _Item(sample, level, index)
 
 
@@ -201,7 +212,7 @@ class OfflineEvaluation:
         if interrupted is not None:
             status = "stopped" if isinstance(interrupted, KeyboardInterrupt) else "failed"
         message = tally.abort or (f"interrupted: {interrupted!r}" if interrupted is not None else None)
-        summary = evaluation_summary(db, evaluation_id, job.seen_apps, job.settings.levels)
+        summary = evaluation_summary(db, evaluation_id, job.seen_apps, job.settings.levels, job.settings.first_sampled)
         evaluations.finish(db, evaluation_id, status=status, message=message, summary=summary)
         if interrupted is not None:
             raise interrupted
@@ -252,7 +263,7 @@ class OfflineEvaluation:
         except (BlobError, OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing is sent
             return PredictionRecord(**key, reply=None, predicted=None, error=f"not sent: {error}"), False
         request = PolicyRequest(sample.prompt, images, screenshot)
-        answer = self.policy.answer(request, temperature=self.job.settings.temperature)
+        answer = self.policy.answer(request, temperature=self.job.settings.temperature_of(item.index))
         if answer.text is None:
             failed = PredictionRecord(**key, reply=None, predicted=None, error=answer.error or "no reply")
             return failed, answer.unavailable

@@ -40,7 +40,7 @@ def figures(records: Sequence[RolloutRecord]) -> dict[str, Any]:
     finished = [record for record in records if ended(record)]
     checked = [record for record in finished if record.done is not None]
     return {
-        "task_success": _ratio(sum(bool(r.done and r.claimed_success) for r in checked), len(checked)),
+        "claimed_and_done": _ratio(sum(bool(r.done and r.claimed_success) for r in checked), len(checked)),
         "tail_success": _ratio(sum(bool(r.done) for r in checked), len(checked)),
         "claimed_success": _ratio(sum(bool(r.claimed_success) for r in finished), len(finished)),
         "rollouts": len(finished),

@@ -77,14 +77,19 @@ def intervals(scores: Iterable[StepScore]) -> dict[str, list[float] | None]:
 
 
 def evaluation_summary(
-    db: Database, evaluation_id: int, seen_apps: Iterable[str] | None, levels: Sequence[str]
+    db: Database, evaluation_id: int, seen_apps: Iterable[str] | None, levels: Sequence[str], first_sampled: int = 0
 ) -> dict[str, Any]:
     """The stored summary: the first level's figures at the top, with intervals and request counts, and the
-    figures of any other level under `levels`."""
+    figures of any other level under `levels`; with `first_sampled` 1 the headline is each step's greedy answer and
+    pass@k counts the samples after it (`headline_from` says which)."""
     first, *others = levels
     scores = evaluations.step_scores(db, evaluation_id, first)
-    summary = summarise(scores, seen_apps) | {"level": first, "intervals": intervals(scores)}
+    summary = summarise(scores, seen_apps, first_sampled) | {"level": first, "intervals": intervals(scores)}
+    summary["headline_from"] = "greedy" if first_sampled else "first answer"
     summary["requests"] = evaluations.prediction_counts(db, evaluation_id)
     if others:
-        summary["levels"] = {level: summarise(evaluations.step_scores(db, evaluation_id, level)) for level in others}
+        summary["levels"] = {
+            level: summarise(evaluations.step_scores(db, evaluation_id, level), first_sampled=first_sampled)
+            for level in others
+        }
     return summary

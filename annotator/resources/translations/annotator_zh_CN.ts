@@ -2480,24 +2480,12 @@ After:
         <translation>任务成功率</translation>
     </message>
     <message>
-        <source>Trajectories whose every step is right (offline); runs that end with the task done and claimed (online)</source>
-        <translation>每一步都正确的轨迹（离线）；结束时任务已完成且模型声明完成的运行（在线）</translation>
-    </message>
-    <message>
         <source>Type match (TM)</source>
         <translation>类型匹配（TM）</translation>
     </message>
     <message>
         <source>The predicted action type is the labelled one</source>
         <translation>预测的动作类型与标注一致</translation>
-    </message>
-    <message>
-        <source>Exact match (EM)</source>
-        <translation>完全匹配（EM）</translation>
-    </message>
-    <message>
-        <source>Type and every argument right; a point inside the target box</source>
-        <translation>类型和每个参数都正确；点落在目标框内</translation>
     </message>
     <message>
         <source>Grounding (GR)</source>
@@ -2512,16 +2500,8 @@ After:
         <translation>步骤成功率（SR）</translation>
     </message>
     <message>
-        <source>Type and every argument right, a point within 14% of the screen width of the labelled one</source>
-        <translation>类型和每个参数都正确，点与标注点的距离在屏幕宽度的 14% 以内</translation>
-    </message>
-    <message>
         <source>Tail success</source>
         <translation>最终成功率</translation>
-    </message>
-    <message>
-        <source>Runs whose task is done at the end, whatever happened on the way</source>
-        <translation>结束时任务已完成的运行，不论中途出过什么错</translation>
     </message>
     <message>
         <source>Claimed success</source>
@@ -2544,8 +2524,36 @@ After:
         <translation>TM</translation>
     </message>
     <message>
-        <source>EM</source>
-        <translation>EM</translation>
+        <source>Trajectories whose every step is right (Mobile-R1 Task Succ.)</source>
+        <translation>每一步都正确的轨迹（Mobile-R1 Task Succ.）</translation>
+    </message>
+    <message>
+        <source>Exact match (R_Act)</source>
+        <translation>完全匹配（R_Act）</translation>
+    </message>
+    <message>
+        <source>Type and every argument right; a point inside the target box (Mobile-R1&apos;s R_Act)</source>
+        <translation>类型和每个参数都正确；点落在目标框内（Mobile-R1 的 R_Act）</translation>
+    </message>
+    <message>
+        <source>Type and every argument right, a point within 14% of the screen width of the labelled one (AndroidControl&apos;s step success: the EM / SR of UI-R1 and GUI-R1)</source>
+        <translation>类型和每个参数都正确，点与标注点的距离在屏幕宽度的 14% 以内（AndroidControl：UI-R1 和 GUI-R1 的 EM / SR）</translation>
+    </message>
+    <message>
+        <source>Runs whose task is done at the end, whatever happened on the way (Mobile-R1 Tail Succ.)</source>
+        <translation>结束时任务已完成的运行，不论中途出过什么错（Mobile-R1 Tail Succ.）</translation>
+    </message>
+    <message>
+        <source>Done and claimed</source>
+        <translation>完成且声明完成</translation>
+    </message>
+    <message>
+        <source>Runs whose task is done at the end and in which the model said it had finished the task</source>
+        <translation>结束时任务已完成且模型声明完成的运行</translation>
+    </message>
+    <message>
+        <source>R_Act</source>
+        <translation>R_Act</translation>
     </message>
     <message>
         <source>GR</source>
@@ -2558,6 +2566,10 @@ After:
     <message>
         <source>Tail succ.</source>
         <translation>最终成功率</translation>
+    </message>
+    <message>
+        <source>Done+claimed</source>
+        <translation>完成且声明</translation>
     </message>
     <message>
         <source>running</source>

@@ -17,6 +17,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLocale
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from annotator.domain.evaluation import ONLINE_HEADLINE
 from annotator.reports.statistics_charts import BLUE, ORANGE, TITLE_GID, style
 from annotator.ui.figure_canvas import IdleDrawCanvas
 from annotator.ui.models.tables import metric_name
@@ -27,7 +28,7 @@ TEXT = {
     "empty": QT_TRANSLATE_NOOP("ModelsCharts", "No app has a scored step yet"),
     "none": QT_TRANSLATE_NOOP("ModelsCharts", "n/a"),
 }
-BARS = {"offline": ("step_accuracy", "task_success"), "online": ("task_success", "tail_success")}
+BARS = {"offline": ("step_accuracy", "task_success"), "online": ONLINE_HEADLINE}
 BAR_HEIGHT = 0.38
 ROW_PX, FRAME_PX = 46, 110  # on screen: a pair of bars per app, and room for the title, axis and legend
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from annotator.domain.evaluation import ONLINE_HEADLINE
 from annotator.services.evaluations import EvaluationDetail
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.models.tables import (
@@ -165,7 +166,7 @@ class EvaluationSummary(Retranslating, QWidget):
 
     def _app_columns(self, online: bool) -> list[tuple[str, str]]:
         if online:
-            keys: tuple[str, ...] = ("task_success", "tail_success")
+            keys: tuple[str, ...] = ONLINE_HEADLINE
             counts = [(self.tr("Runs"), ""), (self.tr("Mean steps"), "")]
         else:
             keys = OFFLINE_FIGURES
@@ -184,7 +185,7 @@ class EvaluationSummary(Retranslating, QWidget):
         for name, figures, bold in groups:
             if online:
                 numbers = [count(figures.get("rollouts")), count(figures.get("mean_steps"))]
-                numbers += [percent(figures.get(key)) for key in ("task_success", "tail_success")]
+                numbers += [percent(figures.get(key)) for key in ONLINE_HEADLINE]
             else:
                 numbers = [count(figures.get("trajectories")), count(figures.get("steps"))]
                 numbers += [percent(figures.get(key)) for key in OFFLINE_FIGURES]

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.domain.evaluation import ONLINE_HEADLINE
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.read_only_table import style_read_only
 
@@ -35,7 +36,10 @@ NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 BETTER, WORSE = QColor("#2e7d32"), QColor("#c62828")  # a difference's colour: up is good for every figure here
 OFFLINE_FIGURES = ("step_accuracy", "task_success", "type_match", "exact_match", "grounding_accuracy",
                    "step_success_rate")  # fmt: skip
-ONLINE_FIGURES = ("task_success", "tail_success", "claimed_success")
+ONLINE_FIGURES = (*ONLINE_HEADLINE, "claimed_success")
+# The list's figure columns: the offline headline with Mobile-R1's Tail Succ. beside its Task Succ. (an online
+# evaluation fills that one: every step right is not a figure of runs on phones).
+LIST_FIGURES = (*OFFLINE_FIGURES[:2], "tail_success", *OFFLINE_FIGURES[2:])
 MIN_NUMBER_WIDTH = 64  # short Chinese headers would otherwise make narrow number columns
 
 # Every figure the view may show: key of the summary -> (name, what it means). Offline ones first.
@@ -44,21 +48,26 @@ METRICS: dict[str, tuple[str, str]] = {
                       QT_TRANSLATE_NOOP("ModelsView", "Steps whose reply has the format and the right action "
                                                       "(Mobile-R1 Acc.)")),
     "task_success": (QT_TRANSLATE_NOOP("ModelsView", "Task success"),
-                     QT_TRANSLATE_NOOP("ModelsView", "Trajectories whose every step is right (offline); runs that "
-                                                     "end with the task done and claimed (online)")),
+                     QT_TRANSLATE_NOOP("ModelsView", "Trajectories whose every step is right (Mobile-R1 Task "
+                                                     "Succ.)")),
     "type_match": (QT_TRANSLATE_NOOP("ModelsView", "Type match (TM)"),
                    QT_TRANSLATE_NOOP("ModelsView", "The predicted action type is the labelled one")),
-    "exact_match": (QT_TRANSLATE_NOOP("ModelsView", "Exact match (EM)"),
-                    QT_TRANSLATE_NOOP("ModelsView", "Type and every argument right; a point inside the target box")),
+    "exact_match": (QT_TRANSLATE_NOOP("ModelsView", "Exact match (R_Act)"),
+                    QT_TRANSLATE_NOOP("ModelsView", "Type and every argument right; a point inside the target box "
+                                                    "(Mobile-R1's R_Act)")),
     "grounding_accuracy": (QT_TRANSLATE_NOOP("ModelsView", "Grounding (GR)"),
                            QT_TRANSLATE_NOOP("ModelsView", "Of the steps with a labelled point: the predicted point "
                                                            "lies within 14% of the screen width of it")),
     "step_success_rate": (QT_TRANSLATE_NOOP("ModelsView", "Step success rate (SR)"),
                           QT_TRANSLATE_NOOP("ModelsView", "Type and every argument right, a point within 14% of the "
-                                                          "screen width of the labelled one")),
+                                                          "screen width of the labelled one (AndroidControl's step "
+                                                          "success: the EM / SR of UI-R1 and GUI-R1)")),
     "tail_success": (QT_TRANSLATE_NOOP("ModelsView", "Tail success"),
                      QT_TRANSLATE_NOOP("ModelsView", "Runs whose task is done at the end, whatever happened on the "
-                                                     "way")),
+                                                     "way (Mobile-R1 Tail Succ.)")),
+    "claimed_and_done": (QT_TRANSLATE_NOOP("ModelsView", "Done and claimed"),
+                         QT_TRANSLATE_NOOP("ModelsView", "Runs whose task is done at the end and in which the model "
+                                                         "said it had finished the task")),
     "claimed_success": (QT_TRANSLATE_NOOP("ModelsView", "Claimed success"),
                         QT_TRANSLATE_NOOP("ModelsView", "Runs in which the model said it had finished the task")),
 }  # fmt: skip
@@ -66,10 +75,11 @@ SHORT = {  # the list's narrow column headers
     "step_accuracy": QT_TRANSLATE_NOOP("ModelsView", "Step acc."),
     "task_success": QT_TRANSLATE_NOOP("ModelsView", "Task succ."),
     "type_match": QT_TRANSLATE_NOOP("ModelsView", "TM"),
-    "exact_match": QT_TRANSLATE_NOOP("ModelsView", "EM"),
+    "exact_match": QT_TRANSLATE_NOOP("ModelsView", "R_Act"),
     "grounding_accuracy": QT_TRANSLATE_NOOP("ModelsView", "GR"),
     "step_success_rate": QT_TRANSLATE_NOOP("ModelsView", "SR"),
     "tail_success": QT_TRANSLATE_NOOP("ModelsView", "Tail succ."),
+    "claimed_and_done": QT_TRANSLATE_NOOP("ModelsView", "Done+claimed"),
 }
 STATUSES = {
     "running": QT_TRANSLATE_NOOP("ModelsView", "running"),
@@ -247,13 +257,13 @@ DATE_HEADER = QT_TRANSLATE_NOOP("ModelsView", "Date")
 
 def list_columns() -> list[tuple[str, str]]:
     """The list's (header, tooltip) pairs in the user's language: who, how it ended, the figures, when."""
-    figures = [(translate(SHORT[key]), metric_name(key) + ": " + translate(METRICS[key][1])) for key in OFFLINE_FIGURES]
+    figures = [(translate(SHORT[key]), metric_name(key) + ": " + translate(METRICS[key][1])) for key in LIST_FIGURES]
     named = [(translate(title), translate(tip)) for title, tip in LIST_HEADERS]
     return [*named, *figures, (translate(DATE_HEADER), "")]
 
 
 def list_cells(row: EvaluationRow) -> list[Cell]:
-    """One evaluation's cells; an online one fills task success only, one without a summary only its names."""
+    """One evaluation's cells; an online one fills tail success only, one without a summary only its names."""
     status = Cell(value_name(STATUSES, row.status), tip=row.message or "", number=False,
                   colour=WORSE if row.status == "failed" else None)  # fmt: skip
     cells = [
@@ -263,7 +273,7 @@ def list_cells(row: EvaluationRow) -> list[Cell]:
         Cell(value_name(KINDS, row.kind), number=False),
         status,
     ]  # fmt: skip
-    cells += [Cell(percent(row.figures.get(key)) if key in row.figures else NO_VALUE) for key in OFFLINE_FIGURES]
+    cells += [Cell(percent(row.figures.get(key)) if key in row.figures else NO_VALUE) for key in LIST_FIGURES]
     when = translate(QT_TRANSLATE_NOOP("ModelsView", "Started %1, finished %2"))
     cells.append(Cell(moment(row.created_at), tip=fill(when, moment(row.created_at), moment(row.finished_at) or "—")))
     return cells
