@@ -67,7 +67,7 @@ def online_success(data_dir: Path) -> dict[str, Any] | None:
     finally:
         database.dispose()
     summary = found[-1].summary if found and found[-1].summary else None
-    return {key: summary.get(key) for key in ("claimed_and_done", "tail_success", "runs")} if summary else None
+    return {key: summary.get(key) for key in ("claimed_and_done", "tail_success", "rollouts")} if summary else None
 
 
 def checkpoint_accuracy(data_dir: Path, checkpoint: Path, export: Path) -> float:
