@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from trainer_bridge.launch.settings import script_fields
 from trainer_bridge.train.recipes import RecipeError, load_recipe, recipe_names
 
 DESCRIBING = ("script", "stage", "description", "paper", "sources")  # what a recipe says of itself
@@ -81,17 +82,14 @@ def settings(recipe: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def script_defaults(script: str) -> dict[str, Any]:
-    """Every setting of the script with its default (its parser's dataclasses; imports TRL)."""
+    """Every setting of the script with its default, as the listing shows it."""
     import dataclasses
-    from importlib import import_module
 
-    parser = import_module(f"trainer_bridge.train.{script}").make_parser()
     found: dict[str, Any] = {}
-    for kind in parser.dataclass_types:
-        for item in dataclasses.fields(kind):
-            if item.default is not dataclasses.MISSING:
-                found[item.name] = item.default
-            elif item.default_factory is not dataclasses.MISSING:
-                found[item.name] = item.default_factory()
+    for item in script_fields(script):
+        if item.default is not dataclasses.MISSING:
+            found[item.name] = item.default
+        elif item.default_factory is not dataclasses.MISSING:
+            found[item.name] = item.default_factory()
     return {key: value if isinstance(value, (int, float, str, bool, type(None))) else str(value)
             for key, value in found.items()}  # fmt: skip

@@ -36,6 +36,7 @@ from annotator.domain.prompts import (
     HISTORY_IN_MESSAGES,
     HISTORY_IN_PROMPT,
     HISTORY_PLACES,
+    MOBILE_R1_VARIANTS,
     PromptVariant,
     agent_system_prompt,
 )
@@ -81,7 +82,7 @@ def variant_reply(
     step: HistoryStep, screen: ScreenSize, space: ModelSpace, variant: PromptVariant = DEFAULT_PROMPT_VARIANT
 ) -> str | None:
     """The step as `variant`'s model writes its reply; None when the variant's actions cannot say it."""
-    if HISTORY_PLACES[variant] == HISTORY_IN_MESSAGES:
+    if variant in MOBILE_R1_VARIANTS:
         return reply_text(step, screen, space)
     return paper_reply(step, screen, space, variant)
 

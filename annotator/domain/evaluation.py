@@ -38,8 +38,11 @@ def current_online_summary(summary: dict[str, Any] | None) -> dict[str, Any] | N
         return summary
 
     def renamed(figures: dict[str, Any]) -> dict[str, Any]:
-        return {_LEGACY_ONLINE.get(key, key) if _LEGACY_ONLINE.get(key) not in figures else key: value
-                for key, value in figures.items()}  # fmt: skip
+        found = dict(figures)
+        for old, new in _LEGACY_ONLINE.items():
+            if old in found and new not in found:
+                found[new] = found.pop(old)
+        return found
 
     current = renamed(summary)
     if isinstance(current.get("per_app"), dict):

@@ -40,6 +40,7 @@ from annotator.domain.actions import (
     action_from_arguments,
     action_from_tool_call,
 )
+from annotator.domain.drafts import swipe_direction
 
 NO_POINT: list[float] = [-100, -100]  # GUI-R1's point of an action without one
 NO_TEXT = "no input text"  # GUI-R1's input text of an action without one
@@ -50,12 +51,9 @@ _STEP = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}  # a f
 _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.DOTALL)
 
 
-def finger_direction(swipe: Swipe) -> str:
-    """The way the finger moves: the larger of the horizontal and the vertical movement."""
-    (x1, y1), (x2, y2) = swipe.coordinate, swipe.coordinate2
-    if abs(x2 - x1) > abs(y2 - y1):
-        return "right" if x2 > x1 else "left"
-    return "down" if y2 > y1 else "up"
+def scroll_of(swipe: Swipe) -> str:
+    """The swipe as AndroidControl's scroll direction: the way the content moves, against the finger's."""
+    return SCROLL_FOR_FINGER[swipe_direction(swipe.coordinate, swipe.coordinate2)]
 
 
 def _swipe(start: Any, scroll: Any) -> Swipe:
@@ -81,8 +79,7 @@ def ui_r1_answer(action: Action) -> dict[str, Any] | None:
     if isinstance(action, SystemButton) and action.button == "Back":
         return {"action": "navigate_back"}
     if isinstance(action, Swipe):
-        scroll = SCROLL_FOR_FINGER[finger_direction(action)]
-        return {"action": "scroll", "coordinate": list(action.coordinate), "direction": scroll}
+        return {"action": "scroll", "coordinate": list(action.coordinate), "direction": scroll_of(action)}
     return None
 
 
@@ -112,7 +109,7 @@ def gui_r1_answer(action: Action) -> dict[str, Any] | None:
     elif isinstance(action, Type):
         name, text = "type", action.text
     elif isinstance(action, Swipe):
-        name, point, text = "scroll", list(action.coordinate), SCROLL_FOR_FINGER[finger_direction(action)]
+        name, point, text = "scroll", list(action.coordinate), scroll_of(action)
     elif isinstance(action, SystemButton) and action.button in _GUI_R1_BUTTONS:
         name = _GUI_R1_BUTTONS[action.button]
     elif isinstance(action, Terminate) and action.status == "success":

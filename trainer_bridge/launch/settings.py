@@ -89,24 +89,27 @@ def check_reward(config: dict[str, Any], manifest: dict[str, Any]) -> None:
 
 def judge_problem(config: dict[str, Any]) -> str | None:
     """Why a task-level run cannot score its rollouts as it says (`outcome_by`), or None."""
-    from trainer_bridge.rewards.trajectory import OUTCOME_BY_JUDGE
+    from trainer_bridge.rewards.trajectory import OUTCOME_BY_JUDGE, outcome_problem
 
-    if config["script"] != "grpo_task" or config.get("outcome_by", OUTCOME_BY_JUDGE) != OUTCOME_BY_JUDGE:
+    if config["script"] != "grpo_task":
         return None
-    if config.get("judge_model") and config.get("judge_base_url"):
-        return None
-    return ("outcome_by judge (Mobile-R1 4.2.3) scores every rollout with the judge: --set judge_model=M "
-            "--set judge_base_url=URL, or --set outcome_by=check (the phones' own checks)")  # fmt: skip
+    return outcome_problem(config.get("outcome_by", OUTCOME_BY_JUDGE), config.get("judge_model"),
+                           config.get("judge_base_url"))  # fmt: skip
 
 
-def script_keys(script: str) -> set[str]:
-    """Every key the script takes: the fields of the dataclasses its parser fills (imports TRL)."""
+def script_fields(script: str) -> list[dataclasses.Field[Any]]:
+    """Every setting the script takes: the fields of the dataclasses its parser fills (imports TRL)."""
     try:
         module = import_module(f"trainer_bridge.train.{script}")
     except ModuleNotFoundError:
         raise LaunchError(f"the {script} script is not in this version of trainer_bridge") from None
     parser = module.make_parser()
-    return {field.name for kind in parser.dataclass_types for field in dataclasses.fields(kind)}
+    return [field for kind in parser.dataclass_types for field in dataclasses.fields(kind)]
+
+
+def script_keys(script: str) -> set[str]:
+    """Every key the script takes."""
+    return {field.name for field in script_fields(script)}
 
 
 def check_no_credentials(config: dict[str, Any]) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from annotator.domain.actions import Action, Swipe
-from annotator.domain.paper_answers import SCROLL_FOR_FINGER, finger_direction
+from annotator.domain.paper_answers import scroll_of
 from trainer_bridge.rewards.completions import predicted_action, rows
 
 F1_THRESHOLD = 0.5  # GUI-R1 eq. (R_text): 1 when F1 > 0.5
@@ -75,4 +75,4 @@ def text_f1_reward(
 
 def _scroll(action: Action | None) -> str | None:
     """A swipe's direction as GUI-R1 writes a scroll's input text (the way the content moves)."""
-    return SCROLL_FOR_FINGER[finger_direction(action)] if isinstance(action, Swipe) else None
+    return scroll_of(action) if isinstance(action, Swipe) else None

@@ -26,6 +26,18 @@ JUDGE_MAX = 4
 OUTCOME_BY_JUDGE, OUTCOME_BY_CHECK = "judge", "check"
 OUTCOMES = (OUTCOME_BY_JUDGE, OUTCOME_BY_CHECK)
 
+
+def outcome_problem(outcome_by: str, judge_model: str | None, judge_base_url: str | None) -> str | None:
+    """Why a task-level run cannot score its rollouts as `outcome_by` says, or None (the script's and the
+    launcher's check alike)."""
+    if outcome_by not in OUTCOMES:
+        return f"outcome_by {outcome_by!r}: expected {' or '.join(OUTCOMES)}"
+    if outcome_by == OUTCOME_BY_JUDGE and not (judge_model and judge_base_url):
+        return ("outcome_by judge (Mobile-R1 4.2.3) scores every rollout with the judge: set judge_model and "
+                "judge_base_url, or outcome_by check (the phones' own checks)")  # fmt: skip
+    return None
+
+
 # A judge for rollouts held in memory: (trajectory, screenshots) -> a 0-4 score, or None when it gave none
 # (trainer_bridge.rewards.rollout_judge.RolloutJudge asks the project's judge).
 Judge = Callable[[Any, Any], "int | None"]

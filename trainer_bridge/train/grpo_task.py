@@ -31,7 +31,7 @@ from typing import Any
 from transformers import TrainingArguments
 
 from trainer_bridge.rewards.recipes import variant_problem
-from trainer_bridge.rewards.trajectory import OUTCOME_BY_JUDGE, OUTCOMES
+from trainer_bridge.rewards.trajectory import OUTCOME_BY_JUDGE, outcome_problem
 from trainer_bridge.train.common import (
     TrainingSetupError,
     check_script,
@@ -111,11 +111,9 @@ def check_rollouts(config: TaskGRPOConfig) -> None:
         raise TrainingSetupError("max_rollout_steps, history_images and max_completion_length: at least 1")
     if config.judge_model and not config.judge_base_url:
         raise TrainingSetupError("judge_model needs judge_base_url: the judge's OpenAI-compatible endpoint")
-    if config.outcome_by not in OUTCOMES:
-        raise TrainingSetupError(f"outcome_by {config.outcome_by!r}: expected {' or '.join(OUTCOMES)}")
-    if config.outcome_by == OUTCOME_BY_JUDGE and not config.judge_model:
-        raise TrainingSetupError("outcome_by judge (Mobile-R1 4.2.3) scores every rollout with the judge: set "
-                                 "judge_model and judge_base_url, or outcome_by check")  # fmt: skip
+    problem = outcome_problem(config.outcome_by, config.judge_model, config.judge_base_url)
+    if problem:
+        raise TrainingSetupError(problem)
 
 
 @contextlib.contextmanager
