@@ -19,6 +19,7 @@ from annotator.llm.client import LLMConfig
 from trainer_bridge.evaluate.offline import LEVELS, EvalSettings
 from trainer_bridge.evaluate.policy import EndpointPolicy, Policy
 from trainer_bridge.export.manifest import MANIFEST
+from trainer_bridge.export.sft import levels_written
 
 F = TypeVar("F", bound=Callable[..., Any])
 # The manifest's option names for the settings an evaluation must share with the training data.
@@ -109,8 +110,9 @@ def with_manifest(context: click.Context, given: dict[str, Any]) -> dict[str, An
         source = context.get_parameter_source(name)
         if key in options and source in (None, click.core.ParameterSource.DEFAULT):
             chosen[name] = options[key]
-    if not given["levels"] and options.get("instruction_level") == "action":
-        chosen["levels"] = ("action",)  # asked as the model was trained (UI-R1's and Mobile-R1's presets)
+    if not given["levels"] and options.get("instruction_level") in ("action", "both"):
+        # asked as the model was trained (UI-R1's and Mobile-R1's presets; GUI-R1's asks both)
+        chosen["levels"] = levels_written(options["instruction_level"])
     if not given["seen_apps"]:
         train = manifest.get("counts", {}).get("train", {})
         chosen["seen_apps"] = tuple(sorted(train.get("apps", {})))

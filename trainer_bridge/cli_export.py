@@ -9,9 +9,10 @@ from typing import Any
 
 import click
 
+from annotator.domain.agent_conversation import PAPER_ACTIONS
 from annotator.domain.coords import MAX_PIXELS, MIN_PIXELS
 from annotator.domain.model_space import DEFAULT_IMAGE_SCALE, MODEL_SPACE_NAMES, model_space
-from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS, prompt_variant
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS, PromptVariant, prompt_variant
 from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.studies import PERSON_ENV, hidden_judging, person_asking
 from annotator.storage.workspace import Workspace
@@ -24,9 +25,10 @@ from trainer_bridge.cli_options import (
     workspace_options,
 )
 from trainer_bridge.export.formats import FORMATS
+from trainer_bridge.export.manifest import Tally
 from trainer_bridge.export.presets import PRESETS, describe
 from trainer_bridge.export.run import PRIVACY_MODES, STAGES, ExportError, ExportOptions, export
-from trainer_bridge.export.sft import INSTRUCTION_LEVELS
+from trainer_bridge.export.sft import INSTRUCTION_LEVELS, levels_written
 from trainer_bridge.select.filters import KEEP, SelectionError
 from trainer_bridge.select.keep import steps_to_keep
 
@@ -47,11 +49,16 @@ from trainer_bridge.select.keep import steps_to_keep
 @click.option("--history-images", type=click.IntRange(1), default=2, show_default=True,
               help="Screenshots per sample, the current one included (Mobile-R1 Eq. 4's W counts only the "
                    "earlier ones: W + 1).")  # fmt: skip
-@click.option("--instruction-level", type=click.Choice(INSTRUCTION_LEVELS), default="task", show_default=True)
+@click.option("--instruction-level", type=click.Choice(INSTRUCTION_LEVELS), default="task", show_default=True,
+              help="What each row asks: the task, the step's own action text (low-level, with the history), or "
+                   "both: every step twice (GUI-R1's high- and low-level data).")  # fmt: skip
 @click.option("--self-correction", is_flag=True, help="Also the steps after a wrong step (history shows the mistake).")
 @click.option("--keep-duplicates", is_flag=True, help="Keep samples identical to one already written.")
 @click.option("--error-recovery", is_flag=True,
               help="grpo-action: add InfiGUI-R1's error-escape and back-on-track rows (not in Mobile-R1).")  # fmt: skip
+@click.option("--checked-boxes", is_flag=True,
+              help="Leave out click and long-press rows whose target box no person drew or accepted (UI-R1 3.3 "
+                   "Quality: clean element annotations only).")  # fmt: skip
 @click.option("--prompt-variant", type=click.Choice(PROMPT_VARIANTS), default=str(DEFAULT_PROMPT_VARIANT),
               show_default=True,
               help="The system prompt: qwen2.5-vl declares mobile_use's parameters; mobile-r1-paper is B.4 as "
@@ -67,7 +74,11 @@ from trainer_bridge.select.keep import steps_to_keep
               help="A `trainer-bridge select` run: export only the steps --keep keeps of it.")  # fmt: skip
 @click.option("--keep", type=click.Choice(tuple(KEEP)),
               help="With --select: hard (UI-R1, p = 0), band (GUI-R1, 0 < p < 1), bottleneck (InfiGUI-R1: p = 0 "
-                   "with the task, p > 0 with the step's action) or prone (InfiGUI-R1: 0 < p < 1, hot).")  # fmt: skip
+                   "with the task, p > 0 with the step's action) or prone (InfiGUI-R1: 0 < p < 1, hot); p at the "
+                   "level each row is asked at.")  # fmt: skip
+@click.option("--balance-levels", is_flag=True,
+              help="With --select and --instruction-level both: sample the action-level rows down to the task "
+                   "level's count, seeded by --seed (GUI-R1 3.3).")  # fmt: skip
 @click.option("--as", "person", metavar="NAME",
               help=f"Who exports (default: ${PERSON_ENV}, else your login name when the workspace knows it): a "
                    "study's raters get no judge scores of its trajectories while it is being rated.")  # fmt: skip
@@ -75,11 +86,12 @@ from trainer_bridge.select.keep import steps_to_keep
 @click.pass_context
 def export_command(context: click.Context, **given: Any) -> None:
     """Write a training dataset of labelled steps (manifest.json says what is in it)."""
-    options = export_options(with_preset(context, given))
+    given = with_preset(context, given)
+    options = export_options(given)
     bar = click.progressbar(length=1, label="trajectories", file=sys.stderr)
     with Workspace.open(given["data_dir"], given["db_url"]) as workspace, bar:
         options = replace(options, withheld=withheld_judging(workspace, given["person"]))
-        options = replace(options, **selected_steps(workspace, given["select_run"], given["keep"]))
+        options = replace(options, **selected_steps(workspace, given, levels_written(options.instruction_level)))
 
         def progress(done: int, total: int) -> None:
             bar.length = max(total, 1)
@@ -97,12 +109,40 @@ def export_command(context: click.Context, **given: Any) -> None:
     if tally.pii.total:
         found = ", ".join(f"{count} {kind}" for kind, count in tally.pii.as_dict().items() if count)
         click.echo(f"Personal data scrubbed from the texts: {found}")
+    for line in left_out_lines(tally) + paper_action_lines(tally):
+        click.echo(line)
     if tally.duplicates:
         click.echo(f"{tally.duplicates} samples identical to one already written were left out")
     if tally.images_made or tally.images_reused:
         click.echo(f"Screenshots resized or masked: {tally.images_made}; "
                    f"{tally.images_reused} read from the copies kept before")  # fmt: skip
     click.echo(f"Wrote {given['out']} (manifest.json lists every file and count)")
+
+
+def left_out_lines(tally: Tally) -> list[str]:
+    """What the prompt variant or --checked-boxes left out, by action."""
+    lines = []
+    for counts, why in ((tally.unsayable, "the prompt variant's paper has no such action"),
+                        (tally.unchecked_boxes, "--checked-boxes: no person checked their target box")):  # fmt: skip
+        if counts:
+            found = ", ".join(f"{count} {action}" for action, count in sorted(counts.items()))
+            lines.append(f"Left out ({why}): {found}")
+    return lines
+
+
+def paper_action_lines(tally: Tally) -> list[str]:
+    """A paper variant's rows by its own action names (UI-R1's Table 5); for UI-R1, whose selection asks for
+    diversity, the names no row has."""
+    if tally.variant not in PAPER_ACTIONS:
+        return []
+    lines = []
+    for split in tally.splits:
+        counts = tally.paper_action_types(split)
+        lines.append(f"{split} by {tally.variant}'s actions: " + ", ".join(f"{n} {name}" for name, n in counts.items()))
+        missing = [name for name, count in counts.items() if not count]
+        if missing and tally.samples[split] and tally.variant is PromptVariant.UI_R1:
+            lines.append(f"  no {split} rows of: {', '.join(missing)} (UI-R1 3.3 Diversity covers every action type)")
+    return lines
 
 
 def withheld_judging(workspace: Workspace, person: str | None) -> frozenset[int]:
@@ -117,20 +157,27 @@ def withheld_judging(workspace: Workspace, person: str | None) -> frozenset[int]
     return hidden.trajectory_ids
 
 
-def selected_steps(workspace: Workspace, run: int | None, keep: str | None) -> dict[str, Any]:
-    """ExportOptions' keep_steps and kept_by for --select RUN --keep RULE (nothing without them)."""
+def selected_steps(workspace: Workspace, given: dict[str, Any], levels: tuple[str, ...]) -> dict[str, Any]:
+    """ExportOptions' keep_steps and kept_by for --select RUN --keep RULE (nothing without them), at `levels`."""
+    run, keep = given["select_run"], given["keep"]
     if run is None and keep is None:
         return {}
     if run is None or keep is None:
         raise click.UsageError("--select RUN and --keep RULE go together: a selection run and which of its steps")
+    seed = given["seed"] if given["balance_levels"] else None
     try:
-        kept = steps_to_keep(workspace.database, run, keep)
+        kept = steps_to_keep(workspace.database, run, keep, levels, seed)
     except (LookupError, SelectionError) as error:
         raise click.UsageError(str(error)) from None
     if not kept.complete:
         click.echo(f"Selection {run} is {kept.provenance['status']}: its steps without answers are not kept (run "
                    "the same `trainer-bridge select` again to finish it).", err=True)  # fmt: skip
-    click.echo(f"--keep {keep} keeps {len(kept.steps)} steps of selection {run}", err=True)
+    for level, count in kept.counts().items():
+        click.echo(f"--keep {keep} keeps {count} steps of selection {run} at the {level} level", err=True)
+    if "balanced" in kept.provenance:
+        before = kept.provenance["balanced"]["action_level_before"]
+        click.echo(f"Balanced (GUI-R1): {kept.counts()['action']} of the {before} action-level steps sampled",
+                   err=True)  # fmt: skip
     return {"keep_steps": kept.steps, "kept_by": kept.provenance}
 
 
@@ -149,7 +196,7 @@ def export_options(given: dict[str, Any]) -> ExportOptions:
         instruction_level=given["instruction_level"], keep_duplicates=given["keep_duplicates"],
         keep_pii=given["keep_pii"], privacy=given["privacy"], error_recovery=given["error_recovery"],
         prompt_variant=prompt_variant(given["prompt_variant"]), image_cache=not given["no_image_cache"],
-        selection=selected, splits=splits,
+        checked_boxes=given["checked_boxes"], selection=selected, splits=splits,
     )  # fmt: skip
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from annotator.domain.actions import Action, ActionError, action_from_tool_call
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.model_space import ModelSpace
-from annotator.domain.paper_answers import answer_json, gui_r1_answer, ui_r1_answer
+from annotator.domain.paper_answers import GUI_R1_ACTIONS, UI_R1_ACTIONS, answer_json, gui_r1_answer, ui_r1_answer
 from annotator.domain.prompts import (
     DEFAULT_PROMPT_VARIANT,
     HISTORY_IN_MESSAGES,
@@ -43,6 +43,8 @@ from annotator.domain.prompts import (
 from annotator.domain.response import tool_call_json
 
 _PAPER_ANSWERS = {PromptVariant.UI_R1: ui_r1_answer, PromptVariant.GUI_R1: gui_r1_answer}
+# The action names each paper's own vocabulary has (InfiGUI-R1 answers in this project's space, so it has none).
+PAPER_ACTIONS = {PromptVariant.UI_R1: UI_R1_ACTIONS, PromptVariant.GUI_R1: GUI_R1_ACTIONS}
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,17 @@ def paper_reply(
         return f"{think}\n<tool_call>\n{tool_call_json(action)}\n</tool_call>"
     answer = _PAPER_ANSWERS[variant](action)
     return None if answer is None else f"{think}\n<answer>\n{answer_json(answer)}\n</answer>"
+
+
+def paper_action_name(tool_call: dict[str, Any] | None, variant: PromptVariant) -> str | None:
+    """The action's name in `variant`'s paper vocabulary (PAPER_ACTIONS), None when it has no word for it."""
+    if variant not in _PAPER_ANSWERS or tool_call is None:
+        return None
+    try:
+        answer = _PAPER_ANSWERS[variant](action_from_tool_call(tool_call))
+    except ActionError:
+        return None
+    return None if answer is None else str(answer["action"])
 
 
 def variant_reply(

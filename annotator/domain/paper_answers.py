@@ -67,6 +67,8 @@ def _swipe(start: Any, scroll: Any) -> Swipe:
 
 # --- UI-R1 ------------------------------------------------------------------------------------------------------
 
+UI_R1_ACTIONS = ("click", "scroll", "input_text", "navigate_back", "open_app")  # in its Table 5's order
+
 
 def ui_r1_answer(action: Action) -> dict[str, Any] | None:
     """UI-R1's answer object for `action`, None when its five actions cannot say it."""
@@ -93,12 +95,13 @@ def ui_r1_action(answer: Mapping[str, Any]) -> Action:
         "navigate_back": lambda: SystemButton("Back"),
         "scroll": lambda: _swipe(answer["coordinate"], answer.get("direction")),
     }
-    return _read(readers, name, "click, open_app, scroll, navigate_back, input_text")
+    return _read(readers, name, ", ".join(UI_R1_ACTIONS))
 
 
 # --- GUI-R1 -----------------------------------------------------------------------------------------------------
 
 _GUI_R1_BUTTONS = {"Back": "press_back", "Home": "press_home", "Enter": "enter"}
+GUI_R1_ACTIONS = ("complete", "close/delete", "press_home", "click", "press_back", "type", "select", "scroll", "enter")
 
 
 def gui_r1_answer(action: Action) -> dict[str, Any] | None:

@@ -26,6 +26,7 @@ PLAN = {
     "任务甲": [Step("甲0", 0, 2), Step("甲1", 4, 4), Step("甲2", 2, 4)],
     "任务乙": [Step("乙0", 0, 0), Step("乙1", 1, 3)],
     "任务戊": [Step("戊0", 0, 0), Step("戊1", 0), Step("戊2", 0)],  # 戊1 is wrong: only 戊0 is asked
+    "任务丁": [Step("丁0", 4, 2), Step("丁1", 4, 1)],  # always right with the task, unstable with the action text
 }
 
 
@@ -80,9 +81,44 @@ def test_each_rule_exports_exactly_the_steps_it_keeps(
         assert manifest["options"]["select"] == {
             "evaluation_id": run, "keep": keep, "model": "planned", "temperature": 1.0, "samples": 4,
             "levels": ["task", "action"], "reward": "action_reward", "pass_threshold": 1.0, "status": "complete",
-            "steps_kept": len(texts),
+            "steps_kept": {"task": len(texts)},
         }  # fmt: skip
-        assert f"--keep {keep} keeps {len(texts)} steps of selection {run}" in result.stderr
+        assert f"--keep {keep} keeps {len(texts)} steps of selection {run} at the task level" in result.stderr
+
+
+def test_gui_r1_keeps_each_level_by_its_own_band_and_balances_the_low_level_rows(
+    workspace: Workspace, ids: dict[str, int], tmp_path: Path
+) -> None:
+    """GUI-R1 3.3 as its preset runs it: every step asked at both levels, each level's 0 < p < 1 kept, and the
+    low-level (action) rows sampled down to the high-level count."""
+    run = selection(workspace)
+    band_at = {"task": {"甲2", "乙1"}, "action": {"甲0", "乙1", "丁0", "丁1"}}
+    unbalanced = export(workspace, tmp_path / "both", "--instruction-level", "both", "--select", str(run),
+                        "--keep", "band")  # fmt: skip
+    assert unbalanced.exit_code == 0, unbalanced.output
+    by_level = {level: {row["step_id"] for row in rows(tmp_path / "both") if row["id"].endswith(f"-{level}")}
+                for level in band_at}  # fmt: skip
+    assert by_level == {level: {ids[text] for text in texts} for level, texts in band_at.items()}
+    action_rows = [row for row in rows(tmp_path / "both") if row["id"].endswith("-action")]
+    assert all(row["instruction"].startswith("在搜索框输入“") for row in action_rows)  # asked by the action text
+
+    result = export(workspace, tmp_path / "gui-r1", "--preset", "gui-r1", "--select", str(run), "--keep", "band")
+    assert result.exit_code == 0, result.output
+    kept = rows(tmp_path / "gui-r1")
+    task = {row["step_id"] for row in kept if row["id"].endswith("-task")}
+    action = {row["step_id"] for row in kept if row["id"].endswith("-action")}
+    assert task == {ids["甲2"], ids["乙1"]} and len(action) == 2 and action < by_level["action"]
+    assert all(
+        row["answer"].startswith("<think>") and '[{"action": "type"' in row["answer"] for row in kept
+    )  # GUI-R1's
+    manifest = json.loads((tmp_path / "gui-r1" / "manifest.json").read_text(encoding="utf-8"))
+    select = manifest["options"]["select"]
+    assert (select["steps_kept"], select["balanced"]) == (
+        {"task": 2, "action": 2},
+        {"seed": 0, "action_level_before": 4},
+    )
+    assert manifest["counts"]["train"]["instruction_levels"] == {"action": 2, "task": 2}
+    assert "Balanced (GUI-R1): 2 of the 4 action-level steps sampled" in result.stderr
 
 
 def test_rows_of_steps_a_selection_never_asked_are_left_out(
@@ -118,6 +154,7 @@ def test_what_cannot_be_selected_is_refused_and_nothing_is_written(
         (("--select", "99", "--keep", "hard"), 2, "no evaluation 99"),
         (("--select", str(offline), "--keep", "hard"), 2, f"evaluation {offline} is an offline evaluation"),
         (("--select", str(cold), "--keep", "bottleneck"), 2, "--levels task,action"),
+        (("--select", str(cold), "--keep", "hard", "--instruction-level", "action"), 2, "--levels task,action"),
         (("--select", str(cold), "--keep", "prone"), 2, "sampled at 0.3"),
         (("--select", str(cold), "--keep", "easy"), 2, "'easy' is not one of"),
         (("--select", str(cold), "--keep", "hard", "--stage", "grpo-task"), 1, "a grpo-task row is a whole task"),

@@ -46,7 +46,8 @@ def test_select_prints_the_run_and_what_each_rule_keeps(planned: Workspace) -> N
         result = select(planned, model, "--samples", "4", "--temperature", "1.0", "--levels", "task,action", "--json")
     assert result.exit_code == 0, result.output
     report = last_json(result)
-    assert report["keep"] == {"hard": 2, "band": 2, "bottleneck": 1, "prone": 2}
+    assert report["keep"]["task"] == {"hard": 2, "band": 2, "bottleneck": 1, "prone": 2}
+    assert report["keep"]["action"] == {"hard": 1, "band": 2, "bottleneck": 1, "prone": 2}  # 乙0; 甲0, 乙1
     assert (report["steps"], report["samples"], report["no_answer"], report["asked"]) == (5, 4, 0, 40)
     assert report["pass_rates"]["task"] == {
         "0": 2, "(0,0.25]": 1, "(0.25,0.5]": 1, "(0.5,0.75]": 0, "(0.75,1)": 0, "1": 1, "no answer": 0,
@@ -76,7 +77,7 @@ def test_rules_a_run_cannot_serve_say_so_and_count_null(planned: Workspace) -> N
     with PlannedModel(PLAN) as model:
         result = select(planned, model, "--samples", "4", "--temperature", "0.2", "--json")
     assert result.exit_code == 0, result.output
-    assert last_json(result)["keep"] == {"hard": 2, "band": 2, "bottleneck": None, "prone": None}
+    assert last_json(result)["keep"] == {"task": {"hard": 2, "band": 2, "bottleneck": None, "prone": None}}
     assert "--keep bottleneck not available" in result.stdout and "--levels task,action" in result.stdout
     assert "--keep prone      not available" in result.stdout and "sampled at 0.2" in result.stdout
 
@@ -119,4 +120,4 @@ def test_ctrl_c_stops_after_the_requests_in_flight_and_the_run_goes_on(planned: 
     assert 3 <= asked_first < 20 and last_json(stopped)["asked"] == asked_first
     assert finished.exit_code == 0, finished.output
     assert last_json(finished)["skipped"] == asked_first and model.requests == 20  # nothing asked twice
-    assert last_json(finished)["keep"]["hard"] == 2
+    assert last_json(finished)["keep"]["task"]["hard"] == 2

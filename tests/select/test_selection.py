@@ -20,6 +20,7 @@ from tests.select.planned import PlannedModel, Step, add_typing_trajectory
 from trainer_bridge.evaluate.offline import EvalProgress, EvalSettings
 from trainer_bridge.evaluate.policy import EndpointPolicy
 from trainer_bridge.select.filters import SelectionError, band, bottleneck, hard, kept_steps, prone
+from trainer_bridge.select.keep import balanced
 from trainer_bridge.select.rates import NO_ANSWER, SelectionRun, StepRate, histogram, load_selection
 from trainer_bridge.select.run import SelectionJob, run_selection
 from trainer_bridge.select.summary import selection_summary
@@ -50,7 +51,31 @@ def test_each_rule_keeps_the_steps_its_paper_names() -> None:
     assert band(run) == {3, 5}  # GUI-R1: 0 < p < 1
     assert bottleneck(run) == {1}  # InfiGUI-R1: p = 0 with the task, p > 0 with the action text
     assert prone(run) == {3, 5}  # InfiGUI-R1: 0 < p < 1 at a raised temperature
-    assert selection_summary(run, steps=7)["keep"] == {"hard": 2, "band": 2, "bottleneck": 1, "prone": 2}
+    assert selection_summary(run, steps=7)["keep"]["task"] == {"hard": 2, "band": 2, "bottleneck": 1, "prone": 2}
+
+
+def test_each_level_is_kept_by_its_own_pass_rates() -> None:
+    """An action-level export (UI-R1's low-level instructions) keeps the steps hard when asked by their action
+    text; bottleneck compares the two levels, so it keeps the same steps at either."""
+    run = hand_run()
+    assert hard(run, "action") == {4}
+    assert band(run, "action") == {1, 6}
+    assert bottleneck(run, "action") == bottleneck(run, "task") == {1}
+    assert selection_summary(run, steps=7)["keep"]["action"] == {"hard": 1, "band": 2, "bottleneck": 1, "prone": 2}
+    with pytest.raises(SelectionError, match=r"action level the export writes; selection 9 asked task \(run select "
+                       r"with --levels task,action\)"):  # fmt: skip
+        hard(hand_run(levels=("task",)), "action")
+
+
+def test_balancing_samples_the_action_level_down_to_the_task_level() -> None:
+    """GUI-R1 3.3: all the high-level data, and as many low-level rows sampled from the rest; seeded."""
+    kept = {"task": frozenset({1, 2}), "action": frozenset(range(10, 20))}
+    first, again, other = balanced(kept, seed=0), balanced(kept, seed=0), balanced(kept, seed=1)
+    assert first["task"] == {1, 2} and len(first["action"]) == 2 and first["action"] < kept["action"]
+    assert first == again and {balanced(kept, seed=n)["action"] for n in range(8)} != {first["action"]}
+    assert other["task"] == {1, 2}
+    fewer = {"task": frozenset(range(5)), "action": frozenset({7})}
+    assert balanced(fewer, seed=0) == fewer  # nothing to even out: every row stays
 
 
 def test_steps_without_an_answer_are_kept_by_no_rule_and_counted() -> None:
@@ -59,7 +84,7 @@ def test_steps_without_an_answer_are_kept_by_no_rule_and_counted() -> None:
     assert counts == {"0": 2, "(0,0.25]": 0, "(0.25,0.5]": 2, "(0.5,0.75]": 0, "(0.75,1)": 0, "1": 1, NO_ANSWER: 3}
     summary = selection_summary(run, steps=8)
     assert summary["no_answer"] == 3
-    assert summary["keep"] == {"hard": 2, "band": 2, "bottleneck": 1, "prone": 2}
+    assert summary["keep"]["task"] == {"hard": 2, "band": 2, "bottleneck": 1, "prone": 2}
     assert not any(6 in kept_steps(run, rule) or 8 in kept_steps(run, rule) for rule in ("hard", "band", "prone"))
 
 
@@ -67,7 +92,7 @@ def test_prone_needs_a_raised_temperature() -> None:
     with pytest.raises(SelectionError, match=r"raised temperature \(at least 0.7\).*sampled at 0.3"):
         prone(hand_run(temperature=0.3))
     assert prone(hand_run(temperature=0.7)) == {3, 5}
-    assert selection_summary(hand_run(temperature=0.3), steps=7)["keep"]["prone"] is None
+    assert selection_summary(hand_run(temperature=0.3), steps=7)["keep"]["task"]["prone"] is None
 
 
 def test_bottleneck_needs_the_action_level_and_the_band_two_samples() -> None:

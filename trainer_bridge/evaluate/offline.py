@@ -37,7 +37,7 @@ from trainer_bridge.evaluate.summary import evaluation_summary
 from trainer_bridge.export.grpo import grpo_action_sample
 from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.record import TrainingRecord, training_records
-from trainer_bridge.export.sft import ImageRef, Sample, action_level
+from trainer_bridge.export.sft import ImageRef, Sample, at_level
 
 LEVELS = ("task", "action")
 UNAVAILABLE_IN_A_ROW = 3  # or the concurrency, if higher: a few failed requests are not an outage
@@ -144,7 +144,7 @@ def step_records(workspace: Workspace, selection: TrajectorySelection) -> Iterat
 def _items(records: list[TrainingRecord], settings: EvalSettings) -> Iterator[_Item]:
     for record in records:
         for level in settings.levels:
-            asked = action_level(record) if level == "action" else record
+            asked = at_level(record, level)
             sample = grpo_action_sample(asked, settings.space, settings.history_images, settings.prompt_variant)
             for index in range(settings.first_sampled + settings.samples):
                 yield _Item(sample, level, index)

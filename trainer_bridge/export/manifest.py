@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from annotator import __version__
+from annotator.domain.agent_conversation import PAPER_ACTIONS, paper_action_name
+from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.domain.target_box import BoxProvenance, action_point
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.privacy import PiiTally
@@ -19,18 +21,22 @@ MANIFEST = "manifest.json"
 
 
 class Tally:
-    """Counts per split, app, action type and record kind, as samples are built."""
+    """Counts per split, app, action type, record kind and instruction level, as samples are built."""
 
-    def __init__(self) -> None:
+    def __init__(self, variant: PromptVariant = DEFAULT_PROMPT_VARIANT) -> None:
+        self.variant = variant  # a paper's own action names are counted too (UI-R1's Table 5)
         self.samples: Counter[str] = Counter()
         self.trajectories: dict[str, set[int]] = {}
         self.apps: dict[str, Counter[str]] = {}
         self.actions: dict[str, Counter[str]] = {}
         self.kinds: dict[str, Counter[str]] = {}
+        self.levels: dict[str, Counter[str]] = {}  # rows by the instruction level they are asked at
         self.boxes: dict[str, Counter[str]] = {}  # rows of coordinate actions by their target box's provenance
         self.splits: list[str] = []  # every split of the plan, also those left empty
         self.duplicates = 0
         self.unsayable: Counter[str] = Counter()  # steps left out by action: the prompt variant cannot say them
+        self.unchecked_boxes: Counter[str] = Counter()  # rows left out by action: no person checked their box
+        self.paper_actions: dict[str, Counter[str]] = {}  # rows by the paper's own action name (paper variants)
         self.pii = PiiTally()
         self.masked_images = 0  # exported images with privacy regions blurred or blacked out
         # Not in the manifest (they differ between identical exports): screenshots resized or masked by this
@@ -46,23 +52,34 @@ class Tally:
         action = str(record.tool_call.get("arguments", {}).get("action", "?"))
         self.actions.setdefault(split, Counter())[action] += 1
         self.kinds.setdefault(split, Counter())[record.kind] += 1
+        self.levels.setdefault(split, Counter())[sample.level] += 1
         if action_point(record.tool_call) is not None:
             self.boxes.setdefault(split, Counter())[str(record.box_provenance)] += 1
+        if self.variant in PAPER_ACTIONS:
+            name = paper_action_name(record.tool_call, self.variant) or "?"
+            self.paper_actions.setdefault(split, Counter())[name] += 1
+
+    def paper_action_types(self, split: str) -> dict[str, int]:
+        """The split's rows by the paper's own action names, every name of its vocabulary (0 where none)."""
+        counts = self.paper_actions.get(split, Counter())
+        return {name: counts[name] for name in PAPER_ACTIONS.get(self.variant, ())}
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            split: {
-                "samples": self.samples[split],
-                "trajectories": len(self.trajectories.get(split, ())),
-                "apps": dict(sorted(self.apps.get(split, Counter()).items())),
-                "action_types": dict(sorted(self.actions.get(split, Counter()).items())),
-                "kinds": dict(sorted(self.kinds.get(split, Counter()).items())),
-                "target_box_provenance": {
-                    str(name): self.boxes.get(split, Counter())[str(name)] for name in BoxProvenance
-                },
-            }
-            for split in self.splits
+        return {split: self._split_json(split) for split in self.splits}
+
+    def _split_json(self, split: str) -> dict[str, Any]:
+        counts = {
+            "samples": self.samples[split],
+            "trajectories": len(self.trajectories.get(split, ())),
+            "apps": dict(sorted(self.apps.get(split, Counter()).items())),
+            "action_types": dict(sorted(self.actions.get(split, Counter()).items())),
+            "kinds": dict(sorted(self.kinds.get(split, Counter()).items())),
+            "instruction_levels": dict(sorted(self.levels.get(split, Counter()).items())),
+            "target_box_provenance": {str(name): self.boxes.get(split, Counter())[str(name)] for name in BoxProvenance},
         }
+        if self.variant in PAPER_ACTIONS:
+            counts["paper_action_types"] = self.paper_action_types(split)
+        return counts
 
 
 def file_sha256(path: Path) -> str:
@@ -96,6 +113,7 @@ def write_manifest(
         "counts": tally.as_json(),
         "duplicates_left_out": tally.duplicates,
         "unsayable_left_out": dict(sorted(tally.unsayable.items())),  # by action: the variant's paper has no word
+        "unchecked_boxes_left_out": dict(sorted(tally.unchecked_boxes.items())),  # by action (--checked-boxes)
         "pii_scrubbed": tally.pii.as_dict(),
         "images_with_privacy_regions_masked": tally.masked_images,
         "files": file_hashes(folder, known),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import shutil
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from annotator.domain.prompts import (
     MOBILE_R1_VARIANTS,
     PromptVariant,
 )
+from annotator.domain.target_box import BoxProvenance
 from annotator.domain.trajectory import LabelledTrajectory, ReviewStatus
 from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.failures import NO_ROOM
@@ -30,12 +31,21 @@ from trainer_bridge.export.grpo import grpo_action_sample
 from trainer_bridge.export.images import ExportImages, prepared
 from trainer_bridge.export.manifest import Tally, write_manifest
 from trainer_bridge.export.record import TrainingRecord, recovery_records, training_records
-from trainer_bridge.export.sft import INSTRUCTION_LEVELS, Sample, action_level, content_key, sayable, sft_sample
+from trainer_bridge.export.sft import (
+    INSTRUCTION_LEVELS,
+    Sample,
+    at_level,
+    content_key,
+    levels_written,
+    sayable,
+    sft_sample,
+)
 from trainer_bridge.export.splits import SplitPlan, assign_splits
 from trainer_bridge.export.tasks import task_samples
 
 STAGES = ("sft", "grpo-action", "grpo-task")
 PRIVACY_MODES = ("blur", "black", "none")
+BOXED_ACTIONS = ("click", "long_press")  # judged by the point in the target box (a swipe by its direction too)
 EXPORT_DEFAULT = TrajectorySelection(review_states=(str(ReviewStatus.ACCEPTED),))  # accepted trajectories
 Progress = Callable[[int, int], None]
 
@@ -59,14 +69,17 @@ class ExportOptions:
     error_recovery: bool = False  # grpo-action: InfiGUI-R1's error-escape and back-on-track rows, when asked
     prompt_variant: PromptVariant = DEFAULT_PROMPT_VARIANT  # the system prompt's text (annotator.domain.prompts)
     image_cache: bool = True  # keep the copies made in the data folder for the next export (output unchanged)
+    # UI-R1 3.3 "Quality": only clean element annotations for clicks; leave out click and long-press rows whose
+    # target box no person drew or accepted (a suggestion from the screen's elements may be misaligned).
+    checked_boxes: bool = False
     selection: TrajectorySelection = field(default_factory=lambda: EXPORT_DEFAULT)
     splits: SplitPlan = field(default_factory=SplitPlan)
     # Trajectories whose judge results the person exporting must not see (storage.studies.hidden_judging): no
     # judge score in their samples, and left out of a selection by score, whatever their scores.
     withheld: frozenset[int] = frozenset()
-    # Model-based data selection (trainer_bridge.select): only the rows of these steps (by record.step_id); None
-    # keeps all. `kept_by` says which selection run and keep rule chose them, for the manifest.
-    keep_steps: frozenset[int] | None = None
+    # Model-based data selection (trainer_bridge.select): per instruction level written, only the rows of these
+    # steps (by record.step_id); None keeps all. `kept_by` says which selection run and keep rule chose them.
+    keep_steps: Mapping[str, frozenset[int]] | None = None
     kept_by: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, object]:
@@ -77,6 +90,7 @@ class ExportOptions:
             "after_errors": self.after_errors, "instruction_level": self.instruction_level,
             "keep_duplicates": self.keep_duplicates, "keep_pii": self.keep_pii, "privacy": self.privacy,
             "error_recovery": self.error_recovery, "prompt_variant": str(self.prompt_variant),
+            "checked_boxes": self.checked_boxes,
             "selection": self.selection.as_json(),
             "splits": self.splits.as_json(),
         } | ({"judge_results_withheld": len(self.withheld)} if self.withheld else {}) | self._selected()  # fmt: skip
@@ -84,7 +98,8 @@ class ExportOptions:
     def _selected(self) -> dict[str, object]:
         if self.keep_steps is None:
             return {}  # the manifest of an export without a selection stays as it was
-        return {"select": (self.kept_by or {}) | {"steps_kept": len(self.keep_steps)}}
+        counts = {level: len(steps) for level, steps in self.keep_steps.items()}
+        return {"select": (self.kept_by or {}) | {"steps_kept": counts}}
 
 
 def _check(options: ExportOptions) -> None:
@@ -97,7 +112,7 @@ def _check(options: ExportOptions) -> None:
     if options.privacy not in PRIVACY_MODES:
         raise ExportError(f"privacy {options.privacy!r}: expected one of {', '.join(PRIVACY_MODES)}")
     if options.instruction_level not in INSTRUCTION_LEVELS:
-        raise ExportError(f"instruction level {options.instruction_level!r}: expected task or action")
+        raise ExportError(f"instruction level {options.instruction_level!r}: expected {', '.join(INSTRUCTION_LEVELS)}")
     if options.history_images > 1 and HISTORY_PLACES[options.prompt_variant] != HISTORY_IN_MESSAGES:
         raise ExportError(f"--prompt-variant {options.prompt_variant} shows the current screenshot only, as its paper "
                           f"does: use --history-images 1 (or --preset {options.prompt_variant})")  # fmt: skip
@@ -131,18 +146,32 @@ class _SampleStream:
                     options.prompt_variant not in MOBILE_R1_VARIANTS
                     and sayable(record, options.space, options.prompt_variant) is None
                 ):
-                    self.tally.unsayable[str(record.tool_call.get("arguments", {}).get("action", "?"))] += 1
+                    self.tally.unsayable[action_name(record)] += 1
                     continue
-                sample = self._sample(record)
-                key = content_key(sample)
-                if key in self.seen and not options.keep_duplicates:
-                    self.tally.duplicates += 1
+                if options.checked_boxes and unchecked_box(record):
+                    self.tally.unchecked_boxes[action_name(record)] += 1
                     continue
-                self.seen.add(key)
-                self.tally.add(name, sample)
-                yield sample
+                yield from self._new_samples(name, record)
             self.done += 1
             self.progress(self.done, total)
+
+    def _new_samples(self, split: str, record: TrainingRecord) -> Iterator[Sample]:
+        """The record's sample at each level written that its selection keeps; duplicates left out."""
+        options, keep = self.options, self.options.keep_steps
+        for level in levels_written(options.instruction_level):
+            # Every kind of row goes by its own step: a selection asks `step` rows only, so a correction,
+            # after-error or recovery row (a step it never asked: a wrong step's screen or a later one) has no
+            # pass rate to keep.
+            if keep is not None and record.step_id not in keep[level]:
+                continue
+            sample = self._sample(record, level)
+            key = content_key(sample)
+            if key in self.seen and not options.keep_duplicates:
+                self.tally.duplicates += 1
+                continue
+            self.seen.add(key)
+            self.tally.add(split, sample)
+            yield sample
 
     def _tasks(self, name: str, trajectories: list[LabelledTrajectory], total: int) -> Iterator[Sample]:
         for sample in task_samples(trajectories, self.options.space, self.options.prompt_variant):
@@ -155,18 +184,18 @@ class _SampleStream:
         records = training_records(trajectory, after_errors=self.options.after_errors)
         if self.options.stage == "grpo-action" and self.options.error_recovery:
             records = itertools.chain(records, recovery_records(trajectory))
-        keep = self.options.keep_steps
-        # Every kind of row goes by its own step: a selection asks `step` rows only, so a correction, after-error
-        # or recovery row (a step it never asked: a wrong step's screen or a later one) has no pass rate to keep.
-        return records if keep is None else (record for record in records if record.step_id in keep)
+        return records
 
-    def _sample(self, record: TrainingRecord) -> Sample:
+    def _sample(self, record: TrainingRecord, level: str) -> Sample:
         options = self.options
-        if options.instruction_level == "action":
-            record = action_level(record)
+        record = at_level(record, level)
         if options.stage == "grpo-action":
-            return grpo_action_sample(record, options.space, options.history_images, options.prompt_variant)
-        return sft_sample(record, options.space, options.history_images, options.prompt_variant)
+            sample = grpo_action_sample(record, options.space, options.history_images, options.prompt_variant)
+        else:
+            sample = sft_sample(record, options.space, options.history_images, options.prompt_variant)
+        if options.instruction_level == "both":
+            sample = replace(sample, sample_id=f"{sample.sample_id}-{level}", level=level)
+        return sample
 
 
 def _samples_by_split(
@@ -188,6 +217,15 @@ def _samples_by_split(
     return {name: prepared(stream.split(name, ids, judge_id, len(keys)), images) for name, ids in assigned.items()}
 
 
+def action_name(record: TrainingRecord) -> str:
+    return str(record.tool_call.get("arguments", {}).get("action", "?"))
+
+
+def unchecked_box(record: TrainingRecord) -> bool:
+    """A row judged by its target box (a click or long press) whose box no person drew or accepted."""
+    return action_name(record) in BOXED_ACTIONS and record.box_provenance != BoxProvenance.ANNOTATOR
+
+
 def _without_judging(trajectory: LabelledTrajectory, withheld: frozenset[int]) -> LabelledTrajectory:
     return replace(trajectory, judge_score=None) if trajectory.id in withheld else trajectory
 
@@ -195,7 +233,7 @@ def _without_judging(trajectory: LabelledTrajectory, withheld: frozenset[int]) -
 def export(workspace: Workspace, options: ExportOptions, on_progress: Progress | None = None) -> Tally:
     """Write the export into `options.out` (a new or empty folder); a failure leaves no partial output."""
     _check(options)
-    tally = Tally()
+    tally = Tally(options.prompt_variant)
     building = staging_folder(options.out)
     mask = None if options.privacy == "none" else options.privacy
     cache = workspace.data_dir / CACHE_FOLDER if options.image_cache else None

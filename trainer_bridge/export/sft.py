@@ -50,13 +50,26 @@ class Sample:
     images: tuple[ImageRef, ...]
     record: TrainingRecord
     ground_truth: dict[str, Any] | None = None  # the columns rewards read (grpo-action), None for SFT
+    level: str = "task"  # the instruction level it is asked at (INSTRUCTION_LEVELS' task or action)
 
 
 def sample_id(record: TrainingRecord) -> str:
     return f"{record.trajectory_uid}-{record.position:02d}-{record.kind}"
 
 
-INSTRUCTION_LEVELS = ("task", "action")
+# `both` writes each step twice, asked at the task and at the action level (GUI-R1 trains on its high- and
+# low-level data together); its rows' ids end in -task and -action.
+INSTRUCTION_LEVELS = ("task", "action", "both")
+
+
+def levels_written(instruction_level: str) -> tuple[str, ...]:
+    """The levels an export at `instruction_level` asks each step at."""
+    return ("task", "action") if instruction_level == "both" else (instruction_level,)
+
+
+def at_level(record: TrainingRecord, level: str) -> TrainingRecord:
+    """The record asked at `level`: as recorded (`task`) or by its own action text (`action_level`)."""
+    return action_level(record) if level == "action" else record
 
 
 def action_level(record: TrainingRecord) -> TrainingRecord:
