@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from annotator.domain.target_box import action_point
 from annotator.domain.trajectory import STAGES, LabelledStep, LabelledTrajectory
 
 VERDICT = "verdict"
@@ -36,3 +37,12 @@ def step_gaps(step: LabelledStep) -> tuple[str, ...]:
 def review_gaps(trajectory: LabelledTrajectory) -> ReviewGaps:
     gaps = tuple((step.position, missing) for step in trajectory.steps if (missing := step_gaps(step)))
     return ReviewGaps(gaps, trajectory.label_outcome is None)
+
+
+def steps_without_box(trajectory: LabelledTrajectory) -> tuple[int, ...]:
+    """Positions of the kept steps whose action has a point (a click, a long press, a swipe's start) but no target
+    box to check it against: the action rewards fall back to a distance rule for them. A warning, not a gap."""
+    return tuple(
+        step.position for step in trajectory.steps
+        if not step.removed and action_point(step.label.tool_call) is not None and step.target()[0] is None
+    )  # fmt: skip

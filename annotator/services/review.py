@@ -7,12 +7,14 @@ themselves are label revisions written under the reviewer's name by ``annotation
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from annotator.domain.trajectory import ReviewStatus
 from annotator.services.changes import Changes
 from annotator.services.roles import REVIEW_ROLES, check_role
 from annotator.storage import assignments
 from annotator.storage.labels import set_review
-from annotator.storage.reviews import QueueItem, queue_items
+from annotator.storage.reviews import QueueItem, queue_items, steps_labelled_by
 from annotator.storage.workspace import Workspace
 
 FIXED_NOTE = "fixed by the reviewer"
@@ -31,6 +33,12 @@ def work_queue(workspace: Workspace, person: str) -> list[QueueItem]:
     rank = {str(status): n for n, status in enumerate(wanted)}
     mine = [i for i in items if i.review_status == ReviewStatus.UNLABELLED or person in i.annotators]
     return sorted(mine, key=lambda item: (rank[item.review_status], item.trajectory_id))
+
+
+def own_steps(workspace: Workspace, trajectory_id: int, reviewer: str, before: datetime | None = None) -> int:
+    """How many of the trajectory's steps the reviewer labelled themselves (before `before`, when given): accepting
+    one's own labels is a self-review, which the app asks about first."""
+    return steps_labelled_by(workspace.database, trajectory_id, reviewer.strip(), before)
 
 
 def accept(

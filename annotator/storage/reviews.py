@@ -90,3 +90,18 @@ def queue_items(db: Database, statuses: tuple[ReviewStatus, ...]) -> list[QueueI
     """The trajectories in these review states, in the order they were collected."""
     with db.session() as session:
         return _items(session, _trajectories(session, statuses))
+
+
+def steps_labelled_by(db: Database, trajectory_id: int, person: str, before: datetime | None = None) -> int:
+    """How many of the trajectory's steps `person` labelled (wrote a label revision of); with `before`, counting
+    only revisions written before then (a reviewer's fix is part of their review, not work they review)."""
+    R = models.LabelRevision
+    query = (
+        select(func.count(func.distinct(R.step_id)))
+        .join(models.Person, models.Person.id == R.person_id)
+        .where(R.trajectory_id == trajectory_id, R.step_id.is_not(None), models.Person.name == person)
+    )
+    if before is not None:
+        query = query.where(R.created_at < before)
+    with db.session() as session:
+        return session.scalar(query) or 0

@@ -17,10 +17,30 @@ class Hub(QObject):
     changed = Signal(object)  # Changes
     save_requested = Signal()  # write every pending edit now: a decision is about to act on the labels
     endpoint_offered = Signal(str, str)  # base URL, model: a built-in endpoint any view may use
+    opened = Signal(int)  # a trajectory opened in the annotation view: the review queue selects it when it shows
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.annotating: int | None = None  # the trajectory open in the annotation view while it is on screen
+        self._annotating: int | None = None
+        self.last_opened: int | None = None  # the trajectory opened last in the annotation view
+
+    @property
+    def annotating(self) -> int | None:
+        """The trajectory open in the annotation view while it is on screen."""
+        return self._annotating
+
+    @annotating.setter
+    def annotating(self, trajectory_id: int | None) -> None:
+        self._annotating = trajectory_id
+        # Another trajectory on screen there is an opening too ([ and ] open them inside the view); the same one
+        # shown again (going back to the view) is not.
+        if trajectory_id is not None and trajectory_id != self.last_opened:
+            self.open(trajectory_id)
+
+    def open(self, trajectory_id: int) -> None:
+        """Say that a trajectory was opened for annotation (the window says so for every view that opens one)."""
+        self.last_opened = trajectory_id
+        self.opened.emit(trajectory_id)
 
     def announce(self, changes: Changes) -> None:
         self.changed.emit(changes)

@@ -43,7 +43,7 @@ from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, Retranslating, fill
 from annotator.ui.identity_dialog import IdentityDialog
 from annotator.ui.judge import JudgeView
 from annotator.ui.models import ModelsView
-from annotator.ui.opening import Question, close_unmerged_question, create_question, read_only_question
+from annotator.ui.opening import Question, create_question, read_only_question, unmerged_question
 from annotator.ui.review import ReviewView
 from annotator.ui.runs import RunsView, choose_in_models
 from annotator.ui.shortcuts import ShortcutSheet
@@ -205,6 +205,7 @@ class MainWindow(Retranslating, QMainWindow):
         """Show a trajectory chosen anywhere (browser, review queue) in the annotation view."""
         self.trajectory_requested.emit(trajectory_id)
         self.show_view("annotate")
+        self.hub.open(trajectory_id)  # after the view shows its last one: what Review follows is this one
         self.annotate.open_trajectory(trajectory_id)
 
     def open_evaluation(self, evaluation_id: int) -> None:
@@ -399,7 +400,7 @@ class MainWindow(Retranslating, QMainWindow):
         if unmerged and not self.closing_anyway:  # asked first: closing would lose them
             event.ignore()
             self.show_view("annotate")
-            self._ask(close_unmerged_question(self, unmerged), self._close_anyway)
+            self._ask(unmerged_question(self, unmerged, closing=True), self._close_anyway)
             return
         stored = keys.settings()
         stored.setValue(keys.GEOMETRY, self.saveGeometry())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from annotator.ui.i18n import fill
@@ -66,18 +66,26 @@ def read_only_question(parent: QWidget, data_dir: Path) -> Question:
     return question
 
 
-def close_unmerged_question(parent: QWidget, steps: int) -> Question:
-    """Closing while edits wait for a merge (someone else changed those steps): they would be lost."""
+def unmerged_question(parent: QWidget, steps: int, *, closing: bool) -> Question:
+    """Closing the window, or opening another trajectory, while edits wait for a merge (someone else changed those
+    steps): the text is kept (annotate.unmerged), but the person may rather merge it now."""
+    title = (
+        QT_TRANSLATE_NOOP("Opening", "Close Without Merging?")
+        if closing
+        else QT_TRANSLATE_NOOP("Opening", "Leave Without Merging?")
+    )
     question = Question(
         parent,
         QMessageBox.Icon.Warning,
-        QCoreApplication.translate("Opening", "Close Without Merging?"),
+        QCoreApplication.translate("Opening", title),
         fill(QCoreApplication.translate("Opening", "Your edits of %1 step(s) are not saved: someone else changed "
                                                    "those steps while you were editing them."), steps),
-        QCoreApplication.translate("Opening", "Cancel to go back and merge them; closing now loses them."),
+        QCoreApplication.translate("Opening", "Your text is kept and comes back, unsaved, when you open the "
+                                              "trajectory again. Cancel to go back and merge it now."),
     )  # fmt: skip
-    question.setObjectName("close-unmerged")
-    question.go.setText(QCoreApplication.translate("Opening", "Close and Lose Them"))
+    question.setObjectName("close-unmerged" if closing else "leave-unmerged")
+    go = QT_TRANSLATE_NOOP("Opening", "Close Anyway") if closing else QT_TRANSLATE_NOOP("Opening", "Open the Other One")
+    question.go.setText(QCoreApplication.translate("Opening", go))
     question.setDefaultButton(QMessageBox.StandardButton.Cancel)
     return question
 

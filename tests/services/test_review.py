@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from sqlalchemy import select
 
@@ -49,3 +51,17 @@ def test_fix_and_accept_keeps_the_reviewers_edits_as_revisions(workspace: Worksp
     assert [r.person for r in fixer.history()] == ["审核员", "小王"]
     with pytest.raises(ValueError, match="who you are"):
         review.accept(workspace, trajectory_id, "")
+
+
+def test_own_steps_counts_the_steps_a_person_labelled_and_can_leave_out_a_fix(workspace: Workspace) -> None:
+    """Accepting steps one labelled oneself is a self-review the app asks about; a fix's edits are the review's."""
+    trajectory_id = annotated_by(workspace, "小王", "打开蓝牙")  # 小王 set the verdict of step 1 of 2
+    assert review.own_steps(workspace, trajectory_id, "小王") == 1
+    assert review.own_steps(workspace, trajectory_id, "审核员") == 0
+    fixing_since = datetime.now(UTC)
+    fixer = Editor(workspace, trajectory_id, "小王", role="reviewer")
+    first, second = load_trajectory(workspace.database, trajectory_id).steps
+    fixer.change(first.id, {"think": "先打开设置"})
+    fixer.change(second.id, {"verdict": "wrong"})
+    assert review.own_steps(workspace, trajectory_id, "小王") == 2  # steps, not revisions
+    assert review.own_steps(workspace, trajectory_id, "小王", before=fixing_since) == 1

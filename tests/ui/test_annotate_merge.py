@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from annotator.services.annotation import Editor
 from annotator.storage.workspace import Workspace
+from annotator.ui.annotate import unmerged
 from annotator.ui.annotate.merge_dialog import MergeDialog
 from annotator.ui.annotate.view import AnnotationView
 from annotator.ui.main_window import MainWindow
@@ -103,3 +104,53 @@ def test_a_stale_outcome_is_merged_too(qtbot: QtBot, window: MainWindow, annotat
     settle(qtbot, annotation)
     qtbot.waitUntil(lambda: annotation.record is not None and annotation.record.label_outcome == "success")
     assert Editor(populated, UNLABELLED, "小王").record().label_outcome == "success"
+
+
+def test_text_waiting_for_its_merge_survives_opening_another_trajectory(
+    qtbot: QtBot, window: MainWindow, annotation: AnnotationView, populated: Workspace
+) -> None:
+    """Issue 29, 1: a cancelled merge, then another trajectory opened (as Ctrl+U, Ctrl+R or a double click do): asked
+    first; Cancel stays; going on keeps the text on disk at once (a crash keeps it too), and opening the trajectory
+    again puts it back in the editor, unsaved, until the next change saves it."""
+    step_id, dialog = refused_save(qtbot, annotation, populated)
+    dialog.reject()
+    qtbot.waitUntil(lambda: annotation.merges.dialog is None)
+    data_dir = str(populated.data_dir)
+    assert unmerged.kept(data_dir, UNLABELLED) == {step_id: {"think": MINE}}  # on disk before anything else
+    window.open_trajectory(1)
+    question = annotation.question
+    assert question is not None and question.objectName() == "leave-unmerged" and question.isVisible()
+    question.reject()  # Cancel: stay, the text still in its editor
+    settle(qtbot, annotation)
+    assert annotation.current_trajectory() == UNLABELLED and annotation.editors.think.text() == MINE
+    window.open_trajectory(1)
+    assert annotation.question is not None
+    qtbot.mouseClick(annotation.question.go, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: annotation.is_showing(1), timeout=5000)
+    assert annotation.saver.unmerged_steps() == 0 and unmerged.kept(data_dir, UNLABELLED) == {step_id: {"think": MINE}}
+    window.close()  # nothing of trajectory 1 waits: no question; the kept text stays on disk
+    qtbot.waitUntil(lambda: not window.isVisible())
+    assert unmerged.kept(data_dir, UNLABELLED) == {step_id: {"think": MINE}}
+    assert stored(populated, step_id)["think"] == THEIRS
+
+
+def test_kept_text_comes_back_unsaved_when_its_trajectory_is_opened_again(
+    qtbot: QtBot, window: MainWindow, annotation: AnnotationView, populated: Workspace
+) -> None:
+    """What a crash or another trajectory left on disk: back in the editor, marked unsaved, not sent; the next
+    change saves it and forgets it."""
+    open_and_wait(qtbot, annotation, UNLABELLED)
+    step_id = annotation.order[0]
+    open_and_wait(qtbot, annotation, 1)
+    unmerged.keep(str(populated.data_dir), UNLABELLED, {step_id: {"think": MINE}})
+    open_and_wait(qtbot, annotation, UNLABELLED)
+    annotation.show_stage("think")
+    assert annotation.step_id == step_id and annotation.editors.think.text() == MINE
+    assert annotation.panel.unsaved.isVisible() and annotation.saver.unsaved(step_id, "think")
+    settle(qtbot, annotation)
+    assert stored(populated, step_id)["think"] is None  # not sent by itself
+    annotation.editors.think.edit.moveCursor(QTextCursor.MoveOperation.End)
+    annotation.editors.think.edit.insertPlainText("！")
+    settle(qtbot, annotation)
+    assert stored(populated, step_id)["think"] == MINE + "！"
+    assert unmerged.kept(str(populated.data_dir), UNLABELLED) == {}

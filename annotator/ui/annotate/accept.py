@@ -105,7 +105,8 @@ class StepAcceptance(QObject):
     # accepting ----------------------------------------------------------------------------------------------
 
     def accept_step(self) -> None:
-        """Mark the step correct, keep what was collected in its empty stages, and open the next step to do."""
+        """Mark the step correct, keep what was collected in its empty stages and take the suggested target box
+        its point lies in, and open the next step to do."""
         view, step_id = self.view, self.view.step_id
         if step_id is None or not view.editable():
             return
@@ -118,6 +119,9 @@ class StepAcceptance(QObject):
             view.drafts.write(step, draft, skip=("action_text",) if step_id in self.text_offers else ())
             step = view.steps[step_id]
         changes = self.accepted_changes(step) if not step.removed else {}
+        suggested = step.suggestion(view.canvas.elements()) if not step.removed else None
+        if suggested is not None:  # the point lies in it (B takes it alone; Shift+B says there is none)
+            changes["target_box"] = tuple(suggested)
         if changes:
             view.edit(changes, now=True)
             view.editors.show_offer(None)

@@ -35,6 +35,7 @@ class LabelSaver(QObject):
     step_saved = Signal(int, object)  # trajectory id, the LabelledStep as saved
     save_failed = Signal(int, str, object)  # step id, what went wrong, the error (the edit stays in its editor)
     reloaded = Signal(object)  # the whole LabelledTrajectory, read again after a merge of the outcome
+    held_changed = Signal(int)  # trajectory id: its edits waiting for a merge changed (kept in `unmerged`)
 
     def __init__(self, jobs: Jobs, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -114,6 +115,23 @@ class LabelSaver(QObject):
         """True while an edit of the step, refused as stale, waits for the person to merge it."""
         return any(key[0] == step_id for key in self._held)
 
+    def held_values(self) -> dict[int, dict[str, Any]]:
+        """The steps' edits waiting for a merge, by step (the outcome's, step 0, is not among them)."""
+        values: dict[int, dict[str, Any]] = {}
+        for (step_id, field), value in self._held.items():
+            if step_id:
+                values.setdefault(step_id, {})[field] = value
+        return values
+
+    def hold(self, step_id: int, values: dict[str, Any]) -> None:
+        """Edits kept from before (another trajectory opened meanwhile, or the app closed) wait again, unsent."""
+        self._held.update({(step_id, field): value for field, value in values.items()})
+        self._held_changed()
+
+    def _held_changed(self) -> None:
+        if self.editor is not None:
+            self.held_changed.emit(self.editor.trajectory_id)
+
     def resolve(self, stale: StaleLabelError, values: dict[str, Any] | None) -> None:
         """The person's merge of a refused save: `values` saved on top of theirs, or (None) theirs taken as they are.
         The result comes back like any save (a step) or, for the outcome, as `reloaded`."""
@@ -122,6 +140,7 @@ class LabelSaver(QObject):
             return
         for field in stale.mine:
             self._held.pop((step_id or 0, field), None)
+        self._held_changed()
 
         def merge() -> Any:
             editor.rebase(stale)
@@ -149,9 +168,12 @@ class LabelSaver(QObject):
         if editor is None:
             return
         keys = [(step_id, field) for field in changes]
+        was_held = any(key in self._held for key in keys)
         for key in keys:
             self._sending[key] = self._sending.get(key, 0) + 1
             self._held.pop(key, None)  # sent again: a second refusal holds the newest text
+        if was_held:
+            self._held_changed()
 
         def answered() -> None:
             for key in keys:
@@ -167,6 +189,7 @@ class LabelSaver(QObject):
             answered()
             if isinstance(error, StaleLabelError):  # someone else's is newer: held until the person merges
                 self._held.update({(step_id, field): value for field, value in changes.items()})
+                self._held_changed()
             elif not isinstance(error, LabelError):  # a passing failure (a locked database): send it again later
                 for field, value in changes.items():
                     self._pending.setdefault((step_id, field), value)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox
 
-from annotator.domain.review_ready import ReviewGaps
+from annotator.domain.review_ready import ReviewGaps, steps_without_box
 from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, Verdict
 from annotator.services import review
 from annotator.services.annotation import SUBMIT_ANYWAY_ROLES, Editor, IncompleteWork
@@ -205,6 +205,10 @@ class AnnotationCommands(QObject):
             notes.append(self.tr("The outcome is not set."))
         if open_steps:
             notes.append(self.tr("%n step(s) have no verdict.", "", open_steps))
+        unboxed = steps_without_box(record)
+        if unboxed:
+            notes.append(fill(self.tr("No target box on step %1: their clicks are scored by distance only."),
+                              ", ".join(str(position) for position in unboxed)))  # fmt: skip
         self.view.status_message.emit(" ".join(notes))
 
     def _incomplete(self, gaps: ReviewGaps) -> None:

@@ -114,10 +114,13 @@ class StageTextEditor(Retranslating, QWidget):
     def _placeholder(self) -> None:
         if self._draft is None:
             self.edit.setPlaceholderText(QCoreApplication.translate(CONTEXT, PLACEHOLDERS[self.stage]))
-            return
-        model, text = self._draft
-        caption = fill(self.tr("Draft by %1 (T takes it; Space takes it and accepts the step):"), model)
-        self.edit.setPlaceholderText(f"{caption}\n{text}")
+        else:
+            model, text = self._draft
+            caption = fill(self.tr("Draft by %1 (T takes it; Space takes it and accepts the step):"), model)
+            self.edit.setPlaceholderText(f"{caption}\n{text}")
+        # Qt repaints an empty editor when its placeholder appears or goes, not when only its text changes: the
+        # previous step's draft would stay on screen
+        self.edit.viewport().update()
 
     def set_read_only(self, read_only: bool) -> None:
         self.edit.setReadOnly(read_only)
@@ -198,6 +201,12 @@ class StageEditors(Retranslating, QTabWidget):
         else:
             editor = self.think if stage == "think" else self.action_text
             editor.show_text(getattr(step.original, stage), getattr(step.label, stage))
+
+    def show_changed(self, step: LabelledStep, changes: dict[str, Any]) -> None:
+        """Show the stages an edit changed that their editors do not hold yet (Space, Ctrl+K, a merge: not typing)."""
+        for stage in STAGES:
+            if stage in changes and self.value(stage) != changes[stage]:
+                self.show_field(step, stage)
 
     def show_progress(self, stages: tuple[bool, bool, bool]) -> None:
         self.stages = stages

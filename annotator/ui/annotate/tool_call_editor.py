@@ -164,11 +164,12 @@ class ToolCallEditor(Retranslating, QWidget):
     def _placeholder(self) -> None:
         if self._draft is None:
             self.json_edit.setPlaceholderText('{"name": "mobile_use", "arguments": {"action": "click", ...}}')
-            return
-        model, call = self._draft
-        self.json_edit.setPlaceholderText(
-            fill(self.tr("Draft by %1 (T takes it):"), model) + "\n" + tool_call_json(call)
-        )
+        else:
+            model, call = self._draft
+            self.json_edit.setPlaceholderText(
+                fill(self.tr("Draft by %1 (T takes it):"), model) + "\n" + tool_call_json(call)
+            )
+        self.json_edit.viewport().update()  # a changed placeholder alone is not repainted (editors.StageTextEditor)
 
     def set_point(self, x: float, y: float) -> dict[str, Any] | None:
         """Point the call at (x, y) (a call without a point becomes a click); the valid call, or None."""

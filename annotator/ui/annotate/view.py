@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QHideEvent, QShowEvent
-from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from annotator.device.hierarchy import UiNode
 from annotator.domain.trajectory import (
@@ -27,6 +27,7 @@ from annotator.services.annotation import LabelError, StaleLabelError, read_for_
 from annotator.services.changes import Changes
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
+from annotator.ui.annotate import unmerged
 from annotator.ui.annotate.accept import StepAcceptance
 from annotator.ui.annotate.autosave import LabelSaver
 from annotator.ui.annotate.canvas import StepCanvas
@@ -36,6 +37,7 @@ from annotator.ui.annotate.editors import STAGES
 from annotator.ui.annotate.elements import ScreenElements
 from annotator.ui.annotate.gestures import LabelGestures
 from annotator.ui.annotate.header import OneLineLabel, TrajectoryHeader
+from annotator.ui.annotate.layout import lay_out
 from annotator.ui.annotate.merge_dialog import StaleMerges
 from annotator.ui.annotate.overlays import overlays_for
 from annotator.ui.annotate.privacy import PrivacyRegions
@@ -43,6 +45,7 @@ from annotator.ui.annotate.step_panel import StepPanel
 from annotator.ui.annotate.strip import StepStrip
 from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.opening import unmerged_question
 from annotator.ui.workers import Jobs
 
 
@@ -65,10 +68,12 @@ class AnnotationView(Retranslating, QWidget):
         self.elements = ScreenElements(jobs, self._elements_arrived)
         self._open_generation = 0  # the newest open request; older results are dropped
         self._sized = False  # the splitter gets its first sizes when the view is first shown
+        self.question: QMessageBox | None = None  # the question asked last (leaving text waiting for a merge)
         self.saver = LabelSaver(jobs, self)
         self.saver.step_saved.connect(self.apply_saved_step)
         self.saver.save_failed.connect(self._save_failed)
         self.saver.reloaded.connect(self.show_reloaded)
+        self.saver.held_changed.connect(lambda trajectory_id: unmerged.keep_for(self, trajectory_id))
         self.merges = StaleMerges(self)  # saves refused because someone else changed the step meanwhile
         self.header = TrajectoryHeader(self)
         self.canvas = StepCanvas(self)
@@ -83,29 +88,11 @@ class AnnotationView(Retranslating, QWidget):
         self.drafts = StepDrafts(self)  # model drafts; the actions table's target "annotate.drafts"
         self.gestures = LabelGestures(self)  # the canvas's clicks and drags as label edits
         self.privacy = PrivacyRegions(self)  # the privacy tool; the actions table's target "annotate.privacy"
-        self._lay_out()
+        self.splitter = lay_out(self)
         self._connect()
         self.setFocusProxy(self.canvas)
         self.retranslate()
         self.show_reloaded(None)
-
-    def _lay_out(self) -> None:
-        left = QWidget(self)
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 2)
-        left_layout.addWidget(self.canvas, 1)
-        left_layout.addWidget(self.canvas_hint)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.addWidget(left)
-        self.splitter.addWidget(self.panel.scrolling(self))
-        self.splitter.setChildrenCollapsible(False)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.header)
-        layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.strip)
-        layout.addStretch(0)  # takes the room while no trajectory is open (the splitter takes it otherwise)
 
     def _connect(self) -> None:
         self.strip.step_chosen.connect(self._go_to)
@@ -146,14 +133,22 @@ class AnnotationView(Retranslating, QWidget):
         if workspace is None:
             self.status_message.emit(self.tr("Open a workspace first."))
             return
+        if trajectory_id != self.current_trajectory() and self.saver.unmerged_steps():
+            self.question = unmerged_question(
+                self, self.saver.unmerged_steps(), closing=False
+            )  # kept, so no text is lost
+            self.question.go.clicked.connect(lambda: self._open(workspace, trajectory_id))
+            self.question.open()
+            return
+        self._open(workspace, trajectory_id)
+
+    def _open(self, workspace: Workspace, trajectory_id: int) -> None:
         self.saver.flush()
         self._open_generation += 1
         generation = self._open_generation
-        self.saver.submit(
-            fill(self.tr("Opening trajectory %1"), trajectory_id),
-            lambda: read_for_editing(workspace.database, trajectory_id),
-            lambda loaded: self._opened(generation, *loaded),
-        )
+        self.saver.submit(fill(self.tr("Opening trajectory %1"), trajectory_id),
+                          lambda: read_for_editing(workspace.database, trajectory_id),
+                          lambda loaded: self._opened(generation, *loaded))  # fmt: skip
 
     def current_trajectory(self) -> int | None:
         return self.record.id if self.record else None
@@ -189,6 +184,7 @@ class AnnotationView(Retranslating, QWidget):
             self.step_id = None
             self._start_saver(record.id)
         self.show_reloaded(record)
+        unmerged.restore(self)  # text kept from before, waiting for its merge
         self.commands.opening(record.id or 0)
         if self.isVisible():
             self.hub.annotating = record.id
@@ -240,9 +236,10 @@ class AnnotationView(Retranslating, QWidget):
         if 0 <= place < len(self.order):
             self._go_to(self.order[place])
 
-    def show_current_step(self) -> None:
-        """Show again what changed in the step on screen (a value written from elsewhere in the view)."""
-        self._show_step(self.step_id, fresh=False)
+    def show_current_step(self, *, fresh: bool = False) -> None:
+        """Show again what changed in the step on screen (a value written from elsewhere in the view); `fresh`
+        refills every editor, also those with unsaved text."""
+        self._show_step(self.step_id, fresh=fresh)
 
     def go_to_step(self, step_id: int) -> None:
         self._go_to(step_id)
@@ -316,6 +313,7 @@ class AnnotationView(Retranslating, QWidget):
             return
         step = with_label(self.steps[step_id], changes)
         self.steps[step_id] = step
+        self.editors.show_changed(step, changes)  # what was typed stays; a value given another way is shown
         self._shown.update({k: v for k, v in changes.items() if k in STAGES})
         if now:
             self.saver.change_now(step_id, changes)

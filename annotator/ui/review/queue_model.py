@@ -216,6 +216,16 @@ class QueueTable(QTableView):
         row = self.selected_row()
         return self.queue.item(row) if row is not None else None
 
+    def follow(self, trajectory_id: int) -> None:
+        """Select the trajectory's row; where the queue has none, select nothing, not another trajectory: the
+        person's attention went to this one, and a decision must not fall on one they left."""
+        row = self.queue.row_of(trajectory_id)
+        if row is None:
+            self.clearSelection()
+            return
+        self.selectRow(row)
+        self.scrollTo(self.queue.index(row, 0), QAbstractItemView.ScrollHint.EnsureVisible)
+
     def reselect(self, kept: int | None, wanted_row: int | None) -> None:
         """After new rows: the same trajectory as before; else `wanted_row` (the row that took a decided one's
         place), kept within the rows; else the first."""

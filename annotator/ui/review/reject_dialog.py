@@ -8,6 +8,7 @@ reviewer can then name the step.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QTextCursor
@@ -80,6 +81,17 @@ class RejectDialog(Retranslating, QDialog):
         self.retranslate()
         self._update_ok()
         self.comment_edit.setFocus()
+
+    @classmethod
+    def ask(
+        cls, instruction: str, parent: QWidget, rejected: Callable[[str], None], closed: Callable[[], None]
+    ) -> RejectDialog:
+        """Open it; `rejected(comment)` runs on OK, `closed()` however it ends (it deletes itself then)."""
+        dialog = cls(instruction, parent)
+        dialog.accepted.connect(lambda: rejected(dialog.comment()))
+        dialog.finished.connect(lambda _result: (closed(), dialog.deleteLater()))
+        dialog.open()
+        return dialog
 
     def comment(self) -> str:
         return self.comment_edit.toPlainText().strip()

@@ -1,16 +1,19 @@
 """The review view: the queue of annotated trajectories, a summary of the chosen one, and the decisions.
 
-Accept, Fix-and-accept and Reject (with a comment) are rows of the actions table aimed at this view. They
-act on the trajectory open in the annotation view while that view is on screen (the hub's ``annotating``), so a
-reviewer can decide with the keyboard while reading the steps there; otherwise on the queue's selection.
-"Fix" opens the trajectory for editing (the reviewer's edits are label revisions under their name) and the
-accept that follows is recorded as fixed. The second tab is the person's own work: rejected trajectories
-first, with the reviewer's comment. Every query and decision runs on ``jobs``.
+Accept, Fix-and-accept and Reject (with a comment) are rows of the actions table aimed at this view: their keys
+act while it shows, on the queue's selection (called while the annotation view shows, on the trajectory open
+there: the hub's ``annotating``). A trajectory opened in the annotation view from anywhere is selected when this
+view shows again, so a key never decides on a row chosen before (issue 29). An accept of one's own labels asks
+first. "Fix" opens the trajectory for editing (the reviewer's edits are label revisions under their name) and the
+accept that follows is recorded as fixed. The second tab is the person's own work: rejected trajectories first,
+with the reviewer's comment. Every query and decision runs on ``jobs``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import partial
 
 from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import QShowEvent
@@ -33,10 +36,12 @@ from annotator.ui import identity, labels
 from annotator.ui import settings as keys
 from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.review.decision_bar import DecisionBar
 from annotator.ui.review.judge_line import Judgement, judgement
 from annotator.ui.review.preview import TrajectoryPreview
 from annotator.ui.review.queue_model import REVIEW_COLUMNS, WORK_COLUMNS, QueueModel, Queues, QueueTable, load_queues
 from annotator.ui.review.reject_dialog import RejectDialog
+from annotator.ui.review.self_review import SelfReviewCheck
 from annotator.ui.workers import Jobs
 
 SPLITTER_STATE = "review/splitter"
@@ -62,8 +67,12 @@ class ReviewView(Retranslating, QWidget):
         self.jobs = jobs
         self.hub = hub or Hub(self)
         self.hub.changed.connect(self._changed)
+        self.hub.opened.connect(self._opened_elsewhere)
         self.workspace: Workspace | None = None
         self.fixing: int | None = None  # opened with fix(): its accept is a fix-and-accept
+        self.fixing_since: datetime | None = None  # its labels from then on are the fix, not the reviewer's own
+        self.following: int | None = None  # opened in the annotation view since: selected when this view shows
+        self.self_review = SelfReviewCheck(jobs, DECISION_QUEUE, self)
         self.reject_dialog: RejectDialog | None = None
         self._load_generation = 0
         self._preview_generation = 0
@@ -84,42 +93,32 @@ class ReviewView(Retranslating, QWidget):
         self.tabs.addTab(self.waiting_table, "")
         self.tabs.addTab(self.mine_table, "")
         self.preview = TrajectoryPreview(jobs, self)
-        self.accept_button, self.fix_button = QPushButton(self), QPushButton(self)
-        self.reject_button, self.open_button = QPushButton(self), QPushButton(self)
-        self.fixing_note = QLabel(self)
-        self.fixing_note.setObjectName("fixing-note")
-        self.fixing_note.setWordWrap(True)
+        bar = self.decision_bar = DecisionBar(self, self.accept, self.fix, self.reject, self._open_selected_work)
+        self.accept_button, self.open_button, self.fixing_note = bar.accept_button, bar.open_button, bar.fixing_note
         self._connect()
         self._lay_out()
         self.setFocusProxy(self.waiting_table)
         self.retranslate()
-        self._show_tab_buttons()
+        self.decision_bar.show_tab(self.tabs.currentIndex() == WAITING)
 
     def _connect(self) -> None:
-        self.accept_button.clicked.connect(self.accept)
-        self.fix_button.clicked.connect(self.fix)
-        self.reject_button.clicked.connect(self.reject)
-        self.open_button.clicked.connect(self._open_selected_work)
         self.waiting_table.chosen.connect(lambda _row: self.fix())
         self.mine_table.chosen.connect(lambda _row: self._open_selected_work())
         for table in (self.waiting_table, self.mine_table):
             table.selectionModel().selectionChanged.connect(lambda *_args, shown=table: self._row_chosen(shown))
-        self.tabs.currentChanged.connect(lambda _tab: (self._show_tab_buttons(), self._selection_changed()))
+        self.tabs.currentChanged.connect(
+            lambda tab: (self.decision_bar.show_tab(tab == WAITING), self._selection_changed())
+        )
 
     def _lay_out(self) -> None:
         top = QHBoxLayout()
         top.addWidget(self.person, 1)
         top.addWidget(self.refresh_button)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.fixing_note, 1)
-        for button in (self.accept_button, self.fix_button, self.reject_button, self.open_button):
-            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays in the queue
-            buttons.addWidget(button)
         right = QWidget(self)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(6, 0, 0, 0)
         right_layout.addWidget(self.preview, 1)
-        right_layout.addLayout(buttons)
+        right_layout.addWidget(self.decision_bar)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.tabs)
         self.splitter.addWidget(right)
@@ -143,8 +142,8 @@ class ReviewView(Retranslating, QWidget):
     def set_workspace(self, workspace: Workspace | None) -> None:
         self.workspace = workspace
         self.preview.locate = workspace.blobs.screenshot_path if workspace else None
-        self.fixing = None
-        self._show_fixing()
+        self.fixing = self.following = None
+        self.decision_bar.show_fixing(self.fixing)
         # A hidden view reads its queues when shown (showEvent does): at start they would cost seconds and
         # hundreds of MiB over a large workspace while the browser loads its first page.
         if self.isVisible() or workspace is None:
@@ -179,17 +178,20 @@ class ReviewView(Retranslating, QWidget):
     # commands (rows of the actions table) ----------------------------------------------------------------------
 
     def accept(self) -> None:
-        target, name = self._decision_target(), self._reviewer()
+        """Accept what the queue shows chosen; a reviewer who labelled some of its steps is asked first."""
+        target, name, workspace = self._decision_target(), self._reviewer(), self.workspace
         if target is None or not name:
             return
         fixed = target == self.fixing
         done = self.tr("Fixed and accepted: %1") if fixed else self.tr("Accepted: %1")
-        self._decide(
-            self.tr("Accepting a trajectory"),
-            target,
-            lambda workspace: review.accept(workspace, target, reviewer=name, fixed=fixed),
-            done,
-        )
+        decision = partial(review.accept, trajectory_id=target, reviewer=name, fixed=fixed)
+        go = partial(self._decide, self.tr("Accepting a trajectory"), target, decision, done)
+        if workspace is None:
+            go()  # which says to open one first
+            return
+        self.hub.save_pending()  # the reviewer's edits still on their way are counted too
+        subject = self._instruction(target) or fill(self.tr("Trajectory %1"), target)
+        self.self_review.accept_after(workspace, target, name, self.fixing_since if fixed else None, subject, go)
 
     def reject(self) -> None:
         if self.reject_dialog is not None:
@@ -198,25 +200,23 @@ class ReviewView(Retranslating, QWidget):
         target, name = self._decision_target(), self._reviewer()
         if target is None or not name:
             return
-        dialog = RejectDialog(self._instruction(target) or fill(self.tr("Trajectory %1"), target), self)
-        dialog.accepted.connect(lambda: self._rejected(target, name, dialog.comment()))
-        dialog.finished.connect(lambda _result: self._dialog_closed(dialog))
-        self.reject_dialog = dialog
-        dialog.open()
+        subject = self._instruction(target) or fill(self.tr("Trajectory %1"), target)
+        self.reject_dialog = RejectDialog.ask(subject, self, partial(self._rejected, target, name), self._dialog_closed)
 
     def fix(self) -> None:
         target = self._target()
         if target is None:
             return
+        if target != self.fixing:
+            self.fixing_since = datetime.now(UTC)  # the clock that stamps this person's revisions
         self.fixing = target
-        self._show_fixing()
+        self.decision_bar.show_fixing(self.fixing)
         self.edit_requested.emit(target)
 
     # deciding --------------------------------------------------------------------------------------------------
 
-    def _dialog_closed(self, dialog: RejectDialog) -> None:
+    def _dialog_closed(self) -> None:
         self.reject_dialog = None
-        dialog.deleteLater()
 
     def _rejected(self, target: int, name: str, comment: str) -> None:
         self._decide(
@@ -247,9 +247,10 @@ class ReviewView(Retranslating, QWidget):
 
     def _decided(self, target: int, done: str, changes: Changes, instruction: str, next_row: int | None) -> None:
         self.hub.announce(changes)
+        self.following = None  # decided: the queue moves on to the next row
         if target == self.fixing:
             self.fixing = None
-            self._show_fixing()
+            self.decision_bar.show_fixing(self.fixing)
         self.status_message.emit(fill(done, short(instruction)))
         self.reload(next_row)
 
@@ -310,13 +311,17 @@ class ReviewView(Retranslating, QWidget):
             return  # an older load; a newer one is on its way
         someone_else = queues.person != self._queue_person  # another person's work starts at its top
         self._queue_person, self._refilling = queues.person, True
+        following, self.following, current = self.following, None, self._current_table()
         for table, items, wanted, keep in (
             (self.waiting_table, queues.waiting, next_row, True),
             (self.mine_table, queues.mine, None, not someone_else),
         ):
             item = table.selected_item() if keep else None
             table.queue.set_items(items, queues.assigned)
-            table.reselect(item.trajectory_id if item else None, wanted)
+            if following is not None and table is current:
+                table.follow(following)
+            else:
+                table.reselect(item.trajectory_id if item else None, wanted)
         self._refilling = False  # one preview for the new selection, not one per table change
         self.retranslate_tabs()
         self._selection_changed()
@@ -346,6 +351,8 @@ class ReviewView(Retranslating, QWidget):
     def _empty_text(self, workspace: Workspace | None) -> str:
         if workspace is None:
             return self.tr("No workspace open.")
+        if self._current_table().queue.rowCount():
+            return self.tr("Choose a trajectory in the queue first.")  # one opened elsewhere is not in it
         if self.tabs.currentIndex() == MINE:
             if not identity.current_person()[0]:
                 return self.tr("Say who you are (File › Who Is Working…) to see your work.")
@@ -363,16 +370,6 @@ class ReviewView(Retranslating, QWidget):
             self.person.setStyleSheet("color: #b3261e;")
             self.person.setText(self.tr("Say who you are (File › Who Is Working…) before accepting or rejecting."))
 
-    def _show_fixing(self) -> None:
-        text = self.tr("Fixing #%1: edit it in the annotation view, then Accept (your edits are revisions).")
-        self.fixing_note.setText(fill(text, self.fixing) if self.fixing is not None else "")
-
-    def _show_tab_buttons(self) -> None:
-        deciding = self.tabs.currentIndex() == WAITING
-        for button in (self.accept_button, self.fix_button, self.reject_button):
-            button.setVisible(deciding)
-        self.open_button.setVisible(not deciding)
-
     def retranslate_tabs(self) -> None:
         waiting, mine = self.waiting_model.rowCount(), self.mine_model.rowCount()
         self.tabs.setTabText(WAITING, self.tr("Waiting for review (%n)", "", waiting))
@@ -381,17 +378,8 @@ class ReviewView(Retranslating, QWidget):
 
     def retranslate(self) -> None:
         self.refresh_button.setText(self.tr("Refresh"))
-        self.accept_button.setText(self.tr("Accept"))
-        self.accept_button.setToolTip(self.tr("Accept the trajectory (Ctrl+Shift+A)"))
-        self.fix_button.setText(self.tr("Fix and Accept…"))
-        self.fix_button.setToolTip(self.tr("Open it in the annotation view to edit it, then accept (Ctrl+Shift+E)"))
-        self.reject_button.setText(self.tr("Reject…"))
-        self.reject_button.setToolTip(self.tr("Send it back to the annotator with a comment (Ctrl+Shift+X)"))
-        self.open_button.setText(self.tr("Open for Editing"))
-        self.open_button.setToolTip(self.tr("Open it in the annotation view (Enter)"))
         self.retranslate_tabs()
         self._show_person()
-        self._show_fixing()
         self.waiting_model.retranslate()
         self.mine_model.retranslate()
         if self.preview.record is None:
@@ -401,5 +389,12 @@ class ReviewView(Retranslating, QWidget):
         """Coming back to the view reads the queues again: others accept, reject and submit meanwhile, and the
         person may have changed."""
         super().showEvent(event)
+        if self.following is not None:  # at once: a key pressed before the queues are read acts on it
+            self._current_table().follow(self.following)
         if self.workspace is not None:
             self.reload()
+
+    def _opened_elsewhere(self, trajectory_id: int) -> None:
+        """A trajectory opened in the annotation view is the one the reviewer has in mind when they come back:
+        the queue selects it (or nothing, when it lists it not), never the row chosen before they left."""
+        self.following = trajectory_id
