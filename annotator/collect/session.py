@@ -21,6 +21,7 @@ from annotator.device.android import AndroidDevice
 from annotator.device.errors import ActionFailed, DeviceError, DeviceGone
 from annotator.device.hierarchy import hierarchy_box
 from annotator.device.observe import DeviceObservation
+from annotator.device.success_check import reset_to_start
 from annotator.domain import actions as act
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT
@@ -44,6 +45,9 @@ class Settings:
     prompt_variant: str = str(DEFAULT_PROMPT_VARIANT)  # the agent's system prompt (annotator.domain.prompts)
     settle_timeout_s: float = 3.0
     restart_app: bool = True  # each run starts from the app's start page
+    # Each new run first puts the phone in the state every instruction starts from, where the phone can (the
+    # virtual phone: every app's data cleared); a real phone keeps its data, and its app is restarted as above.
+    reset_phone: bool = True
     decomposed_grounding: bool = False  # the agent's points refined on sub-images (UI-AGILE 3.4, llm.decomposed)
 
     def as_json(self) -> dict[str, Any]:
@@ -191,6 +195,8 @@ class CollectionRun:
     def _drive(self, trajectory_id: int, task: Task, history: list[PastStep], restart: bool) -> RunResult:
         try:
             with self.device.session():
+                if restart and self.settings.reset_phone and not reset_to_start(self.device):
+                    log.info("%s has no start state to go back to: the run starts from its screen", self.device.serial)
                 if restart and self.settings.restart_app and task.app in self.packages:
                     self.device.stop_app(self.packages[task.app])
                     self.device.start_app(self.packages[task.app])

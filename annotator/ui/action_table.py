@@ -230,3 +230,24 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("help.about", QT_TRANSLATE_NOOP("Actions", "&About Mobile Annotator"), "help", "show_about",
                tooltip=QT_TRANSLATE_NOOP("Actions", "The version, and what this program is for")),
 )  # fmt: skip
+
+
+# What an Annotate command needs besides its view showing (ActionRegistry.set_condition): the window says which
+# conditions hold, and a command whose needs are not met is greyed instead of answering in the status bar only.
+WORKSPACE, TRAJECTORY, WRITABLE = "workspace", "trajectory", "writable"
+_QUEUE = frozenset({"annotate.next_trajectory", "annotate.previous_trajectory"})
+_VIEWING = frozenset({"annotate.previous_step", "annotate.next_step", "annotate.history", "annotate.zoom_in",
+                      "annotate.zoom_out", "annotate.zoom_fit", "annotate.stage_think", "annotate.stage_action",
+                      "annotate.stage_tool_call"})  # fmt: skip
+
+
+def needs_of(spec: ActionSpec) -> frozenset[str]:
+    """The conditions a command needs: a workspace for the queue, an open trajectory to look at it, and a
+    writable workspace to change its labels."""
+    if not spec.id.startswith("annotate."):
+        return frozenset()
+    if spec.id in _QUEUE:
+        return frozenset({WORKSPACE})
+    if spec.id in _VIEWING:
+        return frozenset({WORKSPACE, TRAJECTORY})
+    return frozenset({WORKSPACE, TRAJECTORY, WRITABLE})

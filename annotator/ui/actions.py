@@ -26,6 +26,7 @@ from annotator.ui.action_table import (  # noqa: F401  (ACTIONS and the rest are
     SCOPED_VIEWS,
     WINDOW,
     ActionSpec,
+    needs_of,
 )
 
 
@@ -64,6 +65,7 @@ class ActionRegistry(QObject):
         self.menus: dict[str, QMenu] = {}
         self.toolbar: QToolBar | None = None
         self.current_view: str | None = None  # the view showing: only its scoped commands are enabled
+        self.unmet: set[str] = set()  # conditions that do not hold now (action_table.needs_of)
         for spec in specs:
             self.add(spec)
 
@@ -98,7 +100,7 @@ class ActionRegistry(QObject):
             action.triggered.connect(lambda _checked=False, run=handler, args=spec.args: run(*args))
             if spec.checked_by:  # the target says when the command goes on or off, however it was switched
                 getattr(owner, spec.checked_by).connect(action.setChecked)
-            action.setEnabled(scope_of(spec) in (None, self.current_view))
+            action.setEnabled(self._usable(spec))
             action.setVisible(True)
         self._show_used_menus()
 
@@ -106,8 +108,22 @@ class ActionRegistry(QObject):
         """Enable the commands that act in `view_id` (the view now showing) and everywhere; disable the other
         views' commands, so that neither their keys nor their menu items reach a view that is not seen."""
         self.current_view = view_id
+        self._enable()
+
+    def set_condition(self, name: str, met: bool) -> None:
+        """Say whether a condition commands may need holds now (a workspace, a trajectory open, writable)."""
+        if met:
+            self.unmet.discard(name)
+        else:
+            self.unmet.add(name)
+        self._enable()
+
+    def _usable(self, spec: ActionSpec) -> bool:
+        return scope_of(spec) in (None, self.current_view) and not needs_of(spec) & self.unmet
+
+    def _enable(self) -> None:
         for spec in self.bound():
-            self.actions[spec.id].setEnabled(scope_of(spec) in (None, view_id))
+            self.actions[spec.id].setEnabled(self._usable(spec))
 
     def bound(self) -> list[ActionSpec]:
         """The rows that do something in this window, in table order."""

@@ -29,12 +29,12 @@ from PySide6.QtWidgets import (
 )
 
 from annotator import __version__
-from annotator.storage.database import SchemaTooNewError
 from annotator.storage.workspace import ReadOnlyFolderError, Workspace, is_new
 from annotator.ui import identity
 from annotator.ui import settings as keys
 from annotator.ui.actions import WINDOW, ActionRegistry, ActionSpec
 from annotator.ui.annotate import AnnotationView
+from annotator.ui.annotation_actions import bind_annotation
 from annotator.ui.browser import BrowserView
 from annotator.ui.bundles import BundleCommands
 from annotator.ui.collect import CollectView
@@ -43,7 +43,7 @@ from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, Retranslating, fill
 from annotator.ui.identity_dialog import IdentityDialog
 from annotator.ui.judge import JudgeView
 from annotator.ui.models import ModelsView
-from annotator.ui.opening import Question, create_question, read_only_question, unmerged_question
+from annotator.ui.opening import Question, cannot_open_dialog, create_question, read_only_question, unmerged_question
 from annotator.ui.review import ReviewView
 from annotator.ui.runs import RunsView, choose_in_models
 from annotator.ui.shortcuts import ShortcutSheet
@@ -51,7 +51,7 @@ from annotator.ui.stats import StatsView
 from annotator.ui.status import StatusCounts, WindowStatus
 from annotator.ui.studies import StudiesView
 from annotator.ui.view_page import view_page
-from annotator.ui.workers import Jobs, describe
+from annotator.ui.workers import Jobs
 
 log = logging.getLogger(__name__)
 VIEWS = "Views"  # translation context of view titles
@@ -131,12 +131,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.add_view("collect", QT_TRANSLATE_NOOP("Views", "Collect"), self.collect)
         self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
         self.add_view("annotate", QT_TRANSLATE_NOOP("Views", "Annotate"), self.annotate)
-        self.actions.bind("annotate.privacy", self.annotate.privacy)
-        self.actions.bind("annotate.boxes", self.annotate.gestures)
-        self.actions.bind("annotate.accept", self.annotate.acceptance)
-        self.actions.bind("annotate.drafts", self.annotate.drafts)
-        self.actions.bind("annotate.commands", self.annotate.commands)
-        self.actions.bind("annotate.canvas", self.annotate.canvas)
+        bind_annotation(self.actions, self.annotate)
         self.add_view("review", QT_TRANSLATE_NOOP("Views", "Review"), self.review)
         self.add_view("stats", QT_TRANSLATE_NOOP("Views", "Statistics"), self.stats)
         self.add_view("judge", QT_TRANSLATE_NOOP("Views", "Judge"), self.judge)
@@ -279,17 +274,7 @@ class MainWindow(Retranslating, QMainWindow):
             self._ask(question, lambda: self.open_workspace(data_dir, db_url, read_only=True))
             self.workspace_failed.emit(f"{question.text()} {question.informativeText()}")
             return
-        dialog = QMessageBox(QMessageBox.Icon.Critical, self.tr("Cannot Open the Workspace"), "", parent=self)
-        if isinstance(error, SchemaTooNewError):
-            dialog.setText(
-                fill(self.tr("The workspace in %1 was saved by a newer version of Mobile Annotator."), data_dir)
-            )
-            dialog.setInformativeText(self.tr("Install the newer version to open it. Nothing in it was changed."))
-        else:
-            dialog.setText(fill(self.tr("The workspace in %1 could not be opened."), data_dir))
-            dialog.setInformativeText(describe(error))
-        dialog.setDetailedText(str(error))
-        self.error_dialog = dialog
+        dialog = self.error_dialog = cannot_open_dialog(self, data_dir, error)
         dialog.open()
         self.workspace_failed.emit(f"{dialog.text()} {dialog.informativeText()}")
 

@@ -13,7 +13,9 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
+from annotator.storage.database import SchemaTooNewError
 from annotator.ui.i18n import fill
+from annotator.ui.workers import describe
 
 
 class Question(QMessageBox):
@@ -105,3 +107,29 @@ def resume_anyway_question(parent: QWidget, reason: str) -> Question:
     question.go.setText(QCoreApplication.translate("Opening", "Resume From This Screen"))
     question.setDefaultButton(QMessageBox.StandardButton.Cancel)
     return question
+
+
+def cannot_open_dialog(parent: QWidget, data_dir: Path, error: BaseException) -> QMessageBox:
+    """Why a workspace could not be opened: a newer version's, or the error in one line (all of it in the details)."""
+    dialog = QMessageBox(
+        QMessageBox.Icon.Critical, QCoreApplication.translate("Opening", "Cannot Open the Workspace"), "", parent=parent
+    )
+    if isinstance(error, SchemaTooNewError):
+        dialog.setText(
+            fill(
+                QCoreApplication.translate(
+                    "Opening", "The workspace in %1 was saved by a newer version of Mobile Annotator."
+                ),
+                data_dir,
+            )
+        )
+        dialog.setInformativeText(
+            QCoreApplication.translate("Opening", "Install the newer version to open it. Nothing in it was changed.")
+        )
+    else:
+        dialog.setText(
+            fill(QCoreApplication.translate("Opening", "The workspace in %1 could not be opened."), data_dir)
+        )
+        dialog.setInformativeText(describe(error))
+    dialog.setDetailedText(str(error))
+    return dialog

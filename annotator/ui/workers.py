@@ -54,7 +54,9 @@ HANDLED_BY_CALLER: tuple[type[BaseException], ...] = (StaleLabelError,)
 
 
 def expected(job: Job, error: BaseException) -> bool:
-    return job.on_error is not None and isinstance(error, HANDLED_BY_CALLER)
+    """A refusal, not a fault: logged in one line, no traceback (a read-only workspace refuses every write)."""
+    handled = job.on_error is not None and isinstance(error, HANDLED_BY_CALLER)
+    return handled or isinstance(error, ReadOnlyDatabaseError)
 
 
 class _Relay(QObject):

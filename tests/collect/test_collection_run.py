@@ -236,3 +236,27 @@ def test_a_run_from_the_services_leaves_the_judge_copies_of_its_screenshots(
     copies = [screens.path(step.screenshot_sha256, ScreenSize(461, 1024)) for step in steps]
     assert len(steps) == 8 and all(copy is not None and copy.is_file() for copy in copies)
     assert Image.open(copies[0]).size == (461, 1024)  # the size the built-in image policy shows
+
+
+def test_each_new_run_starts_from_the_phones_start_state_and_a_resumed_one_does_not(
+    workspace: Workspace, device: AndroidDevice, phone, packages
+) -> None:
+    """Issue 29, 7: a phone still showing the previous run's state (its cart, its settings) made the next run's
+    replayed taps land elsewhere and a false success be stored. Each new run resets the phone where it can (the
+    virtual phone's start state); `reset_phone=False` leaves it as found (online evaluation resets by itself)."""
+    phone.settings["global"]["device_name"] = "上一次运行留下的"
+    decider = TeleopDecider()
+    decider.submit(parse_command("done"))
+    result = CollectionRun(workspace, device, decider, packages=packages).start(
+        task_for(workspace, "settings-wifi-off"), AGENT
+    )
+    assert result.status == TrajectoryStatus.COMPLETE
+    assert phone.settings["global"]["device_name"] != "上一次运行留下的"  # reset before the first step
+    assert trajectory(workspace, result.trajectory_id).settings["reset_phone"] is True  # the start is on record
+    phone.settings["global"]["device_name"] = "上一次运行留下的"
+    decider.submit(parse_command("done"))
+    as_found = Settings(reset_phone=False)
+    CollectionRun(workspace, device, decider, settings=as_found, packages=packages).start(
+        task_for(workspace, "settings-wifi-off"), AGENT
+    )
+    assert phone.settings["global"]["device_name"] == "上一次运行留下的"

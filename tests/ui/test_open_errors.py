@@ -77,7 +77,11 @@ def test_a_read_only_folder_opens_read_only_on_request_and_refuses_writes_in_wor
         window.status.messageChanged.connect(messages.append)
         window.open_trajectory(1)
         qtbot.waitUntil(lambda: window.annotate.is_showing(1))
-        window.annotate.commands.set_verdict("wrong")
+        actions, header = window.actions.actions, window.annotate.header  # it looks read-only (issue 29, 9)
+        assert not actions["annotate.verdict_correct"].isEnabled() and not actions["annotate.accept_step"].isEnabled()
+        assert actions["annotate.next_step"].isEnabled() and not header.submit.isEnabled()
+        assert header.banner.isVisible() and "open read-only" in header.banner.text()
+        window.annotate.commands.set_verdict("wrong")  # reached some other way, it is still refused in words
         qtbot.waitUntil(lambda: any("open read-only" in message for message in messages))
         assert not [m for m in messages if "SQL" in m or "sqlite3" in m or "Traceback" in m]
         assert "The workspace is open read-only: labels cannot be changed here." in messages  # asked for nothing

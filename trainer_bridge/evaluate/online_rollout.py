@@ -101,13 +101,13 @@ class RolloutRunner:
 
     def run(self, item: Item) -> Rollout:
         try:
-            reset_to_start(self.device)
+            reset_to_start(self.device)  # here, not by the run (reset_phone=False): a phone gone is said apart
         except DeviceError as error:
             return Rollout(None, phone_lost=f"before the rollout: {error}")
+        settings = replace(self.settings, restart_app=item.restart_app, reset_phone=False)
         run = CollectionRun(
-            self.workspace, self.device, self.decider, settings=replace(self.settings, restart_app=item.restart_app),
-            packages=self.packages,
-            stop=self.stop, after_record=self.screens.prepare,
+            self.workspace, self.device, self.decider, settings=settings, packages=self.packages, stop=self.stop,
+            after_record=self.screens.prepare,
         )  # fmt: skip
         result = run.start(Task(item.instruction_id, item.text, item.app), self.collector)
         if result.status == TrajectoryStatus.INTERRUPTED:

@@ -136,8 +136,7 @@ def collect_runs(
         device = AndroidDevice(adb_client(port=server.port), phone.serial)
         packages = remember_device(workspace, device.info())
         agent = AgentDecider(LLMClient(LLMConfig(base_url=endpoint.base_url, model=MODEL)))
-        for number, planned in enumerate(plan, start=1):
-            phone.reset()
+        for number, planned in enumerate(plan, start=1):  # each run resets the phone first (Settings.reset_phone)
             instruction = planned.instruction
             task = Task(instruction_ids[instruction.uid], instruction.text, instruction.app)
             decider: Decider = agent if planned.person is None else teleop_decider(planned)

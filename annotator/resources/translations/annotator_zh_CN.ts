@@ -656,6 +656,10 @@
         </translation>
     </message>
     <message>
+        <source>No target box on step %1: their clicks are scored by distance only.</source>
+        <translation>第 %1 步没有目标框：其点击只按距离评分。</translation>
+    </message>
+    <message>
         <source>verdict</source>
         <translation>判定</translation>
     </message>
@@ -2355,22 +2359,6 @@ After:
         <translation>数据库已升级；旧数据库的备份位于 %1。</translation>
     </message>
     <message>
-        <source>Cannot Open the Workspace</source>
-        <translation>无法打开工作区</translation>
-    </message>
-    <message>
-        <source>The workspace in %1 was saved by a newer version of Mobile Annotator.</source>
-        <translation>%1 中的工作区由更新版本的 Mobile Annotator 保存。</translation>
-    </message>
-    <message>
-        <source>Install the newer version to open it. Nothing in it was changed.</source>
-        <translation>请安装新版本后再打开。工作区中的内容没有任何改动。</translation>
-    </message>
-    <message>
-        <source>The workspace in %1 could not be opened.</source>
-        <translation>无法打开 %1 中的工作区。</translation>
-    </message>
-    <message>
         <source>%1 (read-only)</source>
         <translation>%1（只读）</translation>
     </message>
@@ -2866,16 +2854,40 @@ trainer-bridge eval --base-url URL --model M
         <translation>不合并就关闭？</translation>
     </message>
     <message>
+        <source>Leave Without Merging?</source>
+        <translation>不合并就离开？</translation>
+    </message>
+    <message>
         <source>Your edits of %1 step(s) are not saved: someone else changed those steps while you were editing them.</source>
         <translation>你对 %1 个步骤的修改尚未保存：在你编辑时，其他人修改了这些步骤。</translation>
     </message>
     <message>
-        <source>Cancel to go back and merge them; closing now loses them.</source>
-        <translation>点“取消”返回并合并；现在关闭会丢失这些修改。</translation>
+        <source>Your text is kept and comes back, unsaved, when you open the trajectory again. Cancel to go back and merge it now.</source>
+        <translation>你的文字会保留，再次打开该轨迹时会回到编辑器中（未保存）。点“取消”返回并立即合并。</translation>
     </message>
     <message>
-        <source>Close and Lose Them</source>
-        <translation>关闭并丢弃修改</translation>
+        <source>Close Anyway</source>
+        <translation>仍然关闭</translation>
+    </message>
+    <message>
+        <source>Open the Other One</source>
+        <translation>打开另一条</translation>
+    </message>
+    <message>
+        <source>Cannot Open the Workspace</source>
+        <translation>无法打开工作区</translation>
+    </message>
+    <message>
+        <source>The workspace in %1 was saved by a newer version of Mobile Annotator.</source>
+        <translation>%1 中的工作区由更新版本的 Mobile Annotator 保存。</translation>
+    </message>
+    <message>
+        <source>Install the newer version to open it. Nothing in it was changed.</source>
+        <translation>请安装新版本后再打开。工作区中的内容没有任何改动。</translation>
+    </message>
+    <message>
+        <source>The workspace in %1 could not be opened.</source>
+        <translation>无法打开 %1 中的工作区。</translation>
     </message>
     <message>
         <source>Resume From This Screen?</source>
@@ -3338,8 +3350,8 @@ trainer-bridge eval --base-url URL --model M
         <translation>读取轨迹</translation>
     </message>
     <message>
-        <source>No workspace open.</source>
-        <translation>未打开工作区。</translation>
+        <source>No workspace open: choose one with File › Open Workspace Folder…</source>
+        <translation>未打开工作区：请通过“文件 › 打开工作区文件夹…”选择一个</translation>
     </message>
     <message>
         <source>Say who you are (File › Who Is Working…) to see your work.</source>
@@ -3873,6 +3885,25 @@ trainer-bridge train RECIPE --data EXPORT --data-dir %1
     <message>
         <source>Read the training runs again (F5)</source>
         <translation>重新读取训练记录（F5）</translation>
+    </message>
+</context>
+<context>
+    <name>SelfReview</name>
+    <message>
+        <source>Accept Your Own Work?</source>
+        <translation>接受你自己的标注？</translation>
+    </message>
+    <message>
+        <source>You labelled %1 of the steps of “%2” yourself.</source>
+        <translation>“%2”的步骤中有 %1 步是你自己标注的。</translation>
+    </message>
+    <message>
+        <source>A review is a second person&apos;s check. Accept it all the same? No leaves it for another reviewer.</source>
+        <translation>审核应由另一个人检查。仍然接受吗？选“否”则留给其他审核员。</translation>
+    </message>
+    <message>
+        <source>Checking who labelled the trajectory</source>
+        <translation>正在查看谁标注了该轨迹</translation>
     </message>
 </context>
 <context>
@@ -5093,12 +5124,24 @@ trainer-bridge train RECIPE --data EXPORT --data-dir %1
 <context>
     <name>TrajectoryHeader</name>
     <message>
+        <source>No workspace open</source>
+        <translation>未打开工作区</translation>
+    </message>
+    <message>
+        <source>No workspace open: choose one with File › Open Workspace Folder…</source>
+        <translation>未打开工作区：请通过“文件 › 打开工作区文件夹…”选择一个</translation>
+    </message>
+    <message>
         <source>No trajectory open</source>
         <translation>未打开轨迹</translation>
     </message>
     <message>
         <source>Open one from the trajectory list, or press Next Trajectory.</source>
         <translation>请从轨迹列表中打开一条，或使用“下一条轨迹”。</translation>
+    </message>
+    <message>
+        <source>This workspace is open read-only: its labels can be read and exported, not changed.</source>
+        <translation>此工作区以只读方式打开：其标注可以查看和导出，但不能修改。</translation>
     </message>
     <message numerus="yes">
         <source>%n step(s)</source>
@@ -5357,6 +5400,13 @@ trainer-bridge train RECIPE --data EXPORT --data-dir %1
     <message>
         <source>hidden</source>
         <translation>已隐藏</translation>
+    </message>
+</context>
+<context>
+    <name>Unmerged</name>
+    <message>
+        <source>Your text of step %1 was not saved (someone else changed it): it is back in the editor, unsaved; your next change saves it.</source>
+        <translation>你在第 %1 步的文字没有保存（别人改动了这一步）：它已回到编辑器中，尚未保存；你的下一次修改会保存它。</translation>
     </message>
 </context>
 <context>

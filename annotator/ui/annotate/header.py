@@ -36,10 +36,13 @@ class TrajectoryHeader(Retranslating, QWidget):
     outcome_chosen = Signal(str)  # "success" | "failure"
     submit_requested = Signal()
     draft_requested = Signal()
+    state_shown = Signal(bool, bool)  # a trajectory is shown, it can be changed: the window greys what cannot act
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.record: LabelledTrajectory | None = None
+        self.writable = True  # False in a read-only workspace: nothing here can change, and the banner says so
+        self.workspace_open = False  # without one, the header says how to open one
         self.instruction = QLabel(self)
         self.instruction.setObjectName("instruction")
         self.instruction.setWordWrap(True)
@@ -89,21 +92,30 @@ class TrajectoryHeader(Retranslating, QWidget):
     def show_record(self, record: LabelledTrajectory | None) -> None:
         self.record = record
         enabled = record is not None
-        for button in (self.completed, self.not_completed, self.submit):
-            button.setEnabled(enabled)
+        for button in (self.completed, self.not_completed, self.submit, self.draft):
+            button.setEnabled(enabled and self.writable)
         self.outcome_buttons.setExclusive(False)  # so that "not judged yet" can show both unchecked
         self.completed.setChecked(enabled and record.label_outcome == Outcome.SUCCESS)
         self.not_completed.setChecked(enabled and record.label_outcome == Outcome.FAILURE)
         self.outcome_buttons.setExclusive(True)
         self._show_texts()
+        self.state_shown.emit(enabled, self.writable)
 
     def _show_texts(self) -> None:
         record = self.record
+        if record is None and not self.workspace_open:
+            self.instruction.setText(self.tr("No workspace open"))
+            self.details.setText(self.tr("No workspace open: choose one with File › Open Workspace Folder…"))
+            self.banner.hide()
+            return
         if record is None:
             self.instruction.setText(self.tr("No trajectory open"))
             self.details.setText(self.tr("Open one from the trajectory list, or press Next Trajectory."))
             self.banner.hide()
             return
+        if not self.writable:
+            self.banner.setText(self.tr("This workspace is open read-only: its labels can be read and exported, "
+                                        "not changed."))  # fmt: skip
         self.instruction.setText(record.instruction)
         steps = sum(1 for step in record.steps if step.origin == "collected")
         parts = [
@@ -122,7 +134,7 @@ class TrajectoryHeader(Retranslating, QWidget):
             who = note.reviewer or self.tr("a reviewer")
             comment = note.comment or self.tr("(no comment)")
             self.banner.setText(fill(self.tr("Rejected by %1 on %2: %3"), who, when, comment))
-        self.banner.setVisible(rejected)
+        self.banner.setVisible(rejected or not self.writable)
 
     def retranslate(self) -> None:
         self.outcome_caption.setText(self.tr("Outcome:"))

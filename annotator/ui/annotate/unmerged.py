@@ -10,6 +10,7 @@ first, as closing the window does.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
@@ -17,6 +18,7 @@ from PySide6.QtCore import QCoreApplication
 from annotator.services.annotation import with_label
 from annotator.ui import settings as keys
 from annotator.ui.i18n import fill
+from annotator.ui.opening import unmerged_question
 
 if TYPE_CHECKING:
     from annotator.ui.annotate.view import AnnotationView
@@ -72,3 +74,15 @@ def restore(view: AnnotationView) -> None:
             "Unmerged", "Your text of step %1 was not saved (someone else changed it): it is back in the editor, "
             "unsaved; your next change saves it."), positions))  # fmt: skip
         view.show_current_step(fresh=True)
+
+
+def asked_first(view: AnnotationView, leave: Callable[[], None]) -> bool:
+    """Leaving the trajectory while edits of it wait for a merge: ask first (its go button runs `leave`) and say
+    True; False when nothing waits."""
+    steps = view.saver.unmerged_steps()
+    if not steps:
+        return False
+    view.question = unmerged_question(view, steps, closing=False)
+    view.question.go.clicked.connect(leave)
+    view.question.open()
+    return True

@@ -45,7 +45,6 @@ from annotator.ui.annotate.step_panel import StepPanel
 from annotator.ui.annotate.strip import StepStrip
 from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
-from annotator.ui.opening import unmerged_question
 from annotator.ui.workers import Jobs
 
 
@@ -116,6 +115,8 @@ class AnnotationView(Retranslating, QWidget):
         self.save_state()
         self.saver.stop()
         self.workspace = workspace
+        self.header.writable = workspace is None or not workspace.read_only
+        self.header.workspace_open = workspace is not None
         self.acceptance.recall_typing(str(workspace.data_dir) if workspace else "")
         self.strip.set_screenshots(workspace.blobs.screenshot_path if workspace else None)
         self._open_generation += 1  # a load still running belongs to the old workspace
@@ -133,14 +134,9 @@ class AnnotationView(Retranslating, QWidget):
         if workspace is None:
             self.status_message.emit(self.tr("Open a workspace first."))
             return
-        if trajectory_id != self.current_trajectory() and self.saver.unmerged_steps():
-            self.question = unmerged_question(
-                self, self.saver.unmerged_steps(), closing=False
-            )  # kept, so no text is lost
-            self.question.go.clicked.connect(lambda: self._open(workspace, trajectory_id))
-            self.question.open()
-            return
-        self._open(workspace, trajectory_id)
+        opening = lambda: self._open(workspace, trajectory_id)  # noqa: E731
+        if trajectory_id == self.current_trajectory() or not unmerged.asked_first(self, opening):
+            opening()
 
     def _open(self, workspace: Workspace, trajectory_id: int) -> None:
         self.saver.flush()

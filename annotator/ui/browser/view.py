@@ -1,8 +1,8 @@
 """The trajectory browser view: counts, filters, the table, and "next unlabelled / needing review".
 
 The judge score column shows no score that the person working may not see (storage.studies.hidden_judging): which
-those are is read before the first rows, again on Refresh, when judge scores or studies change, and when the
-view shows for another person.
+those are is read before the first rows, again on Refresh, when judge scores or studies change, and each time the
+view shows (a study may have begun in another process); the rows are read again when it differs.
 """
 
 from __future__ import annotations
@@ -164,6 +164,8 @@ class BrowserView(Retranslating, QWidget):
         if self._stale or (self.hidden is not None and self._person != (identity.current_person()[0] or None)):
             self._stale = False
             self.refresh()  # things changed, or another person works: their judge scores may differ
+        elif self.hidden is not None:
+            self._load_hidden(rows_anyway=False)  # a study begun or closed unannounced: rows only if it did
 
     def person_changed(self) -> None:
         """Someone else sits down while the list shows: the judge scores they may see are read again."""
@@ -226,8 +228,9 @@ class BrowserView(Retranslating, QWidget):
         """The filter, with the trajectories whose judge results the person working may not see."""
         return replace(where, hidden=self.hidden.trajectory_ids if self.hidden else frozenset())
 
-    def _load_hidden(self) -> None:
-        """Which judge results the person working may not see; then the rows and the counts."""
+    def _load_hidden(self, rows_anyway: bool = True) -> None:
+        """Which judge results the person working may not see; then the rows and the counts (with `rows_anyway`
+        False, only when what is hidden changed)."""
         self._hidden_generation += 1
         generation, db, person = self._hidden_generation, self.db, identity.current_person()[0] or None
         if db is None:
@@ -236,12 +239,14 @@ class BrowserView(Retranslating, QWidget):
         self.jobs.submit(
             self.tr("Reading which judge scores you may see"),
             lambda: hidden_judging(db, person),
-            on_result=lambda hidden: self._hidden_arrived(generation, db, hidden),
+            on_result=lambda hidden: self._hidden_arrived(generation, db, hidden, rows_anyway),
         )
 
-    def _hidden_arrived(self, generation: int, db: Database, hidden: HiddenJudging) -> None:
+    def _hidden_arrived(self, generation: int, db: Database, hidden: HiddenJudging, rows_anyway: bool) -> None:
         if generation != self._hidden_generation or db is not self.db:
             return
+        if not rows_anyway and hidden == self.hidden and self.model.db is db:
+            return  # the rows shown hide what they must
         self.hidden, self._person, self.model.hidden = hidden, hidden.person, hidden
         where = self._blind(self.filters.current())
         if self.model.db is not db:

@@ -1,4 +1,5 @@
-"""How a judge run goes: a bar, "12 of 40 judged: …", the last error, and the summary when it ends.
+"""How a judge run goes: the run on a worker (``work``), and on screen a bar, "12 of 40 judged: …", the last
+error, and the summary when it ends.
 
 The run's progress comes from its worker threads; ``ProgressRelay`` carries it to the GUI thread through a
 queued signal. ``RunPanel`` keeps what it shows as data, so a language change renders it again.
@@ -6,11 +7,17 @@ queued signal. ``RunPanel`` keeps what it shows as data, so a language change re
 
 from __future__ import annotations
 
+import threading
+from dataclasses import dataclass, field
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from annotator.judge.runner import RunProgress, RunSummary
+from annotator.services.judging import run_judge
+from annotator.storage.workspace import Workspace
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.judge.form import RunRequest
 
 CONTEXT = "RunPanel"
 STATUS = {  # RunSummary.status as a person reads it
@@ -27,6 +34,26 @@ class ProgressRelay(QObject):
 
     def send(self, run_id: int, progress: RunProgress) -> None:
         self.progressed.emit((run_id, progress))
+
+
+@dataclass
+class Run:
+    id: int
+    workspace: Workspace
+    stop: threading.Event = field(default_factory=threading.Event)
+    finished: threading.Event = field(default_factory=threading.Event)  # set by the worker, whatever the end
+    stopping: bool = False
+
+
+def work(run: Run, request: RunRequest, relay: ProgressRelay) -> RunSummary:
+    """The run, on a worker thread; `run.finished` is set however it ends."""
+    try:
+        return run_judge(
+            run.workspace, request.settings, request.endpoint, request.selection, concurrency=request.concurrency,
+            on_progress=lambda progress: relay.send(run.id, progress), stop=run.stop,
+        )  # fmt: skip
+    finally:
+        run.finished.set()
 
 
 def status_text(status: str) -> str:

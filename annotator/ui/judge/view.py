@@ -4,19 +4,19 @@ A run is ``services.judging.run_judge`` on the ``jobs`` queue "judge". Its progr
 worker threads through a queued signal; Stop sets the run's event, so the requests in flight finish and are
 stored, and the run ends "stopped". Closing the workspace or quitting stops the run and waits for it, since it
 writes to the database that is about to close. The judges table and the apps of the form are read on
-``jobs`` when the workspace opens, after each run and on Refresh.
+``jobs`` when the workspace opens, when the view shows, after each run, on Refresh and when another person works.
 
 Below, the chosen judge's answers, one per trajectory, and the chosen answer's drill-down: the score, the reason
 and the screens the judge was shown (annotator.ui.judge.answers). A score the person working may not see (a study
-they rate is still being rated) shows as hidden, with why.
+they rate is still being rated) shows as hidden, with why. Who may see what changes under an open view (a study
+begins, a rating closes one, here or in another process), so the answers are read again, with that rule, after
+every read of the judges and on each click on a judge, never kept from an earlier read.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
-import threading
-from dataclasses import dataclass, field
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QShowEvent
@@ -24,7 +24,6 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBox
 
 from annotator.judge.runner import RunProgress, RunSummary
 from annotator.services.changes import Changes
-from annotator.services.judging import run_judge
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.browser.model import hidden_reason
@@ -32,8 +31,8 @@ from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.judge.answer_detail import AnswerDetail
 from annotator.ui.judge.answers import Answer, Answers, AnswersTable, Drilldown, load_answers, load_drilldown
-from annotator.ui.judge.form import RunForm, RunRequest
-from annotator.ui.judge.progress import ProgressRelay, RunPanel
+from annotator.ui.judge.form import RunForm
+from annotator.ui.judge.progress import ProgressRelay, Run, RunPanel, work
 from annotator.ui.judge.table import JudgesTable, Loaded, load
 from annotator.ui.workers import Jobs, describe
 
@@ -41,26 +40,6 @@ log = logging.getLogger(__name__)
 
 QUEUE = "judge"
 SHUTDOWN_WAIT_S = 30.0  # requests in flight finish (and are stored) before the database closes
-
-
-@dataclass
-class _Run:
-    id: int
-    workspace: Workspace
-    stop: threading.Event = field(default_factory=threading.Event)
-    finished: threading.Event = field(default_factory=threading.Event)  # set by the worker, whatever the end
-    stopping: bool = False
-
-
-def work(run: _Run, request: RunRequest, relay: ProgressRelay) -> RunSummary:
-    """The run, on a worker thread; `run.finished` is set however it ends."""
-    try:
-        return run_judge(
-            run.workspace, request.settings, request.endpoint, request.selection, concurrency=request.concurrency,
-            on_progress=lambda progress: relay.send(run.id, progress), stop=run.stop,
-        )  # fmt: skip
-    finally:
-        run.finished.set()
 
 
 class JudgeView(Retranslating, QWidget):
@@ -74,7 +53,7 @@ class JudgeView(Retranslating, QWidget):
         self.hub = hub or Hub(self)
         self.hub.endpoint_offered.connect(self.use_endpoint)
         self.workspace: Workspace | None = None
-        self.current_run: _Run | None = None
+        self.current_run: Run | None = None
         self._run_ids = itertools.count(1)
         self._generation = 0  # of table loads: an older one that arrives late is dropped
         self._loading = False
@@ -95,12 +74,15 @@ class JudgeView(Retranslating, QWidget):
         self.hint.setObjectName("judge-hint")
         self.hint.setWordWrap(True)
         self.table.itemSelectionChanged.connect(self.load_answers)
+        self.table.clicked.connect(lambda _index: self._judge_clicked())
         self.answers_heading = QLabel(self)
         self.answers_heading.setStyleSheet("font-weight: bold")
         self.answers = AnswersTable(self)
         self.answers.chosen.connect(self._answer_chosen)
         self.detail = AnswerDetail(jobs, self)
         self._answers_generation = 0
+        self._answers_pending = False  # a read of the answers is on its way
+        self._select_judge: int | None = None  # to choose when the judges arrive (a run's), whichever read brings them
         self._person: str | None = None  # whom the answers shown are for
         self.hub.changed.connect(self._changed)
         self._lay_out()
@@ -174,6 +156,8 @@ class JudgeView(Retranslating, QWidget):
         self._generation += 1
         generation, db = self._generation, self.workspace.database if self.workspace else None
         person = identity.current_person()[0] or None
+        if select_judge is not None:
+            self._select_judge = select_judge  # a later refresh (the view shows, a change) must not lose it
         if db is None:
             self._loading = False
             self.table.show_judges([])
@@ -185,21 +169,30 @@ class JudgeView(Retranslating, QWidget):
         self.jobs.submit(
             self.tr("Loading the judges"),
             lambda: load(db, person),
-            on_result=lambda loaded: self._loaded(generation, loaded, select_judge),
+            on_result=lambda loaded: self._loaded(generation, loaded),
             on_error=lambda _error: self._load_failed(generation),
         )
 
-    def _loaded(self, generation: int, loaded: Loaded, select_judge: int | None) -> None:
+    def _loaded(self, generation: int, loaded: Loaded) -> None:
         if generation != self._generation:
             return
         self._loading = False
-        self.table.show_judges(loaded.judges)
         self.form.set_apps(loaded.apps)
+        self.table.blockSignals(True)  # the answers are read once, below, whether the choice moved or not
+        try:
+            self._show_judges(loaded)
+        finally:
+            self.table.blockSignals(False)
+        self._show_hint()
+        self.load_answers()  # a study may have begun or closed since they were read: hidden ones differ
+
+    def _show_judges(self, loaded: Loaded) -> None:
+        select_judge, self._select_judge = self._select_judge, None
+        self.table.show_judges(loaded.judges)
         if select_judge is not None:
             self.table.select_judge(select_judge)
         elif self.selected_judge() is None and loaded.judges:
             self.table.select_judge(loaded.judges[-1].id)  # the newest: its answers show below
-        self._show_hint()
 
     def _load_failed(self, generation: int) -> None:
         if generation == self._generation:
@@ -221,15 +214,29 @@ class JudgeView(Retranslating, QWidget):
         if judge is None or workspace is None:
             self._answers_arrived(generation, None)
             return
+        self._answers_pending = True
         self.jobs.submit(
             self.tr("Reading the judge's answers"),
             lambda: load_answers(workspace.database, judge, person),
             on_result=lambda answers: self._answers_arrived(generation, answers),
+            on_error=lambda _error: self._answers_failed(generation),
         )
+
+    def _judge_clicked(self) -> None:
+        """A click on the judge already chosen reads the judges and its answers again (a study may have begun
+        since: the mean and the answers hide its scores together); a click that chose another judge started
+        the read of its answers already."""
+        if not self._answers_pending:
+            self.refresh()
+
+    def _answers_failed(self, generation: int) -> None:
+        if generation == self._answers_generation:
+            self._answers_pending = False  # Jobs.failed has told the user why
 
     def _answers_arrived(self, generation: int, answers: Answers | None) -> None:
         if generation != self._answers_generation:
             return
+        self._answers_pending = False
         self.answers.show_answers(answers)
         self._show_answers_heading()
 
@@ -239,6 +246,8 @@ class JudgeView(Retranslating, QWidget):
             self.detail.clear(self.tr("Choose a trajectory to see the judge's reason and the screens it saw."))
             return
         why = hidden_reason(answers.hidden if answers else None, answer.score.trajectory_id) if answer.hidden else ""
+        if (answer, why) == (self.detail.answer, self.detail.hidden_text) and self.detail.drilldown is not None:
+            return  # read again (a refresh) and unchanged: the screens shown stand
         self.detail.show_answer(answer, why)
         self.jobs.submit(
             self.tr("Reading the screens the judge saw"),
@@ -250,17 +259,19 @@ class JudgeView(Retranslating, QWidget):
         self.detail.show_screens(drilldown)
 
     def _changed(self, changes: Changes) -> None:
-        """New scores, or a study's ratings (who may see which score): read the answers again when shown."""
+        """New scores, or a study's ratings (who may see which score): read the judges and answers again when
+        shown; a hidden view reads them when it shows."""
         if (changes.judged or changes.studies) and self.isVisible() and self.workspace is not None:
-            self.load_answers()
+            self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self.person_changed()
+        if self.workspace is not None:
+            self.refresh()  # while hidden, studies may have begun, ratings closed them, or the person changed
 
     def person_changed(self) -> None:
-        if self.answers.answers is not None and self._person != (identity.current_person()[0] or None):
-            self.load_answers()  # another person works: their hidden scores differ
+        if self.workspace is not None and self._person != (identity.current_person()[0] or None):
+            self.refresh()  # another person works: their hidden scores, and so the means, differ
 
     def _show_answers_heading(self) -> None:
         answers = self.answers.answers
@@ -289,7 +300,7 @@ class JudgeView(Retranslating, QWidget):
             self._tell_failure(fill(self.tr("Cannot start the run: %1"), describe(error)))
             return
         self.form.save_state()
-        run, relay = _Run(next(self._run_ids), workspace), self.relay
+        run, relay = Run(next(self._run_ids), workspace), self.relay
         self.current_run = run
         self.panel.started()
         self._update_controls()
@@ -318,7 +329,7 @@ class JudgeView(Retranslating, QWidget):
         if self.current_run is not None and self.current_run.id == run_id:
             self.panel.advanced(progress)
 
-    def _finished(self, run: _Run, summary: RunSummary) -> None:
+    def _finished(self, run: Run, summary: RunSummary) -> None:
         if run is not self.current_run:  # left when its workspace closed
             return
         self.current_run = None
@@ -329,7 +340,7 @@ class JudgeView(Retranslating, QWidget):
         self.run_finished.emit(summary)
         self.hub.announce(Changes(judged=True))
 
-    def _failed(self, run: _Run, error: BaseException) -> None:
+    def _failed(self, run: Run, error: BaseException) -> None:
         if run is not self.current_run:
             return
         self.current_run = None

@@ -350,7 +350,7 @@ class ReviewView(Retranslating, QWidget):
 
     def _empty_text(self, workspace: Workspace | None) -> str:
         if workspace is None:
-            return self.tr("No workspace open.")
+            return self.tr("No workspace open: choose one with File › Open Workspace Folder…")
         if self._current_table().queue.rowCount():
             return self.tr("Choose a trajectory in the queue first.")  # one opened elsewhere is not in it
         if self.tabs.currentIndex() == MINE:

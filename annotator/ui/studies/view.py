@@ -312,6 +312,7 @@ class StudiesView(Retranslating, QWidget):
             on_result=lambda info: (
                 self.status_message.emit(fill(self.tr("Study %1 created with %2 trajectories."), info.name, info.size)),
                 self.reload(),
+                self.hub.announce(Changes(studies=True)),  # its raters no longer see its judge scores elsewhere
             ),
             on_error=lambda error: self.status_message.emit(describe(error)),
         )
