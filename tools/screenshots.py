@@ -7,6 +7,8 @@ a temporary folder.
 
     apt-get install xvfb libxcb-cursor0
     xvfb-run -s "-screen 0 1440x900x24" .venv/bin/python tools/screenshots.py shots/
+
+The window fills the X screen: `-screen 0 760x560x24` shows the smallest window the app supports.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from annotator.ui import identity
 from annotator.ui.app import make_app, start_demo_peers
 from annotator.ui.main_window import MainWindow
 
-VIEWS = ("collect", "browser", "annotate", "review", "stats", "judge", "studies")
+VIEWS = ("collect", "browser", "annotate", "review", "stats", "judge", "studies", "models", "runs")
 STUDY = "演示研究"
 RATERS = ("小王", "小李", "张审核")
 

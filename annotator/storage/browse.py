@@ -30,9 +30,10 @@ from annotator.storage.selection import AnySelect
 T, Ins, A, S, R = models.Trajectory, models.Instruction, models.App, models.Step, models.LabelRevision
 JS = models.JudgeScore
 Collector = aliased(models.Person, name="collector")
+Phone = models.Device
 
 SORT_COLUMNS: tuple[str, ...] = (
-    "id", "app", "instruction", "steps", "collector", "status", "outcome", "review", "labelled_by", "started",
+    "id", "app", "instruction", "steps", "collector", "phone", "status", "outcome", "review", "labelled_by", "started",
     "judge_score",
 )  # fmt: skip
 UNSCORED = -1  # the judge score filter's value for "not scored"
@@ -81,6 +82,7 @@ class TrajectoryRow:
     started_at: datetime
     judge_score: int | None = None  # the judge's usable score; None also when hidden
     judge_hidden: bool = False  # the person looking may not see it (a study they rate is still being rated)
+    phone: str = ""  # the serial of the phone it was recorded on ("" for imported trajectories)
 
 
 Cursor = tuple[Any, int]  # the last row's (sort key, id)
@@ -144,6 +146,7 @@ def _sort_key(column: str, where: BrowseFilter) -> ColumnElement[Any]:
         "instruction": Ins.text,
         "steps": _step_count(),
         "collector": func.coalesce(Collector.name, T.agent_model, ""),
+        "phone": func.coalesce(Phone.serial, ""),
         "status": T.status,
         "outcome": func.coalesce(T.outcome, ""),
         "review": T.review_status,
@@ -192,9 +195,10 @@ def fetch_page(db: Database, where: BrowseFilter, sort: Sort, after: Cursor | No
         select(
             T.id, A.name, Ins.text, _step_count(), T.collector_kind, func.coalesce(Collector.name, T.agent_model, ""),
             T.status, T.outcome, T.review_status, T.started_at, key, _judge_score(where),
+            func.coalesce(Phone.serial, ""),
         ).select_from(T),
         where,
-    ).outerjoin(Collector, Collector.id == T.collector_person_id)  # fmt: skip
+    ).outerjoin(Collector, Collector.id == T.collector_person_id).outerjoin(Phone, Phone.id == T.device_id)  # fmt: skip
     expression = _sort_key(sort.column, where)
     if after is not None:
         last_key, last_id = after
@@ -211,7 +215,7 @@ def fetch_page(db: Database, where: BrowseFilter, sort: Sort, after: Cursor | No
         TrajectoryRow(
             id=r[0], app=r[1], instruction=r[2], steps=r[3], collector_kind=r[4], collector=r[5], status=r[6],
             outcome=r[7], review_status=r[8], labelled_by=labellers.get(r[0], ()), started_at=r[9],
-            judge_score=r[11], judge_hidden=r[0] in where.hidden,
+            judge_score=r[11], judge_hidden=r[0] in where.hidden, phone=r[12],
         )
         for r in results
     ]  # fmt: skip

@@ -74,8 +74,9 @@ class IdentityDialog(QDialog):
         self.name_label.setText(self.tr("&Name:"))
         self.role_label.setText(self.tr("&Role:"))
         self.role_note.setText(
-            self.tr("Once the workspace has an administrator, your role is the one on its list of people "
-                    "(annotator people role); this choice counts only until then.")
+            self.tr("Once the workspace has an administrator, your role is the one the administrator gave you on "
+                    "its list of people (with the command “annotator people role”); this choice counts only until "
+                    "then.")
         )  # fmt: skip
         for row, key in enumerate(identity.ROLES):
             self.role.setItemText(row, role_title(key))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, QObject
+from PySide6.QtCore import QEvent, QLocale, QObject
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 from annotator.services.changes import Changes
@@ -62,6 +62,11 @@ class WindowStatus(Retranslating, QStatusBar):
 
     def show_info(self, message: str) -> None:
         self.showMessage(message, INFO_MS)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.clearMessage()  # said in the language before: the next message comes in the new one
+        super().changeEvent(event)
 
     def retranslate(self) -> None:
         shown = fill(self.tr("%1 (read-only)"), self._path) if self._read_only else str(self._path or "")

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from matplotlib import font_manager
 from PIL import Image
-from PySide6.QtCore import QTranslator
+from PySide6.QtCore import QLocale, QTranslator
 from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
@@ -250,3 +250,17 @@ def test_the_summary_counts_model_drafts_and_what_people_changed(qtbot: QtBot, w
     view, _jobs = open_view(qtbot, workspace)
     summary = view.summary.text()
     assert "Model drafts: 6 steps drafted, 6 offered · 2 labels began as drafts · 1 of 6 stages" in summary
+
+
+def test_charts_made_after_a_language_switch_are_drawn(qtbot: QtBot, populated: Workspace) -> None:
+    """A chart made after the language (and so the window's locale) changed got a locale change event while it was
+    given its parent, before it knew what to draw: the first statistics after a switch failed (found in the issue
+    29 screenshots)."""
+    jobs = Jobs()
+    view = StatsView(jobs)
+    qtbot.addWidget(view)
+    view.setLocale(QLocale("zh_CN"))  # as the window's language switch
+    view.show()
+    view.set_workspace(populated)
+    wait_idle(qtbot, view, jobs)
+    assert set(view.charts) >= {"per_app", "trajectory_lengths"} and chart_axes(view, "trajectory_lengths")

@@ -15,6 +15,7 @@ from annotator.storage.workspace import Workspace
 from annotator.ui import settings as keys
 from annotator.ui.actions import ACTIONS, plain, translate
 from annotator.ui.app import AnnotatorApp, make_app
+from annotator.ui.browser.model import COLUMN_INDEX
 from annotator.ui.main_window import MainWindow
 from tests.ui.conftest import open_window, wait_loaded
 
@@ -43,7 +44,7 @@ def test_switching_to_chinese_translates_menus_views_and_values(qtbot: QtBot, wi
     ]
     model = window.browser.model
     assert model.headerData(2, Qt.Orientation.Horizontal) == "指令"
-    assert model.data(model.index(2, 7)) == "已通过"  # the review state of trajectory 1
+    assert model.data(model.index(2, COLUMN_INDEX["review"])) == "已通过"  # the review state of trajectory 1
     assert window.actions.actions["browser.next_unlabelled"].text() == "下一条未标注轨迹(&U)"
     assert window.browser.filters.app.itemText(0) == "全部应用"
     assert window.browser.counts.text().startswith("<b>共 3 条轨迹</b>")

@@ -1937,8 +1937,8 @@ After:
         <translation>角色(&amp;R)：</translation>
     </message>
     <message>
-        <source>Once the workspace has an administrator, your role is the one on its list of people (annotator people role); this choice counts only until then.</source>
-        <translation>工作区一旦有了管理员，你的角色就以它的人员名单为准（annotator people role）；这里的选择只在此之前有效。</translation>
+        <source>Once the workspace has an administrator, your role is the one the administrator gave you on its list of people (with the command “annotator people role”); this choice counts only until then.</source>
+        <translation>工作区一旦有了管理员，你的角色就以管理员在人员名单上给你的角色为准（用命令“annotator people role”设置）；这里的选择只在此之前有效。</translation>
     </message>
 </context>
 <context>
@@ -3996,6 +3996,10 @@ trainer-bridge train RECIPE --data EXPORT --data-dir %1
         <translation>需要检查：点已移动</translation>
     </message>
     <message>
+        <source>tabs: ✓ labelled, · not yet, ⚠ needs a look</source>
+        <translation>标签页：✓ 已标注，· 未标注，⚠ 需要再看</translation>
+    </message>
+    <message>
         <source>%1 of 3 stages labelled</source>
         <translation>已标注 %1/3 个阶段</translation>
     </message>
@@ -5049,6 +5053,38 @@ trainer-bridge train RECIPE --data EXPORT --data-dir %1
         <translation>failure：任务无法完成</translation>
     </message>
     <message>
+        <source>a value is expected</source>
+        <translation>这里需要一个值</translation>
+    </message>
+    <message>
+        <source>a comma is expected</source>
+        <translation>需要逗号</translation>
+    </message>
+    <message>
+        <source>a colon is expected</source>
+        <translation>需要冒号</translation>
+    </message>
+    <message>
+        <source>a key in double quotes is expected</source>
+        <translation>需要用双引号括起的键</translation>
+    </message>
+    <message>
+        <source>a string is not closed</source>
+        <translation>字符串没有闭合</translation>
+    </message>
+    <message>
+        <source>there is more after the end of the call</source>
+        <translation>调用结束后还有多余内容</translation>
+    </message>
+    <message>
+        <source>a line break or tab inside a string</source>
+        <translation>字符串中有换行或制表符</translation>
+    </message>
+    <message>
+        <source>an unknown escape after a backslash</source>
+        <translation>反斜杠后是未知的转义</translation>
+    </message>
+    <message>
         <source>Draft by %1 (T takes it):</source>
         <translation>%1 的草稿（按 T 采用）：</translation>
     </message>
@@ -5352,6 +5388,10 @@ trainer-bridge train RECIPE --data EXPORT --data-dir %1
     <message>
         <source>Collector</source>
         <translation>采集者</translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation>手机</translation>
     </message>
     <message>
         <source>Status</source>

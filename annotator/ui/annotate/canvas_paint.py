@@ -281,6 +281,9 @@ def message(painter: QPainter, rect: QRectF, text: str) -> None:
     painter.drawText(rect.adjusted(16, 16, -16, -16), int(flags), text)
 
 
+LEGEND_MIN_SCREEN = 420  # viewport pixels: a screenshot shown smaller keeps its navigation bar in view
+
+
 def legend(painter: QPainter, viewport: QRectF, screen: QRectF, label: str, collected: str) -> None:
     """Which lines are the label and which the collected original: beside the screen when there is room,
     else in the viewport's bottom-left corner (over the navigation bar rather than the app's content)."""
@@ -289,6 +292,8 @@ def legend(painter: QPainter, viewport: QRectF, screen: QRectF, label: str, coll
     width = 34 + max(metrics.horizontalAdvance(label), metrics.horizontalAdvance(collected)) + 10
     height = 2 * line_height + 8
     beside = screen.left() - viewport.left() >= width + 16
+    if not beside and screen.height() < LEGEND_MIN_SCREEN:
+        return  # it would hide much of a small screenshot; the collected shapes carry "as collected" themselves
     top = viewport.top() + 8 if beside else viewport.bottom() - height - 8
     box = QRectF(viewport.left() + 8, top, width, height)
     painter.setPen(Qt.PenStyle.NoPen)

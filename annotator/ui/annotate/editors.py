@@ -244,8 +244,10 @@ class StageEditors(Retranslating, QTabWidget):
         self.tool_call.set_read_only(read_only)
 
     def progress_text(self) -> str:
+        """How many stages are done, and what the tabs' marks mean (they were never said)."""
         done = sum(self.stages)
-        return fill(self.tr("%1 of 3 stages labelled"), done)
+        legend = self.tr("tabs: ✓ labelled, · not yet, ⚠ needs a look")
+        return fill(self.tr("%1 of 3 stages labelled"), done) + " (" + legend + ")"
 
     def _offer_text(self) -> None:
         if self._offered is not None:

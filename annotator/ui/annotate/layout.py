@@ -1,15 +1,18 @@
 """Where the annotation view's parts sit: the header on top, the canvas and the step panel side by side in a
-splitter, the step strip below."""
+splitter, the step strip below; in a short window (the smallest is 760 x 560) the strip's tiles are small, so that
+the screenshot and the editors keep the room."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
     from annotator.ui.annotate.view import AnnotationView
+
+COMPACT_BELOW = 620  # the view's height under which the step strip's tiles are small
 
 
 def lay_out(view: AnnotationView) -> QSplitter:
@@ -30,4 +33,18 @@ def lay_out(view: AnnotationView) -> QSplitter:
     layout.addWidget(splitter, 1)
     layout.addWidget(view.strip)
     layout.addStretch(0)  # takes the room while no trajectory is open (the splitter takes it otherwise)
+    view.installEventFilter(ShortWindow(view))
     return splitter
+
+
+class ShortWindow(QObject):
+    """Watches the view's height and makes the step strip compact while it is short."""
+
+    def __init__(self, view: AnnotationView) -> None:
+        super().__init__(view)
+        self.view = view
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view and event.type() == QEvent.Type.Resize:
+            self.view.strip.set_compact(self.view.height() < COMPACT_BELOW)
+        return False

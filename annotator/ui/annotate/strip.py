@@ -1,6 +1,6 @@
 """The step strip: one thumbnail per step, in labelled order, with its verdict and labelling progress.
 
-Thumbnails are decoded off the GUI thread (``ThumbnailLoader``) and only when a tile is first painted, so
+Thumbnails are decoded off the GUI thread (``thumbnails.ThumbnailLoader``) and only when a tile is first painted, so
 opening a 25-step trajectory never decodes 25 full screenshots on the GUI thread; they are cached by path
 (an inserted step shares its screenshot with the step it corrects). Tiles are painted by ``StepDelegate``;
 verdict marks are drawn shapes, not glyphs, so they look the same whatever fonts a machine has.
@@ -9,7 +9,6 @@ verdict marks are drawn shapes, not glyphs, so they look the same whatever fonts
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,16 +23,15 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QPointF,
     QRectF,
-    QRunnable,
     QSize,
     Qt,
-    QThreadPool,
     Signal,
 )
-from PySide6.QtGui import QColor, QImage, QImageReader, QPainter, QPainterPath, QPalette, QPen, QPixmap, QWheelEvent
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen, QPixmap, QWheelEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from annotator.domain.trajectory import LabelledStep
+from annotator.ui.annotate.thumbnails import ThumbnailLoader
 from annotator.ui.i18n import Retranslating, fill
 
 log = logging.getLogger(__name__)
@@ -42,77 +40,12 @@ CONTEXT = "StepStrip"
 STEP_ROLE = Qt.ItemDataRole.UserRole  # the LabelledStep
 STEP_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 VERDICT_ROLE = Qt.ItemDataRole.UserRole + 2  # "correct" | "wrong" | "redundant" | None
-CACHED_THUMBNAILS = 300  # about 100 KB each (decoded at twice the tile height, for high-DPI screens)
 VERDICT_WORDS = {
     "correct": QT_TRANSLATE_NOOP("StepStrip", "correct"),
     "wrong": QT_TRANSLATE_NOOP("StepStrip", "wrong"),
     "redundant": QT_TRANSLATE_NOOP("StepStrip", "redundant"),
 }
 Parent = QModelIndex | QPersistentModelIndex
-
-
-class _Relay(QObject):
-    """Carries a decoded image from a worker to the GUI thread; no parent, so a late worker never finds it gone."""
-
-    decoded = Signal(str, object)  # path, QImage (null when it cannot be read)
-
-
-class _Decode(QRunnable):
-    def __init__(self, path: str, height: int, relay: _Relay) -> None:
-        super().__init__()
-        self.path, self.height, self.relay = path, height, relay
-        self.setAutoDelete(True)
-
-    def run(self) -> None:
-        reader = QImageReader(self.path)
-        size = reader.size()
-        if size.isValid() and size.height() > 0:  # decoders that can skip pixels (JPEG) do so at this size
-            reader.setScaledSize(size.scaled(QSize(10_000, self.height), Qt.AspectRatioMode.KeepAspectRatio))
-        image = reader.read()
-        if image.isNull():
-            log.warning("cannot read the thumbnail of %s: %s", self.path, reader.errorString())
-        self.relay.decoded.emit(self.path, image)
-
-
-class ThumbnailLoader(QObject):
-    """Thumbnails by path: the cached one, or None while it is decoded in the background (`ready` follows)."""
-
-    ready = Signal(str)  # path
-
-    def __init__(self, height: int, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.height = height
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)  # leaves cores to the jobs that load the trajectory
-        self._relay = _Relay()
-        self._relay.decoded.connect(self._decoded, Qt.ConnectionType.QueuedConnection)
-        self._cache: OrderedDict[str, QPixmap] = OrderedDict()
-        self._pending: set[str] = set()
-        self._unreadable: set[str] = set()  # asked once: an unreadable file stays a grey tile, logged
-
-    def thumbnail(self, path: Path | str) -> QPixmap | None:
-        key = str(path)
-        cached = self._cache.get(key)
-        if cached is not None:
-            self._cache.move_to_end(key)
-            return cached
-        if key not in self._pending and key not in self._unreadable:
-            self._pending.add(key)
-            self._pool.start(_Decode(key, self.height, self._relay))
-        return None
-
-    def wait(self, msecs: int = -1) -> bool:
-        return self._pool.waitForDone(msecs)
-
-    def _decoded(self, path: str, image: QImage) -> None:
-        self._pending.discard(path)
-        if image.isNull():
-            self._unreadable.add(path)
-        else:
-            self._cache[path] = QPixmap.fromImage(image)
-            while len(self._cache) > CACHED_THUMBNAILS:
-                self._cache.popitem(last=False)
-        self.ready.emit(path)
 
 
 class StepListModel(QAbstractListModel):
@@ -197,6 +130,7 @@ class TileGeometry:
 
 
 TILE = TileGeometry()
+COMPACT_TILE = TileGeometry(thumbnail_height=52, width=40)  # a short window: the screenshot gets the room
 VERDICT_COLOURS = {"correct": QColor("#2e7d32"), "wrong": QColor("#c62828"), "redundant": QColor("#757575")}
 STAGE_DONE = QColor("#1a73e8")
 INSERTED_COLOUR = QColor("#1565c0")
@@ -206,8 +140,10 @@ REMOVED_COLOUR = QColor("#b3261e")
 class StepDelegate(QStyledItemDelegate):
     """Paints a tile: thumbnail, position number, verdict mark, inserted/removed band, three stage dots."""
 
+    tile = TILE  # the strip's tile size (COMPACT_TILE in a short window)
+
     def sizeHint(self, option: QStyleOptionViewItem, index: Parent) -> QSize:
-        return TILE.size()
+        return self.tile.size()
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Parent) -> None:
         step: LabelledStep | None = index.data(STEP_ROLE)
@@ -226,7 +162,7 @@ class StepDelegate(QStyledItemDelegate):
             painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(option.palette.color(QPalette.ColorRole.Base))
         painter.drawRoundedRect(tile, 4, 4)
-        area = QRectF(tile.left() + 5, tile.top() + 5, tile.width() - 10, TILE.thumbnail_height - 6)
+        area = QRectF(tile.left() + 5, tile.top() + 5, tile.width() - 10, self.tile.thumbnail_height - 6)
         shown = self._thumbnail(painter, area, index.data(Qt.ItemDataRole.DecorationRole), step)
         _number_badge(painter, shown.topLeft(), step.position)
         if step.label.verdict in VERDICT_COLOURS:
@@ -337,7 +273,8 @@ class StepStrip(Retranslating, QListView):
         self.loader = ThumbnailLoader(TILE.thumbnail_height * 2, self)  # twice: sharp on high-DPI screens
         self.steps_model = StepListModel(self.loader, self)
         self.setModel(self.steps_model)
-        self.setItemDelegate(StepDelegate(self))
+        self.delegate = StepDelegate(self)
+        self.setItemDelegate(self.delegate)
         self.setFlow(QListView.Flow.LeftToRight)
         self.setWrapping(False)
         self.setUniformItemSizes(True)
@@ -349,10 +286,19 @@ class StepStrip(Retranslating, QListView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays on the canvas (verdict keys 1/2/3)
         self.setMouseTracking(True)
-        extra = 2 * self.frameWidth() + self.horizontalScrollBar().sizeHint().height() + 2 * self.spacing()
-        self.setFixedHeight(TILE.size().height() + extra)
+        self.set_compact(False)
         self._quiet = False  # set while the program (not the annotator) changes the current tile
         self.selectionModel().currentChanged.connect(self._current_changed)
+
+    def set_compact(self, compact: bool) -> None:
+        """Small tiles in a short window (the smallest is 760 x 560), so that the screenshot above is not tiny."""
+        tile = COMPACT_TILE if compact else TILE
+        if self.delegate.tile == tile and self.maximumHeight() < 10_000:
+            return
+        self.delegate.tile = tile
+        extra = 2 * self.frameWidth() + self.horizontalScrollBar().sizeHint().height() + 2 * self.spacing()
+        self.setFixedHeight(tile.size().height() + extra)
+        self.scheduleDelayedItemsLayout()
 
     def set_screenshots(self, locate: Callable[[str], Path] | None) -> None:
         """Where the tiles' screenshots are (the workspace's blob store), by sha256; None: no workspace."""
@@ -399,5 +345,5 @@ class StepStrip(Retranslating, QListView):
         delta = event.angleDelta()
         steps = delta.x() or delta.y()
         bar = self.horizontalScrollBar()
-        bar.setValue(bar.value() - round(steps / 120 * TILE.size().width()))
+        bar.setValue(bar.value() - round(steps / 120 * self.delegate.tile.size().width()))
         event.accept()

@@ -37,6 +37,7 @@ from annotator.ui.annotate.tool_call_parts import (
     ACTION_HELP,
     BUTTON_NAMES,
     CONTEXT,
+    JSON_ERRORS,
     POINT_ACTIONS,
     STATUS_NAMES,
     PointInput,
@@ -276,7 +277,9 @@ class ToolCallEditor(Retranslating, QWidget):
                 call, problems = check_tool_call(json.loads(text), self.screen_size)
             except json.JSONDecodeError as error:
                 where = fill(self.tr("line %1, column %2"), error.lineno, error.colno)
-                problems = [fill(self.tr("not valid JSON: %1 (%2)"), error.msg, where)]
+                said = JSON_ERRORS.get(error.msg)
+                reason = QCoreApplication.translate(CONTEXT, said) if said else error.msg
+                problems = [fill(self.tr("not valid JSON: %1 (%2)"), reason, where)]
         self.problems = problems
         self._show_problems(bool(text))
         textdiff.highlight(self.original, self.json_edit, labelled=bool(text))

@@ -34,6 +34,19 @@ STATUS_NAMES = {
     "failure": QT_TRANSLATE_NOOP("ToolCallEditor", "failure: the task cannot be done"),
 }
 POINT_ACTIONS = ("click", "long_press", "swipe")
+# What Python's JSON reader says, in the person's language (the message is its own text, without the position).
+JSON_ERRORS = {
+    "Expecting value": QT_TRANSLATE_NOOP("ToolCallEditor", "a value is expected"),
+    "Expecting ',' delimiter": QT_TRANSLATE_NOOP("ToolCallEditor", "a comma is expected"),
+    "Expecting ':' delimiter": QT_TRANSLATE_NOOP("ToolCallEditor", "a colon is expected"),
+    "Expecting property name enclosed in double quotes": QT_TRANSLATE_NOOP(
+        "ToolCallEditor", "a key in double quotes is expected"
+    ),
+    "Unterminated string starting at": QT_TRANSLATE_NOOP("ToolCallEditor", "a string is not closed"),
+    "Extra data": QT_TRANSLATE_NOOP("ToolCallEditor", "there is more after the end of the call"),
+    "Invalid control character at": QT_TRANSLATE_NOOP("ToolCallEditor", "a line break or tab inside a string"),
+    "Invalid \\escape": QT_TRANSLATE_NOOP("ToolCallEditor", "an unknown escape after a backslash"),
+}
 
 
 def check_tool_call(value: Any, screen: ScreenSize) -> tuple[dict[str, Any] | None, list[str]]:

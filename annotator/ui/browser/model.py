@@ -38,6 +38,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("instruction", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Instruction")),
     ("steps", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Steps")),
     ("collector", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Collector")),
+    ("phone", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Phone")),
     ("status", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Status")),
     ("outcome", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Outcome")),
     ("review", QT_TRANSLATE_NOOP("TrajectoryTableModel", "Review")),
@@ -116,7 +117,7 @@ class TrajectoryTableModel(QAbstractTableModel):
 
     def _display(self, row: browse.TrajectoryRow, key: str) -> object:
         """One cell's text; computed per call (only visible cells are asked), so a language switch just repaints."""
-        if key in ("id", "app", "steps"):
+        if key in ("id", "app", "steps", "phone"):
             return getattr(row, key)
         if key == "instruction":
             return row.instruction.replace("\n", " ")

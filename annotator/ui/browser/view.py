@@ -18,7 +18,7 @@ from annotator.storage import browse
 from annotator.storage.database import Database
 from annotator.storage.studies import HiddenJudging, hidden_judging
 from annotator.storage.workspace import Workspace
-from annotator.ui import identity
+from annotator.ui import identity, labels
 from annotator.ui import settings as keys
 from annotator.ui.browser.filters import FilterBar
 from annotator.ui.browser.model import COLUMN_INDEX, ID_ROLE, TrajectoryTableModel
@@ -26,11 +26,13 @@ from annotator.ui.hub import Hub
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.workers import Jobs
 
-HEADER_STATE = "browser/header-2"  # "-2": the judge score column came; an older layout would misplace it
+HEADER_STATE = "browser/header-3"  # "-3": the phone column came; an older layout would misplace it
 # The instruction column takes what is left: it is the one people read.
-COLUMN_WIDTHS = {"id": 60, "app": 90, "steps": 50, "collector": 104, "status": 76, "outcome": 96, "review": 108,
-                 "judge_score": 54, "labelled_by": 90, "started": 122}  # fmt: skip
+COLUMN_WIDTHS = {"id": 60, "app": 90, "steps": 50, "collector": 104, "phone": 90, "status": 76, "outcome": 96,
+                 "review": 108, "judge_score": 54, "labelled_by": 90, "started": 122}  # fmt: skip
 MIN_INSTRUCTION = 260  # with the others as above, the instruction stretches in a 1280-pixel-wide window
+LABEL_COLUMNS = {"status": labels.STATUS, "outcome": labels.OUTCOME, "review": labels.REVIEW}
+LABEL_PADDING = 24  # the cell's margins and the sort arrow's room
 
 
 class TrajectoryTable(QTableView):
@@ -49,6 +51,18 @@ class TrajectoryTable(QTableView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self.fit_instruction()
+
+    def fit_labels(self) -> None:
+        """The columns of stored values as wide as their longest label in the language shown (an English "task
+        completed" was cut to "task comple…" in a width made for Chinese)."""
+        header, metrics = self.horizontalHeader(), self.fontMetrics()
+        for key, table in LABEL_COLUMNS.items():
+            texts = [labels.label(table, value) for value in table]
+            texts.append(str(self.model().headerData(COLUMN_INDEX[key], Qt.Orientation.Horizontal)))
+            wanted = max(metrics.horizontalAdvance(text) for text in texts) + LABEL_PADDING
+            if header.sectionSize(COLUMN_INDEX[key]) < wanted:
+                header.resizeSection(COLUMN_INDEX[key], wanted)
         self.fit_instruction()
 
     def fit_instruction(self) -> None:
@@ -133,7 +147,7 @@ class BrowserView(Retranslating, QWidget):
         if state is not None:
             header.restoreState(state)
         table.setSortingEnabled(True)  # asks the model to sort by the header's indicator: a database query
-        table.fit_instruction()
+        table.fit_labels()
 
     # the workspace ------------------------------------------------------------------------------------------
 
@@ -310,4 +324,5 @@ class BrowserView(Retranslating, QWidget):
 
     def retranslate(self) -> None:
         self.model.retranslate()
+        self.table.fit_labels()
         self._show_counts()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -99,6 +99,8 @@ class TaskForm(Retranslating, QGroupBox):
         self.instruction.clear()
         for _id, text in self.instructions.get(app.strip(), []):
             self.instruction.addItem(text)
+            self.instruction.setItemData(self.instruction.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
+        fit_popup(self.instruction)
         self.instruction.setEditText(keep or (self.instruction.itemText(0) if self.instruction.count() else ""))
         self.instruction.blockSignals(False)
         self._show_instruction_start()
@@ -135,6 +137,8 @@ class AgentForm(Retranslating, QGroupBox):
         self.url.setObjectName("collect-endpoint")
         self.model = QLineEdit(keys.text("collect/model"), self)
         self.key_env = QLineEdit(keys.text("collect/api_key_env"), self)
+        for typed in (self.url, self.model, self.key_env):  # kept at once: the Judge view offers the same endpoint
+            typed.editingFinished.connect(self.save_state)
         self.runs = QSpinBox(self)
         self.runs.setRange(1, 100)
         self.runs.setValue(_int_setting("collect/runs", 1))
@@ -196,3 +200,13 @@ class AgentForm(Retranslating, QGroupBox):
         self.start.setText(self.tr("Start agent run"))
         self.fleet.setText(self.tr("On several phones…"))
         self.fleet.setToolTip(self.tr("Run the agent on several phones at once, the runs dealt to whichever is free"))
+
+
+def fit_popup(combo: QComboBox) -> None:
+    """The drop-down list as wide as its longest item (up to the screen's width), each cut at its end if it must be:
+    a long Chinese instruction was cut in its middle at the field's width."""
+    view = combo.view()
+    view.setTextElideMode(Qt.TextElideMode.ElideRight)
+    widest = view.sizeHintForColumn(0) if combo.count() else 0
+    screen = combo.screen().availableGeometry().width() if combo.screen() else widest
+    view.setMinimumWidth(min(widest + view.verticalScrollBar().sizeHint().width() + 8, screen))

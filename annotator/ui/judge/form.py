@@ -157,6 +157,14 @@ class RunForm(Retranslating, QGroupBox):
         self.url.setText(base_url)
         self.model.setText(model)
 
+    def offer_collect_endpoint(self) -> None:
+        """No judge endpoint given yet: the one typed in the Collect view's agent run (as drafting offers it)."""
+        if self.url.text().strip():
+            return
+        for box, key in ((self.url, "collect/endpoint"), (self.model, "collect/model"),
+                         (self.key_env, "collect/api_key_env")):  # fmt: skip
+            box.setText(box.text().strip() or keys.text(key))
+
     def set_apps(self, apps: list[str]) -> None:
         """The workspace's apps; the chosen one stays chosen while it is still there."""
         chosen = self.chosen_app()

@@ -266,6 +266,7 @@ class JudgeView(Retranslating, QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self.form.offer_collect_endpoint()
         if self.workspace is not None:
             self.refresh()  # while hidden, studies may have begun, ratings closed them, or the person changed
 

@@ -97,11 +97,13 @@ class Chart(IdleDrawCanvas):
     """A canvas that draws one of the charts above for the stats it is given (or an empty state)."""
 
     def __init__(self, name: str, drawer: Drawer, min_height: int, parent: QWidget | None = None) -> None:
-        self.stats: DatasetStats | None = None  # before Qt can send a change event to redraw()
+        # before Qt can send a change event to redraw(): a canvas made after the language was switched gets one
+        # when it is given its parent
+        self.stats: DatasetStats | None = None
+        self.name, self.drawer = name, drawer
         super().__init__(Figure(layout="constrained"))
         self.setParent(parent)
         self.setObjectName(f"stats-chart-{name}")
-        self.name, self.drawer = name, drawer
         self.setMinimumHeight(min_height)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.redraw()

@@ -1,0 +1,76 @@
+"""Issue 29, 12 and 13: the smaller things a person sees. The Judge view offers the endpoint typed in Collect; the
+list has a phone column and its labels fit; a long instruction is not cut in the drop-down; the stage tabs' marks
+are explained; a switch of language leaves no message in the old one, and a JSON mistake is said in Chinese."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from annotator.storage.workspace import Workspace
+from annotator.ui import identity
+from annotator.ui.main_window import MainWindow
+from tests.ui.test_annotate_view import UNLABELLED
+
+
+def test_the_judge_view_offers_the_endpoint_typed_in_collect(qtbot: QtBot, window: MainWindow) -> None:
+    agent = window.collect.runs_panel.agent
+    window.show_view("collect")
+    agent.url.setText("http://127.0.0.1:9/v1")
+    agent.url.editingFinished.emit()
+    agent.model.setText("qwen2.5-vl-72b")
+    agent.model.editingFinished.emit()
+    window.show_view("judge")
+    form = window.judge.form
+    assert (form.url.text(), form.model.text()) == ("http://127.0.0.1:9/v1", "qwen2.5-vl-72b")
+    form.url.setText("http://judge.example/v1")  # a judge endpoint of its own stays its own
+    window.show_view("collect")
+    window.show_view("judge")
+    assert form.url.text() == "http://judge.example/v1"
+
+
+def test_the_list_has_a_phone_column_and_its_labels_fit(qtbot: QtBot, window: MainWindow) -> None:
+    model, table = window.browser.model, window.browser.table
+    qtbot.waitUntil(lambda: model.rowCount() > 0)
+    columns = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    phone = columns.index("Phone")
+    assert model.data(model.index(0, phone)) == "emulator-5554"  # where tests.factories records its runs
+    outcome = columns.index("Outcome")
+    wanted = table.fontMetrics().horizontalAdvance("task completed")
+    assert table.horizontalHeader().sectionSize(outcome) > wanted  # was cut to "task comple…"
+
+
+def test_a_long_instruction_is_whole_in_the_drop_down(qtbot: QtBot, window: MainWindow) -> None:
+    form = window.collect.runs_panel.task
+    long = "在优选商城搜索“蓝牙耳机”，打开“无线蓝牙耳机 降噪版”的详情页，把黑色款加入购物车后去结算，但先不要付款"
+    form.app.setEditText("")  # the workspace's first app: the one given here
+    form.set_instructions({"优选商城": [(1, long), (2, "打开优选商城")]})
+    assert form.instruction.count() == 2
+    view = form.instruction.view()
+    assert view.textElideMode() == Qt.TextElideMode.ElideRight
+    assert view.minimumWidth() >= min(view.sizeHintForColumn(0), form.instruction.screen().availableGeometry().width())
+    assert form.instruction.itemData(0, Qt.ItemDataRole.ToolTipRole) == long
+
+
+def test_the_stage_marks_are_explained(qtbot: QtBot, window: MainWindow) -> None:
+    identity.remember("小王", "annotator")
+    window.open_trajectory(UNLABELLED)
+    qtbot.waitUntil(lambda: window.annotate.is_showing(UNLABELLED))
+    assert "✓ labelled, · not yet, ⚠ needs a look" in window.annotate.panel.progress.text()
+
+
+def test_a_language_switch_leaves_no_message_in_the_old_language_and_json_errors_are_translated(
+    qtbot: QtBot, window: MainWindow, populated: Workspace
+) -> None:
+    identity.remember("小王", "annotator")
+    window.status.show_info("A virtual phone runs on 127.0.0.1:5037")
+    window.set_language("zh_CN")
+    try:
+        qtbot.waitUntil(lambda: window.status.currentMessage() == "")  # the change event is posted
+        window.open_trajectory(UNLABELLED)
+        qtbot.waitUntil(lambda: window.annotate.is_showing(UNLABELLED))
+        editor = window.annotate.editors.tool_call
+        editor.json_edit.setPlainText('{"name": "mobile_use" "arguments": {}}')
+        assert any("需要逗号" in problem for problem in editor.problems), editor.problems
+    finally:
+        window.set_language("en")
