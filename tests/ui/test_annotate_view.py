@@ -115,6 +115,22 @@ def test_a_click_on_the_screenshot_sets_the_tool_call_and_writes_a_revision(
     assert "review: labelling" in view.header.details.text()  # as stored: the first edit started the labelling
 
 
+def test_a_corner_of_the_box_dragged_resizes_it(qtbot: QtBot, view: AnnotationView, populated: Workspace) -> None:
+    """labelme's handles: the opposite corner stays, the box is not drawn again from scratch."""
+    open_and_wait(qtbot, view, UNLABELLED)
+    step_id = view.current_step_id()
+    drag(qtbot, view, on_screen(view, 100, 1000), on_screen(view, 600, 1400))
+    settle(qtbot, view)
+    drag(qtbot, view, on_screen(view, 600, 1400), on_screen(view, 800, 1600))  # the bottom-right handle
+    settle(qtbot, view)
+    x1, y1, x2, y2 = stored(populated, step_id)["target_box"]
+    assert abs(x1 - 100) < 5 and abs(y1 - 1000) < 5 and abs(x2 - 800) < 5 and abs(y2 - 1600) < 5
+    drag(qtbot, view, on_screen(view, 100, 1000), on_screen(view, 300, 1100))  # the top-left one
+    settle(qtbot, view)
+    x1, y1, x2, y2 = stored(populated, step_id)["target_box"]
+    assert abs(x1 - 300) < 5 and abs(y1 - 1100) < 5 and abs(x2 - 800) < 5 and abs(y2 - 1600) < 5
+
+
 def test_a_drag_draws_the_target_box_and_ctrl_click_picks_an_element(
     qtbot: QtBot, view: AnnotationView, populated: Workspace
 ) -> None:

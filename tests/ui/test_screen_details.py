@@ -9,7 +9,10 @@ from pytestqt.qtbot import QtBot
 
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
+from annotator.ui.app import AnnotatorApp
+from annotator.ui.browser.model import COLUMN_INDEX
 from annotator.ui.main_window import MainWindow
+from tests.ui.conftest import open_window
 from tests.ui.test_annotate_view import UNLABELLED
 
 
@@ -74,3 +77,39 @@ def test_a_language_switch_leaves_no_message_in_the_old_language_and_json_errors
         assert any("需要逗号" in problem for problem in editor.problems), editor.problems
     finally:
         window.set_language("en")
+
+
+def test_a_right_click_on_the_list_header_hides_and_shows_columns_and_it_is_remembered(
+    qtbot: QtBot, qapp: AnnotatorApp, window: MainWindow, populated: Workspace
+) -> None:
+    """Label Studio's column chooser: the header's context menu, the ID and the instruction always shown."""
+    header = window.browser.table.horizontalHeader()
+    menu = window.browser.columns.build_menu()
+    actions = {action.objectName(): action for action in menu.actions()}
+    assert not actions["column-id"].isEnabled() and not actions["column-instruction"].isEnabled()
+    actions["column-collector"].setChecked(False)
+    assert header.isSectionHidden(COLUMN_INDEX["collector"])
+    window.close()
+    again = open_window(qtbot, qapp, populated.data_dir)
+    assert again.browser.table.horizontalHeader().isSectionHidden(COLUMN_INDEX["collector"])
+    shown = {a.objectName(): a for a in again.browser.columns.build_menu().actions()}
+    shown["column-collector"].setChecked(True)
+    assert not again.browser.table.horizontalHeader().isSectionHidden(COLUMN_INDEX["collector"])
+
+
+def test_review_draws_the_box_the_export_gives_a_step(populated: Workspace) -> None:
+    """A click whose box was only suggested from the screen's elements (no person drew one) is exported with that
+    box; the reviewer sees it drawn too, not only the boxes people drew."""
+    from annotator.domain.geometry import Box
+    from annotator.domain.target_box import SuggestedBox
+    from annotator.storage.target_boxes import fill_suggestions
+    from annotator.storage.trajectories import load_trajectory
+    from annotator.ui.review.step_screen import step_overlays
+
+    first = load_trajectory(populated.database, 1).steps[0]
+    search_box = Box(40.0, 120.0, 1040.0, 280.0)  # the factory's hierarchy: the search box under the clicks
+    assert fill_suggestions(populated.database, {first.id or 0: SuggestedBox(search_box, "uiautomator")}) == 1
+    step = load_trajectory(populated.database, 1).steps[0]
+    assert step.label.target_box is None and step.target()[0] == search_box  # nobody drew it; the export has it
+    labelled, _collected = step_overlays(step)
+    assert labelled.box == tuple(search_box)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView, QWidg
 
 from annotator.device.hierarchy import UiNode, element_at
 from annotator.domain.action_text import element_name
+from annotator.ui.annotate import box_handles as handles
 from annotator.ui.annotate import canvas_paint as paint
 from annotator.ui.annotate.canvas_labels import click_points
 from annotator.ui.annotate.canvas_zoom import ZOOM_STEP, ZoomingView
@@ -187,6 +188,12 @@ class StepCanvas(Retranslating, ZoomingView):
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
         elif button == Qt.MouseButton.LeftButton and self._screen is not None:  # no aiming at an unseen screen
             self._press, self._dragged = event.position(), None
+            corner = (
+                None if self._privacy else handles.grabbed(self._labelled.box, self.viewportTransform(), self._press)
+            )
+            if corner is not None and self._labelled.box is not None:  # a resize: the drag starts across from it
+                self._press = handles.opposite(self._labelled.box, self.viewportTransform(), corner)
+                self._dragged = QRectF(QPointF(*self._labelled.box[:2]), QPointF(*self._labelled.box[2:]))
         event.accept()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
@@ -202,6 +209,10 @@ class StepCanvas(Retranslating, ZoomingView):
             corners = QRectF(self.to_device(self._press), self.to_device(position)).normalized()
             self._dragged = corners.intersected(QRectF(0, 0, self._size.width(), self._size.height()))
             self.viewport().update()
+        elif self._press is None and not self._space and not self._privacy:
+            self.viewport().setCursor(
+                handles.cursor_for(handles.grabbed(self._labelled.box, self.viewportTransform(), position))
+            )
         self._hover_at(position)
         event.accept()
 
@@ -348,6 +359,8 @@ class StepCanvas(Retranslating, ZoomingView):
             paint.suggested_box(painter, to_view.mapRect(QRectF(x1, y1, x2 - x1, y2 - y1)), hint, viewport, points)
         labelled = paint.Words(hold, hold_for, "%1")
         paint.paint_shapes(painter, self._labelled, to_view, paint.LABELLED, labelled, screen, points)
+        if self._labelled.box is not None and not self._privacy and self._dragged is None:
+            handles.paint_handles(painter, self._labelled.box, to_view)
         if self._hovered is not None:
             described = self.element_text(self._hovered)
             paint.paint_element(painter, self._hovered, described, to_view, viewport, points)

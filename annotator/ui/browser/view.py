@@ -20,6 +20,7 @@ from annotator.storage.studies import HiddenJudging, hidden_judging
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity, labels
 from annotator.ui import settings as keys
+from annotator.ui.browser.columns import ColumnChooser
 from annotator.ui.browser.filters import FilterBar
 from annotator.ui.browser.model import COLUMN_INDEX, ID_ROLE, TrajectoryTableModel
 from annotator.ui.hub import Hub
@@ -146,6 +147,7 @@ class BrowserView(Retranslating, QWidget):
         state = keys.settings().value(HEADER_STATE)
         if state is not None:
             header.restoreState(state)
+        self.columns = ColumnChooser(header)  # right click on the header: which columns show
         table.setSortingEnabled(True)  # asks the model to sort by the header's indicator: a database query
         table.fit_labels()
 

@@ -18,9 +18,11 @@ MARGIN = 6
 
 
 def step_overlays(step: LabelledStep) -> tuple[Overlays, Overlays | None]:
-    """(what the label says, what was collected when the label changed it, else None)."""
+    """(what the label says, what was collected when the label changed it, else None). The box is the one the
+    export gives the step: drawn or accepted by a person, else the suggestion its point lies in."""
     label, original = step.label, step.original
-    labelled = overlays_for(label.tool_call if label.tool_call is not None else original.tool_call, label.target_box)
+    box, _provenance = step.target()
+    labelled = overlays_for(label.tool_call if label.tool_call is not None else original.tool_call, box)
     collected = overlays_for(original.tool_call, None)
     changed = label.tool_call is not None and collected != overlays_for(label.tool_call, None)
     return labelled, collected if changed and not collected.empty else None
