@@ -30,6 +30,19 @@ HEADLINE = ("step_accuracy", "task_success", "type_match", "exact_match", "groun
 # share done *and* claimed by the model; Mobile-R1's Task Succ. (every step right) is an offline figure only.
 ONLINE_HEADLINE = ("claimed_and_done", "tail_success")
 _LEGACY_ONLINE = {"task_success": "claimed_and_done"}  # the name an online summary stored before issue 28
+# The count each figure is a share of (offline, then online): where a summary holds it as 0, the figure measured
+# nothing, whatever value was written for it.
+DENOMINATORS = {
+    "step_accuracy": "steps", "task_success": "trajectories", "type_match": "steps", "exact_match": "steps",
+    "grounding_accuracy": "grounding_steps", "step_success_rate": "steps", "tail_success": "checked",
+    "claimed_and_done": "checked", "claimed_success": "rollouts",
+}  # fmt: skip
+
+
+def measured(figures: dict[str, Any], key: str) -> Any:
+    """The figure `key` of `figures`, or None where the count it is a share of is 0 (no step, no checked run)."""
+    count = figures.get(DENOMINATORS.get(key, ""))
+    return None if isinstance(count, int) and not isinstance(count, bool) and count == 0 else figures.get(key)
 
 
 def current_online_summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from annotator.domain.evaluation import HEADLINE, ONLINE_HEADLINE, StepDifference, compare
+from annotator.domain.evaluation import HEADLINE, ONLINE_HEADLINE, StepDifference, compare, measured
 from annotator.domain.geometry import Box, ScreenSize
 from annotator.storage import evaluations
 from annotator.storage.database import Database
@@ -132,7 +132,7 @@ def model_name(policy: Mapping[str, Any] | None) -> str:
 
 def _row(info: EvaluationInfo) -> EvaluationRow:
     summary = info.summary or {}
-    figures = {name: summary[name] for name in (*HEADLINE, *ONLINE_HEADLINE) if name in summary}
+    figures = {name: measured(summary, name) for name in (*HEADLINE, *ONLINE_HEADLINE) if name in summary}
     steps = summary.get("steps", summary.get("rollouts"))
     return EvaluationRow(
         info.id, info.name, info.kind, model_name(info.policy), info.status, info.message, info.created_at,

@@ -14,13 +14,14 @@ from __future__ import annotations
 import importlib.util
 import json
 import shlex
+import socket
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from annotator.storage import training_runs
+from annotator.storage import evaluations, training_runs
 from annotator.storage.database import Database, sqlite_url
 from annotator.storage.training_runs import REWARD_KEYS, RunInfo
 from annotator.storage.workspace import DATABASE_FILE, DB_URL_ENV, Workspace
@@ -194,6 +195,12 @@ def eval_argv(run: RunInfo, model_path: str, workspace: Workspace) -> list[str]:
     name = f"run {run.id} {run.recipe} ({Path(model_path).name})"
     return [*CLI, "eval", "--model-path", model_path, "--export", run.data_dir, "--name", name, "--json",
             *workspace_args(workspace)]  # fmt: skip
+
+
+def evaluation_started_by(db: Database, pid: int) -> int | None:
+    """The evaluation an `eval` command this app started (process `pid`, on this machine) writes to, once it has
+    begun one: the Runs view opens it in the Models view while it runs."""
+    return evaluations.running_in(db, socket.gethostname(), pid)
 
 
 def error_line(output: str) -> str:

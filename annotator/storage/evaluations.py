@@ -187,6 +187,13 @@ def list_evaluations(db: Database, kind: str | None = None) -> list[EvaluationIn
         return [_info(row) for row in session.scalars(query)]
 
 
+def running_in(db: Database, host: str, pid: int) -> int | None:
+    """The evaluation that the process `pid` on `host` is running, once it has started (or resumed) one."""
+    query = select(E.id).where(E.status == RUNNING, E.owner_host == host, E.owner_pid == pid).order_by(E.id.desc())
+    with db.session() as session:
+        return session.scalars(query).first()
+
+
 def prediction_counts(db: Database, evaluation_id: int) -> dict[str, int]:
     """How many predictions have an answer and how many failed."""
     query = select(P.error.is_(None), func.count()).where(P.evaluation_id == evaluation_id).group_by(P.error.is_(None))

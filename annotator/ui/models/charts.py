@@ -17,10 +17,10 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLocale
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from annotator.domain.evaluation import ONLINE_HEADLINE
+from annotator.domain.evaluation import ONLINE_HEADLINE, measured
 from annotator.reports.statistics_charts import BLUE, ORANGE, TITLE_GID, style
 from annotator.ui.figure_canvas import IdleDrawCanvas
-from annotator.ui.models.tables import metric_name
+from annotator.ui.models.glossary import metric_name
 
 CONTEXT = "ModelsCharts"
 TEXT = {
@@ -53,7 +53,7 @@ def draw_per_app(figure: Figure, per_app: Mapping[str, Mapping[str, Any]], kind:
     axes = figure.subplots()
     first, second = bars_of(kind)
     for offset, metric, colour in ((BAR_HEIGHT / 2, first, BLUE), (-BAR_HEIGHT / 2, second, ORANGE)):
-        values = [per_app[app].get(metric) for app in apps]
+        values = [measured(per_app[app], metric) for app in apps]
         places = [row + offset for row in range(len(apps))]
         shown = [100 * value if isinstance(value, (int, float)) else 0 for value in values]
         bars = axes.barh(places, shown, height=BAR_HEIGHT, color=colour, label=metric_name(metric))

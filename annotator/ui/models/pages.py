@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from annotator.services.evaluations import ChangedStep, Comparison, EvaluationDetail, FailedStep
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.models.glossary import explain, metric_name
 from annotator.ui.models.step_detail import EvaluatedStep
 from annotator.ui.models.tables import (
     BETTER,
@@ -24,10 +25,8 @@ from annotator.ui.models.tables import (
     Cell,
     FiguresTable,
     heading,
-    metric_name,
-    metric_tip,
-    percent,
     points,
+    share,
     signed_colour,
     value_name,
 )
@@ -191,8 +190,8 @@ class ComparisonPage(Retranslating, QWidget):
     def _figure_row(found: Comparison, key: str) -> list[Cell | str]:
         difference = found.difference.get(key)
         return [
-            Cell(metric_name(key), tip=metric_tip(key), number=False), percent(found.first_figures.get(key)),
-            percent(found.second_figures.get(key)),
+            Cell(metric_name(key), tip=explain(key), number=False), share(found.first_figures, key),
+            share(found.second_figures, key),
             Cell(points(difference), colour=signed_colour(difference), bold=True),
         ]  # fmt: skip
 

@@ -16,12 +16,12 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLay
 from annotator.domain.evaluation import ONLINE_HEADLINE
 from annotator.services.evaluations import EvaluationDetail
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.models.glossary import FORMAT_ERRORS, PASS_AT_K, SHORT, explain, metric_name, translate
 from annotator.ui.models.tables import (
     KINDS,
     LEVELS,
     OFFLINE_FIGURES,
     ONLINE_FIGURES,
-    SHORT,
     STATUSES,
     WORSE,
     Cell,
@@ -29,11 +29,9 @@ from annotator.ui.models.tables import (
     count,
     heading,
     interval,
-    metric_name,
-    metric_tip,
     moment,
     percent,
-    translate,
+    share,
     value_name,
 )
 
@@ -41,6 +39,12 @@ if TYPE_CHECKING:  # matplotlib loads with the first evaluation shown, not at st
     from annotator.ui.models.charts import PerAppChart
 
 SETTINGS_SHOWN = ("coords", "prompt_variant", "temperature", "samples")
+STEP_ERRORS = ("argument_errors", "format_errors")  # counted over the steps asked
+
+
+def counted(figures: dict[str, Any], key: str) -> str:
+    """A count of `figures`; a dash for errors of no step asked (an unseen split with no step has no 0 errors)."""
+    return count(None if key in STEP_ERRORS and figures.get("steps") == 0 else figures.get(key))
 
 
 class EvaluationSummary(Retranslating, QWidget):
@@ -131,6 +135,10 @@ class EvaluationSummary(Retranslating, QWidget):
             lines.append(f'<span style="color:{WORSE.name()}">{html.escape(row.message)}</span>')
         if not detail.summary:
             lines.append(self.tr("No summary yet: the evaluation is still running, or it ended before summing up."))
+        steps = detail.summary.get("steps")
+        if isinstance(steps, int) and steps > 0 and detail.summary.get("format_errors") == steps:
+            lines.append(fill(self.tr("None of the %1 replies was in the answer format, so every figure is a measured "
+                                      "0%: the model has not learnt the format yet."), steps))  # fmt: skip
         return "<br>".join(lines)
 
     def _figure_rows(self, summary: dict[str, Any], online: bool) -> list[list[Cell | str]]:
@@ -141,18 +149,23 @@ class EvaluationSummary(Retranslating, QWidget):
         rows: list[list[Cell | str]] = []
         for key in ONLINE_FIGURES if online else OFFLINE_FIGURES:
             if key in summary:
-                name = Cell(metric_name(key), tip=metric_tip(key), number=False)
-                value, bounds = Cell(percent(summary[key]), bold=True), Cell(interval(intervals.get(key)))
+                name = Cell(metric_name(key), tip=explain(key), number=False)
+                value, bounds = Cell(share(summary, key), bold=True), Cell(interval(intervals.get(key)))
                 rows.append([name, value, bounds, Cell(self._over(key, summary, online))])
         counts = (
-            (self.tr("Argument errors (Avg Err.)"), "argument_errors"), (self.tr("Format errors"), "format_errors"),
-            (self.tr("Runs"), "rollouts"), (self.tr("Mean steps per run"), "mean_steps"),
-            (self.tr("Runs that did not end"), "unfinished"),
+            (self.tr("Argument errors (Avg Err.)"), "argument_errors", self._argument_tip()),
+            (self.tr("Format errors"), "format_errors", translate(FORMAT_ERRORS)), (self.tr("Runs"), "rollouts", ""),
+            (self.tr("Mean steps per run"), "mean_steps", ""), (self.tr("Runs that did not end"), "unfinished", ""),
         )  # fmt: skip
-        rows += [[Cell(name, number=False), count(summary[key]), "", ""] for name, key in counts if key in summary]
+        rows += [[Cell(name, tip=tip, number=False), counted(summary, key), "", ""]
+                 for name, key, tip in counts if key in summary]  # fmt: skip
         for k, value in (summary.get("pass_at_k") or {}).items():
-            rows.append([Cell(fill(self.tr("pass@%1 (step accuracy)"), k), number=False), percent(value), "", ""])
+            name = Cell(fill(self.tr("pass@%1 (step accuracy)"), k), tip=translate(PASS_AT_K), number=False)
+            rows.append([name, percent(value), "", ""])
         return rows
+
+    def _argument_tip(self) -> str:
+        return self.tr("Steps with the right type but a wrong argument")
 
     def _over(self, key: str, summary: dict[str, Any], online: bool) -> str:
         """What a figure is a share of."""
@@ -171,8 +184,8 @@ class EvaluationSummary(Retranslating, QWidget):
         else:
             keys = OFFLINE_FIGURES
             counts = [(self.tr("Trajectories"), ""), (self.tr("Steps"), "")]
-        figures = [(translate(SHORT[key]), metric_name(key)) for key in keys]
-        tail = [] if online else [(self.tr("Arg. errors"), self.tr("Steps with the right type but a wrong argument"))]
+        figures = [(translate(SHORT[key]), explain(key)) for key in keys]
+        tail = [] if online else [(self.tr("Arg. errors"), self._argument_tip())]
         return [(self.tr("App"), ""), *counts, *figures, *tail]
 
     def _app_rows(self, summary: dict[str, Any], online: bool) -> list[list[Cell | str]]:
@@ -185,11 +198,11 @@ class EvaluationSummary(Retranslating, QWidget):
         for name, figures, bold in groups:
             if online:
                 numbers = [count(figures.get("rollouts")), count(figures.get("mean_steps"))]
-                numbers += [percent(figures.get(key)) for key in ONLINE_HEADLINE]
+                numbers += [share(figures, key) for key in ONLINE_HEADLINE]
             else:
                 numbers = [count(figures.get("trajectories")), count(figures.get("steps"))]
-                numbers += [percent(figures.get(key)) for key in OFFLINE_FIGURES]
-                numbers.append(count(figures.get("argument_errors")))
+                numbers += [share(figures, key) for key in OFFLINE_FIGURES]
+                numbers.append(counted(figures, "argument_errors"))
             rows.append([Cell(name, bold=bold, number=False), *(Cell(text, bold=bold) for text in numbers)])
         return rows
 

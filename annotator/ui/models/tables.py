@@ -1,17 +1,17 @@
-"""The Models view's tables: how figures are written (percentages, points, intervals), the names of the metrics,
-statuses and kinds in the user's language, and the read-only table widget they are shown in.
+"""The Models view's tables: how figures are written (percentages, points, intervals), the names of statuses and
+kinds in the user's language, and the read-only table widget they are shown in (the metrics' names: glossary.py).
 
 Fractions (0-1) are shown as percentages with one decimal, differences as signed percentage points; a figure
-that cannot be computed (no step with a point for grounding, say) reads as a dash.
+that cannot be computed (no step with a point for grounding, say) or counts nothing reads as a dash.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLocale, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QDateTime, QLocale, Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,15 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.domain.evaluation import ONLINE_HEADLINE
+from annotator.domain.evaluation import ONLINE_HEADLINE, measured
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.models.glossary import NO_VALUE, SHORT, explain, translate
 from annotator.ui.read_only_table import style_read_only
 
 if TYPE_CHECKING:
     from annotator.services.evaluations import EvaluationRow
 
-CONTEXT = "ModelsView"
-NO_VALUE = "—"
 NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 BETTER, WORSE = QColor("#2e7d32"), QColor("#c62828")  # a difference's colour: up is good for every figure here
 OFFLINE_FIGURES = ("step_accuracy", "task_success", "type_match", "exact_match", "grounding_accuracy",
@@ -42,45 +41,6 @@ ONLINE_FIGURES = (*ONLINE_HEADLINE, "claimed_success")
 LIST_FIGURES = (*OFFLINE_FIGURES[:2], "tail_success", *OFFLINE_FIGURES[2:])
 MIN_NUMBER_WIDTH = 64  # short Chinese headers would otherwise make narrow number columns
 
-# Every figure the view may show: key of the summary -> (name, what it means). Offline ones first.
-METRICS: dict[str, tuple[str, str]] = {
-    "step_accuracy": (QT_TRANSLATE_NOOP("ModelsView", "Step accuracy"),
-                      QT_TRANSLATE_NOOP("ModelsView", "Steps whose reply has the format and the right action "
-                                                      "(Mobile-R1 Acc.)")),
-    "task_success": (QT_TRANSLATE_NOOP("ModelsView", "Task success"),
-                     QT_TRANSLATE_NOOP("ModelsView", "Trajectories whose every step is right (Mobile-R1 Task "
-                                                     "Succ.)")),
-    "type_match": (QT_TRANSLATE_NOOP("ModelsView", "Type match (TM)"),
-                   QT_TRANSLATE_NOOP("ModelsView", "The predicted action type is the labelled one")),
-    "exact_match": (QT_TRANSLATE_NOOP("ModelsView", "Exact match (R_Act)"),
-                    QT_TRANSLATE_NOOP("ModelsView", "Type and every argument right; a point inside the target box "
-                                                    "(Mobile-R1's R_Act)")),
-    "grounding_accuracy": (QT_TRANSLATE_NOOP("ModelsView", "Grounding (GR)"),
-                           QT_TRANSLATE_NOOP("ModelsView", "Of the steps with a labelled point: the predicted point "
-                                                           "lies within 14% of the screen width of it")),
-    "step_success_rate": (QT_TRANSLATE_NOOP("ModelsView", "Step success rate (SR)"),
-                          QT_TRANSLATE_NOOP("ModelsView", "Type and every argument right, a point within 14% of the "
-                                                          "screen width of the labelled one (AndroidControl's step "
-                                                          "success: the EM / SR of UI-R1 and GUI-R1)")),
-    "tail_success": (QT_TRANSLATE_NOOP("ModelsView", "Tail success"),
-                     QT_TRANSLATE_NOOP("ModelsView", "Runs whose task is done at the end, whatever happened on the "
-                                                     "way (Mobile-R1 Tail Succ.)")),
-    "claimed_and_done": (QT_TRANSLATE_NOOP("ModelsView", "Done and claimed"),
-                         QT_TRANSLATE_NOOP("ModelsView", "Runs whose task is done at the end and in which the model "
-                                                         "said it had finished the task")),
-    "claimed_success": (QT_TRANSLATE_NOOP("ModelsView", "Claimed success"),
-                        QT_TRANSLATE_NOOP("ModelsView", "Runs in which the model said it had finished the task")),
-}  # fmt: skip
-SHORT = {  # the list's narrow column headers
-    "step_accuracy": QT_TRANSLATE_NOOP("ModelsView", "Step acc."),
-    "task_success": QT_TRANSLATE_NOOP("ModelsView", "Task succ."),
-    "type_match": QT_TRANSLATE_NOOP("ModelsView", "TM"),
-    "exact_match": QT_TRANSLATE_NOOP("ModelsView", "R_Act"),
-    "grounding_accuracy": QT_TRANSLATE_NOOP("ModelsView", "GR"),
-    "step_success_rate": QT_TRANSLATE_NOOP("ModelsView", "SR"),
-    "tail_success": QT_TRANSLATE_NOOP("ModelsView", "Tail succ."),
-    "claimed_and_done": QT_TRANSLATE_NOOP("ModelsView", "Done+claimed"),
-}
 STATUSES = {
     "running": QT_TRANSLATE_NOOP("ModelsView", "running"),
     "complete": QT_TRANSLATE_NOOP("ModelsView", "complete"),
@@ -104,21 +64,9 @@ REASONS = {  # why a step failed (services.evaluations)
 }
 
 
-def translate(source: str) -> str:
-    return QCoreApplication.translate(CONTEXT, source) if source else ""
-
-
 def value_name(table: dict[str, str], value: str) -> str:
     """A stored value (status, kind, reason) in the user's language; an unknown one as stored."""
     return translate(table[value]) if value in table else value
-
-
-def metric_name(key: str) -> str:
-    return translate(METRICS[key][0]) if key in METRICS else key
-
-
-def metric_tip(key: str) -> str:
-    return translate(METRICS[key][1]) if key in METRICS else ""
 
 
 def percent(value: object) -> str:
@@ -126,6 +74,11 @@ def percent(value: object) -> str:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return NO_VALUE
     return QLocale().toString(100 * float(value), "f", 1) + "%"  # the same sign in English and Chinese
+
+
+def share(figures: dict[str, Any], key: str) -> str:
+    """One of `figures` as a percentage; a dash where the count it is a share of is 0 (domain.evaluation.measured)."""
+    return percent(measured(figures, key))
 
 
 def points(value: object) -> str:
@@ -257,7 +210,7 @@ DATE_HEADER = QT_TRANSLATE_NOOP("ModelsView", "Date")
 
 def list_columns() -> list[tuple[str, str]]:
     """The list's (header, tooltip) pairs in the user's language: who, how it ended, the figures, when."""
-    figures = [(translate(SHORT[key]), metric_name(key) + ": " + translate(METRICS[key][1])) for key in LIST_FIGURES]
+    figures = [(translate(SHORT[key]), explain(key)) for key in LIST_FIGURES]
     named = [(translate(title), translate(tip)) for title, tip in LIST_HEADERS]
     return [*named, *figures, (translate(DATE_HEADER), "")]
 
@@ -273,7 +226,7 @@ def list_cells(row: EvaluationRow) -> list[Cell]:
         Cell(value_name(KINDS, row.kind), number=False),
         status,
     ]  # fmt: skip
-    cells += [Cell(percent(row.figures.get(key)) if key in row.figures else NO_VALUE) for key in LIST_FIGURES]
+    cells += [Cell(percent(row.figures.get(key))) for key in LIST_FIGURES]  # the service left out what is unmeasured
     when = translate(QT_TRANSLATE_NOOP("ModelsView", "Started %1, finished %2"))
     cells.append(Cell(moment(row.created_at), tip=fill(when, moment(row.created_at), moment(row.finished_at) or "—")))
     return cells

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from annotator.storage.workspace import Workspace
 from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.models.glossary import Legend
 from annotator.ui.models.tables import CompareChoice, FiguresTable, list_cells, list_columns
 from annotator.ui.refreshing import RefreshingView
 from annotator.ui.workers import Jobs, describe
@@ -91,6 +92,7 @@ class ModelsView(Retranslating, RefreshingView):
         self.table = FiguresTable("evaluations", self)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.legend = Legend(self)
         self.empty = QLabel(self)
         self.empty.setObjectName("models-empty")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -121,7 +123,7 @@ class ModelsView(Retranslating, RefreshingView):
             self.tabs.addTab(page, "")
         self.split.addWidget(self.tabs)
         self.split.setStretchFactor(1, 4)
-        self.split.setSizes([150, 600])
+        self.split.setSizes([220, 600])  # the list shows five evaluations and its legend
         self._show_tab_titles()
 
     def _lay_out(self) -> None:
@@ -130,8 +132,13 @@ class ModelsView(Retranslating, RefreshingView):
         top.addWidget(self.compare_label)
         top.addWidget(self.compare_with)
         top.addWidget(self.refresh_button)
+        listed = QWidget(self)  # the list with its legend under it: the short headers explained in words
+        column = QVBoxLayout(listed)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.table, 1)
+        column.addWidget(self.legend)
         self.split = QSplitter(Qt.Orientation.Vertical, self)
-        self.split.addWidget(self.table)
+        self.split.addWidget(listed)
         self.split.setStretchFactor(0, 1)
         self.split.setChildrenCollapsible(False)
         self.pages = QStackedWidget(self)

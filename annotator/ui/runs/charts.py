@@ -1,5 +1,8 @@
 """A run's loss and reward curves by step, side by side (only the ones the run logs), in the user's language.
 
+The reward is what the trainer logs as `reward`: TRL's mean, over the step's completions, of the sum of the
+weighted reward functions (grpo_task logs its R_task the same way). Each axis says what it plots and on which scale.
+
 Imported when the first run is shown (matplotlib is slow to load and the app starts without it), as the Models and
 Statistics views' charts are; the texts use their fonts, so Chinese labels find their glyphs.
 """
@@ -29,9 +32,14 @@ TEXT = {
     "empty": QT_TRANSLATE_NOOP("RunsCharts", "No step logged yet"),
     "ends": QT_TRANSLATE_NOOP("RunsCharts", "%1: first %2, last %3"),
     "average": QT_TRANSLATE_NOOP("RunsCharts", "mean of %1 steps"),
+    "loss_log": QT_TRANSLATE_NOOP("RunsCharts", "Loss (log scale)"),
+    "loss_linear": QT_TRANSLATE_NOOP("RunsCharts", "Loss (linear scale)"),
+    "reward_axis": QT_TRANSLATE_NOOP("RunsCharts", "Mean reward per completion\n(sum of the reward terms)"),
 }
 HEIGHT_PX = 260
-LOG_SCALE_RATIO = 30  # a positive curve whose largest value is this many times its smallest is drawn on a log axis
+LOG_SCALE_RATIO = 30  # a positive loss whose largest value is this many times its smallest is drawn on a log axis
+MARGIN = 0.1  # of a reward curve's span, above and below it
+FLAT_MARGIN = 0.05  # around a reward that never moved: of its value, and at least this much
 WINDOWS = 8  # the moving mean spans an eighth of the steps: the trend through a noisy reward or loss
 
 
@@ -57,7 +65,11 @@ def draw_curves(figure: Figure, curves: dict[str, Curve]) -> None:
             axes.legend(loc="best", fontsize="small", frameon=False)
         first, last = curve.values[0], curve.values[-1]
         axes.set_title(fill(text("ends"), text(key), figure_value(first), figure_value(last)))
-        set_value_range(axes, curve.values)
+        if key == "loss":
+            axes.set_ylabel(text("loss_log" if set_loss_range(axes, curve.values) else "loss_linear"))
+        else:
+            set_reward_range(axes, curve.values)
+            axes.set_ylabel(text("reward_axis"))
         axes.set_xlabel(text("step"))
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
         axes.spines[["top", "right"]].set_visible(False)
@@ -77,15 +89,25 @@ def figure_value(value: float) -> str:
     return f"{value:.3g}"
 
 
-def set_value_range(axes: Axes, values: list[float]) -> None:
-    """A range that does not make noise look like a fall or a climb: zero stays in view for a curve of one sign,
-    and a positive one spanning orders of magnitude (an SFT loss) is drawn on a log axis."""
+def set_loss_range(axes: Axes, values: list[float]) -> bool:
+    """A log axis for a positive loss spanning orders of magnitude (SFT's ~7 to 0.01 reads as the fall it is, not
+    as a flat line that jumps at the end); otherwise a linear one with zero in view, so noise does not look like a
+    fall or a climb. True when the axis is logarithmic."""
     low, high = min(values), max(values)
     if low > 0 and high / low >= LOG_SCALE_RATIO:
         axes.set_yscale("log")
-        return
+        return True
     span = max(high - low, abs(high), abs(low), 1e-12)
     axes.set_ylim(min(low, 0.0) - 0.05 * span, max(high, 0.0) + 0.05 * span)
+    return False
+
+
+def set_reward_range(axes: Axes, values: list[float]) -> None:
+    """The data's own range with a small margin: a reward moving near its bound (1.9 to 2.0 of 2) shows its
+    movement instead of a flat line at the top of an axis from zero."""
+    low, high = min(values), max(values)
+    margin = MARGIN * (high - low) if high > low else max(FLAT_MARGIN * abs(high), FLAT_MARGIN)
+    axes.set_ylim(low - margin, high + margin)
 
 
 class CurvesChart(IdleDrawCanvas):

@@ -33,6 +33,10 @@ class CliProcess(QObject):
     def start(self) -> None:
         self.process.start(self.argv[0], self.argv[1:])
 
+    def pid(self) -> int:
+        """The command's process id while it runs, else 0."""
+        return int(self.process.processId())
+
     def running(self) -> bool:
         return self.process.state() != QProcess.ProcessState.NotRunning
 

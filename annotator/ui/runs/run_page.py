@@ -1,6 +1,7 @@
 """One training run: what it is, its loss and reward curves, the latest completions with their rewards, the log's
 tail, and what can be done with it: cancel a live run, resume an ended one that has a checkpoint, evaluate its
-model (`trainer-bridge eval --model-path`) and open that evaluation in the Models view.
+model (`trainer-bridge eval --model-path`) and open that evaluation in the Models view: as soon as the command has
+begun it (the view finds it by the command's process, `evaluation_found`), else when the command ends.
 
 Built when the first run is shown (its charts load matplotlib). The commands run as subprocesses of the bridge's
 command line, so their outcome and refusals read as on a terminal.
@@ -44,6 +45,7 @@ class RunPage(Retranslating, QWidget):
     changed = Signal()  # a command ended: the runs are read again
     run_started = Signal(int)  # a resumed run's new id
     open_evaluation = Signal(int)  # show this evaluation in the Models view
+    command_started = Signal()  # the view reads again while it runs (an evaluation is looked for by its process)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -52,6 +54,8 @@ class RunPage(Retranslating, QWidget):
         self.detail: RunDetail | None = None
         self.command: CliProcess | None = None
         self.evaluations: dict[int, int] = {}  # run id -> the evaluation of its model made from this view
+        self.evaluating: int | None = None  # the run whose model the command under way evaluates
+        self.opened: int | None = None  # the evaluation under way, once shown in the Models view
         self.title = heading(self)
         self.about = QLabel(self)
         self.about.setWordWrap(True)
@@ -163,7 +167,22 @@ class RunPage(Retranslating, QWidget):
         if detail is None or workspace is None or detail.checkpoint is None:
             return
         waiting = fill(self.tr("Evaluating %1 on the held-out trajectories… (a minute or more)"), detail.checkpoint)
+        self.evaluating, self.opened = detail.run.id, None
         self._run(training().eval_argv(detail.run, detail.checkpoint, workspace), waiting)
+
+    def evaluating_pid(self) -> int | None:
+        """The process of an evaluation under way whose evaluation has not been found yet."""
+        if self.command is None or self.evaluating is None or self.opened is not None:
+            return None
+        return self.command.pid() or None
+
+    def evaluation_found(self, evaluation_id: int) -> None:
+        """The command under way has begun `evaluation_id`: shown in the Models view now, as it runs."""
+        if self.evaluating is None or self.opened is not None:
+            return
+        self.opened = self.evaluations[self.evaluating] = evaluation_id
+        self._enable()
+        self.open_evaluation.emit(evaluation_id)
 
     def _run(self, argv: list[str], waiting: str) -> None:
         assert self.workspace is not None and self.detail is not None
@@ -173,9 +192,11 @@ class RunPage(Retranslating, QWidget):
         self.command.start()
         self._say(waiting)
         self._enable()
+        self.command_started.emit()
 
     def _ended(self, run_id: int, argv: list[str], exit_code: int, output: str) -> None:
         self.command = None
+        opened, self.evaluating, self.opened = self.opened, None, None
         evaluation = EVALUATION.search(output) if "eval" in argv else None
         if evaluation is not None:
             self.evaluations[run_id] = int(evaluation.group(1))
@@ -188,7 +209,8 @@ class RunPage(Retranslating, QWidget):
         started = STARTED.search(output)
         if exit_code == 0 and started is not None and "resume" in argv:
             self.run_started.emit(int(started.group(1)))
-        if exit_code == 0 and evaluation is not None:
+        if evaluation is not None and int(evaluation.group(1)) != opened:
+            # Not found while it ran (it was quick, or the view was hidden): shown now, a failed one too, with why.
             self.open_evaluation.emit(int(evaluation.group(1)))
 
     def _success(self, output: str, evaluation: re.Match[str] | None) -> str:

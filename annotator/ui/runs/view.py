@@ -104,6 +104,7 @@ class RunsView(Retranslating, RefreshingView):
             self.page.changed.connect(self.refresh)
             self.page.run_started.connect(self._started)
             self.page.open_evaluation.connect(self.evaluation_opened)
+            self.page.command_started.connect(self._poll_if_live)
             self.right.addWidget(self.page)
             self.right.setStretchFactor(1, 3)
             self.right.setSizes([200, 520])
@@ -132,28 +133,34 @@ class RunsView(Retranslating, RefreshingView):
             return
         self._reading["list"] += 1
         generation, read_recipes = self._reading["list"], not self._recipes_read
+        evaluating = self.page.evaluating_pid() if self.page is not None else None
         self._loading = True
         if not quietly:
             self._show_heading(reading=True)
         self.jobs.submit(
             self.tr("Reading the training runs"),
-            lambda: self._read(workspace, read_recipes),
+            lambda: self._read(workspace, read_recipes, evaluating),
             on_result=lambda found: self._runs_arrived(generation, *found),
             on_error=lambda _error: self._read_failed(generation),
         )
 
     @staticmethod
-    def _read(workspace: Workspace, read_recipes: bool) -> tuple[list[RunInfo], list[Any], Any]:
-        """The runs, the exports, and (the first time) the recipes and the training packages that are missing
-        (the app runs without them; the runs it finds are still shown)."""
+    def _read(
+        workspace: Workspace, read_recipes: bool, evaluating: int | None
+    ) -> tuple[list[RunInfo], list[Any], Any, int | None]:
+        """The runs, the exports, (the first time) the recipes and the training packages that are missing (the app
+        runs without them; the runs it finds are still shown), and the evaluation the process `evaluating` has begun."""
         service = training()
         runs = service.list_runs(workspace.database)
         also = [keys.text(LAST_EXPORT), *service.trained_on(workspace.database)]
         missing = service.missing_packages() if read_recipes else []
         recipes = (service.recipes() if not missing else [], missing) if read_recipes else None
-        return runs, service.find_exports(workspace.data_dir, also), recipes
+        begun = service.evaluation_started_by(workspace.database, evaluating) if evaluating else None
+        return runs, service.find_exports(workspace.data_dir, also), recipes, begun
 
-    def _runs_arrived(self, generation: int, runs: list[RunInfo], exports: list[Any], recipes: Any) -> None:
+    def _runs_arrived(
+        self, generation: int, runs: list[RunInfo], exports: list[Any], recipes: Any, begun: int | None
+    ) -> None:
         if generation != self._reading["list"]:
             return
         if recipes is not None:
@@ -164,6 +171,8 @@ class RunsView(Retranslating, RefreshingView):
         self._show_runs()
         self._load_detail()
         self._poll_if_live()
+        if begun is not None and self.page is not None:
+            self.page.evaluation_found(begun)  # last: the window goes to the Models view
 
     def _read_failed(self, generation: int) -> None:
         if generation == self._reading["list"]:
