@@ -1483,6 +1483,10 @@
         <translation>尚无汇总：评测仍在运行，或在汇总前已结束。</translation>
     </message>
     <message>
+        <source>None of the %1 replies was in the answer format, so every figure is a measured 0%: the model has not learnt the format yet.</source>
+        <translation>%1 条回复没有一条符合答案格式，所以每个指标都是实测的 0%：模型还没有学会这个格式。</translation>
+    </message>
+    <message>
         <source>Argument errors (Avg Err.)</source>
         <translation>参数错误（Avg Err.）</translation>
     </message>
@@ -2512,6 +2516,38 @@ After:
         <translation>TM</translation>
     </message>
     <message>
+        <source>TM is the type match of the AndroidControl and GUI-Odyssey protocol, scored by UI-R1&apos;s action-type rule (R_T).</source>
+        <translation>TM 是 AndroidControl 和 GUI-Odyssey 评测协议中的动作类型匹配率，按 UI-R1 的动作类型规则（R_T）计分。</translation>
+    </message>
+    <message>
+        <source>trainer-bridge eval&apos;s tables head it EM; the EM of UI-R1 and GUI-R1 is SR here.</source>
+        <translation>trainer-bridge eval 的表格把它记作 EM；UI-R1 和 GUI-R1 所说的 EM 在这里是 SR。</translation>
+    </message>
+    <message>
+        <source>GR is the AndroidControl protocol&apos;s grounding figure, by OS-Atlas&apos;s 14% rule, as UI-AGILE and GUI-R1 report it.</source>
+        <translation>GR 是 AndroidControl 协议中的定位指标，按 OS-Atlas 的 14% 规则计算，与 UI-AGILE 和 GUI-R1 的报告方式相同。</translation>
+    </message>
+    <message>
+        <source>This project&apos;s stricter online figure: Mobile-R1&apos;s Task Succ. (every step right) is an offline one.</source>
+        <translation>本项目更严格的在线指标：Mobile-R1 的 Task Succ.（每一步都正确）是离线指标。</translation>
+    </message>
+    <message>
+        <source>This project&apos;s figure: what the model claimed, done or not.</source>
+        <translation>本项目的指标：模型声称的结果，无论任务是否完成。</translation>
+    </message>
+    <message>
+        <source>pass@k: the chance that at least one of k answers sampled at the evaluation&apos;s temperature is right (step accuracy), by the unbiased estimator of Chen et al. (2021); Mobile-R1 reports it at temperature 0.7.</source>
+        <translation>pass@k：按评测温度采样 k 个回答时至少有一个正确（步骤准确率）的概率，用 Chen 等人（2021）的无偏估计计算；Mobile-R1 在温度 0.7 下报告它。</translation>
+    </message>
+    <message>
+        <source>Replies not in the answer format (R_Fmt = 0): nothing in them can be right.</source>
+        <translation>不符合答案格式的回复（R_Fmt = 0）：其中没有任何内容能算对。</translation>
+    </message>
+    <message>
+        <source>Step acc.: format and action right (Mobile-R1 Acc.) · TM: type match · R_Act: exact match, the point in the target box (Mobile-R1) · GR: grounding, the point within 14% of the screen width (OS-Atlas) · SR: step success, type, arguments and point right (AndroidControl; the EM / SR of UI-R1 and GUI-R1) · Task succ.: every step right · Tail succ.: done in the end (Mobile-R1) · —: not measured. Point at a column header for more.</source>
+        <translation>步骤准确率：格式和动作都正确（Mobile-R1 Acc.）· TM：类型匹配 · R_Act：精确匹配，点在目标框内（Mobile-R1）· GR：定位，点与标注点的距离在屏幕宽度的 14% 以内（OS-Atlas）· SR：步骤成功，类型、参数和点都正确（AndroidControl；即 UI-R1 和 GUI-R1 的 EM / SR）· 任务成功率：每一步都正确 · 最终成功率：最后完成了任务（Mobile-R1）· —：未测量。把鼠标指向列标题可看更多说明。</translation>
+    </message>
+    <message>
         <source>Trajectories whose every step is right (Mobile-R1 Task Succ.)</source>
         <translation>每一步都正确的轨迹（Mobile-R1 Task Succ.）</translation>
     </message>
@@ -2789,6 +2825,14 @@ trainer-bridge eval --base-url URL --model M
         <translation>
             <numerusform>该评判模型评了 %n 条轨迹：基于它的研究最多包含这么多条。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 (did you mean %2?)</source>
+        <translation>%1（是不是 %2？）</translation>
+    </message>
+    <message>
+        <source>Not on this workspace&apos;s list of people: %1. A rater must be someone the workspace knows: choose from the names offered as you type, or add the person first (annotator people add NAME --role annotator).</source>
+        <translation>不在此工作区的人员名单上：%1。评分者必须是工作区认识的人：输入时从提示的名字中选择，或先添加这个人（annotator people add NAME --role annotator）。</translation>
     </message>
     <message>
         <source>Give the study a name.</source>
@@ -3768,6 +3812,20 @@ trainer-bridge eval --base-url URL --model M
     <message>
         <source>mean of %1 steps</source>
         <translation>%1 步的平均值</translation>
+    </message>
+    <message>
+        <source>Loss (log scale)</source>
+        <translation>损失（对数刻度）</translation>
+    </message>
+    <message>
+        <source>Loss (linear scale)</source>
+        <translation>损失（线性刻度）</translation>
+    </message>
+    <message>
+        <source>Mean reward per completion
+(sum of the reward terms)</source>
+        <translation>每个补全的平均奖励
+（各奖励项之和）</translation>
     </message>
 </context>
 <context>
