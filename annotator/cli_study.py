@@ -15,7 +15,7 @@ from annotator.cli_common import command_workspace, emit
 from annotator.judge import REPORT_FORMATS as FORMATS
 from annotator.judge.agreement_consensus import TIE_RULES, TieRule
 from annotator.services import studies as service
-from annotator.storage.studies import PERSON_ENV, person_asking
+from annotator.storage.studies import PERSON_ENV, UnknownRaters, person_asking
 
 ERRORS = (ValueError, LookupError, PermissionError)
 
@@ -49,7 +49,9 @@ def study() -> None:
 @click.argument("name")
 @click.option("--judge", "judge_id", type=int, required=True, help="The judge's id (`annotator judge list`).")
 @click.option("--size", type=click.IntRange(1), default=30, show_default=True, help="Trajectories to sample.")
-@click.option("--rater", "raters", multiple=True, required=True, help="A rater's name (repeat: Mobile-R1 used 3).")
+@click.option("--rater", "raters", multiple=True, required=True,
+              help="A rater's name, someone on the workspace's list (`annotator people list`); repeat: Mobile-R1 "
+                   "used 3.")  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds the sample and each rater's order.")
 @click.option("--by-app", is_flag=True, help="Spread each level's picks over the apps.")
 @click.option("--rubric-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -65,10 +67,13 @@ def create_command(
     """Sample SIZE trajectories the judge scored, stratified over its 0-4 levels, for RATERs to score blind."""
     rubric = rubric_file.read_text(encoding="utf-8") if rubric_file else None
     with _workspace() as workspace:
-        info = service.create_study(
-            workspace.database, name, judge_id, size, list(raters), seed=seed, by_app=by_app, rubric=rubric,
-            created_by=created_by, show_differences_early=show_differences_early,
-        )  # fmt: skip
+        try:
+            info = service.create_study(
+                workspace.database, name, judge_id, size, list(raters), seed=seed, by_app=by_app, rubric=rubric,
+                created_by=created_by, show_differences_early=show_differences_early,
+            )  # fmt: skip
+        except UnknownRaters as error:  # a mistyped option value, not a failure: usage error, exit code 2
+            raise click.BadParameter(str(error), param_hint="'--rater'") from None
     for line in _status_lines(info):
         click.echo(line)
     if info.size < size:

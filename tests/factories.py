@@ -24,7 +24,8 @@ from annotator.domain.trajectory import (
     TrajectoryStatus,
     Verdict,
 )
-from annotator.storage import collection, labels, models
+from annotator.storage import collection, labels, models, people
+from annotator.storage.database import Database
 from annotator.storage.workspace import Workspace
 
 
@@ -171,3 +172,11 @@ def finish_labelling(workspace: Workspace, trajectory_id: int, person: str = "å°
             labels.write_step_label(db, trajectory_id, step.id or 0, values, person=person, role="annotator")
     if trajectory.label_outcome is None:
         labels.write_outcome(db, trajectory_id, outcome, person=person, role="annotator")
+
+
+def add_people(db: Database, *names: str, role: str = "annotator") -> None:
+    """Put on the workspace's list whoever of `names` is not on it yet, as `annotator people add` does: a study's
+    raters must be people the workspace knows."""
+    for name in names:
+        if people.role_of(db, name) is None:
+            people.add_person(db, name, role)

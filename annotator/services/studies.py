@@ -22,6 +22,7 @@ from annotator.judge.sampling import Candidate, stratified_sample
 from annotator.services.roles import REVIEW_ROLES, check_role
 from annotator.storage import studies as stored
 from annotator.storage.database import Database
+from annotator.storage.people import person_names
 from annotator.storage.studies import HiddenJudging, StoredStudy, StudyNameTaken
 
 if TYPE_CHECKING:
@@ -83,6 +84,11 @@ def order_seed(seed: int, rater: str) -> int:
     return random.Random(f"{seed}:{rater}").randrange(2**31)
 
 
+def known_people(db: Database) -> list[str]:
+    """The names a study may take as raters: everyone on the workspace's list of people."""
+    return person_names(db)
+
+
 def create_study(
     db: Database,
     name: str,
@@ -96,7 +102,8 @@ def create_study(
     created_by: str | None = None,
     show_differences_early: bool = False,
 ) -> StudyInfo:
-    """Sample `size` trajectories scored by judge `judge_id`, stratified by its levels (and apps).
+    """Sample `size` trajectories scored by judge `judge_id`, stratified by its levels (and apps). The raters must be
+    people the workspace knows (known_people), else UnknownRaters and nothing is written.
     `show_differences_early`: a rater who finished sees their differences from the judge at once, rather than
     when every rater has finished."""
     names = [rater.strip() for rater in raters if rater.strip()]

@@ -52,6 +52,12 @@ def role_of(db: Database, name: str) -> str | None:
         return session.scalar(select(P.role).where(P.name == name.strip()))
 
 
+def person_names(db: Database) -> list[str]:
+    """Every name on the list, in order: whom a study may name as raters."""
+    with db.session() as session:
+        return list(session.scalars(select(P.name).order_by(P.name)))
+
+
 def list_people(db: Database) -> list[PersonRecord]:
     """Everyone on the list with their role and how many open assignments they hold, admins first."""
     open_counts = (

@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
+from annotator.domain.names import closest_name
 from annotator.storage import models
 from annotator.storage.collection import ensure_person
 from annotator.storage.database import Database
@@ -33,6 +34,22 @@ PERSON_ENV = "ANNOTATOR_PERSON"  # who runs a command, when it has no --as
 
 class StudyNameTaken(ValueError):
     """A study of that name exists already."""
+
+
+class UnknownRaters(LookupError):
+    """Raters who are not on the workspace's list of people: a typo would add a rater who never rates, and the
+    study would never finish. The message names each, with the known name it most likely misspells."""
+
+    def __init__(self, unknown: Sequence[str], known: Sequence[str]) -> None:
+        self.unknown = tuple(unknown)
+        named = []
+        for name in self.unknown:
+            likely = closest_name(name, known)
+            named.append(f"{name!r} (did you mean {likely!r}?)" if likely else repr(name))
+        super().__init__(
+            f"unknown rater{'s' if len(named) > 1 else ''} {', '.join(named)}: a rater must be on the workspace's "
+            "list of people; add them first with `annotator people add NAME --role annotator`"
+        )
 
 
 @dataclass(frozen=True)
@@ -143,8 +160,10 @@ def insert_study(
     created_by: str | None, items: Sequence[NewItem], raters: Sequence[tuple[str, int]],
     show_differences_early: bool = False,
 ) -> StoredStudy:  # fmt: skip
-    """Write a study with its sampled items (in order) and its raters (name, order seed)."""
+    """Write a study with its sampled items (in order) and its raters (name, order seed). The raters must be on the
+    list of people (UnknownRaters, and nothing written, when one is not)."""
     with db.session() as session:
+        rater_ids = _rater_ids(session, [rater for rater, _seed in raters])
         creator = ensure_person(session, created_by, "reviewer").id if created_by else None
         study = St(
             name=name, config_id=judge_id, seed=seed, sample_size=size, by_app=by_app, rubric=rubric,
@@ -154,16 +173,23 @@ def insert_study(
             It(trajectory_id=item.trajectory_id, position=n, judge_reward=item.judge_reward, app=item.app)
             for n, item in enumerate(items)
         ]
-        study.raters = [
-            Ra(person_id=ensure_person(session, rater, "annotator").id, order_seed=order_seed)
-            for rater, order_seed in raters
-        ]
+        study.raters = [Ra(person_id=rater_ids[rater], order_seed=order_seed) for rater, order_seed in raters]
         session.add(study)
         try:
             session.commit()
         except IntegrityError:
             raise StudyNameTaken(f"a study named {name!r} exists already; choose another name") from None
         return _stored(session, study)
+
+
+def _rater_ids(session: Session, names: Sequence[str]) -> dict[str, int]:
+    """name -> person id of each rater; UnknownRaters when the list lacks any of them."""
+    P = models.Person
+    found = {name: id_ for name, id_ in session.execute(select(P.name, P.id).where(P.name.in_(names)))}
+    unknown = [name for name in names if name not in found]
+    if unknown:
+        raise UnknownRaters(unknown, session.scalars(select(P.name)).all())
+    return found
 
 
 def set_adjudication(

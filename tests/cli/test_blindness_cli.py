@@ -19,7 +19,7 @@ from annotator.storage import judging
 from annotator.storage.collection import ensure_person
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
-from tests.factories import add_trajectory
+from tests.factories import add_people, add_trajectory
 from trainer_bridge.cli import cli as bridge
 
 pytestmark = pytest.mark.slow
@@ -44,6 +44,7 @@ def rating(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, dict[
             record = ScoreRecord(level, f"{REASON} {n}", "{}", None, None, 1, 2)
             judging.save_score(db, config, None, trajectory, record)
             rewards[trajectory] = level
+        add_people(db, "小王", "小李")  # raters are people the workspace knows
         studies.create_study(db, "试点", config, 6, ["小王", "小李"], created_by="主管")
         for entry in blind_rating.rater_queue(db, "试点", "小王"):
             blind_rating.rate(db, "试点", "小王", entry.item_id, 2)
@@ -147,6 +148,7 @@ def test_an_export_by_a_rater_holds_no_judge_score_of_the_open_study(tmp_path: P
         for n, level in enumerate((4, 0, 4)):
             trajectory = add_trajectory(workspace, "淘宝", f"任务 {n}", 2, seed=n)
             judging.save_score(db, config, None, trajectory, ScoreRecord(level, REASON, "{}", None, None, 1, 2))
+        add_people(db, "小王", "小李")
         studies.create_study(db, "试点", config, 3, ["小王", "小李"], created_by="主管")
         with db.session() as session:
             ensure_person(session, "工程师", "admin")

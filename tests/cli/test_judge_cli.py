@@ -128,6 +128,8 @@ def test_agreement_names_the_bad_row(tmp_path: Path) -> None:
 def test_a_study_from_the_command_line(virtual: tuple[Path, dict[str, int]], endpoint: ScriptedEndpoint) -> None:
     data_dir, _ids = virtual
     run(data_dir, "judge", "run", "--base-url", endpoint.base_url, "--model", "scripted")
+    for rater in ("甲", "乙"):  # raters are people the workspace knows
+        assert run(data_dir, "people", "add", rater, "--role", "annotator").exit_code == 0
     created = run(data_dir, "study", "create", "试点", "--judge", "1", "--size", "4", "--rater", "甲", "--rater", "乙")
     assert created.exit_code == 0, created.output
     assert "4 trajectories (asked for 4)" in created.output and "甲: 0/4 rating" in created.output

@@ -19,7 +19,7 @@ from annotator.services.bundle_manifest import BundleError
 from annotator.storage import judging
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
-from tests.factories import add_trajectory
+from tests.factories import add_people, add_trajectory
 from tests.fuzz.edits import Copies, Edit, edited, edits, fuzzing, state
 
 pytestmark = pytest.mark.slow
@@ -32,6 +32,7 @@ def judge_and_study(workspace: Workspace, trajectory_ids: list[int]) -> None:
     for level, trajectory in enumerate(trajectory_ids, start=2):
         record = ScoreRecord(level, "理由", f'{{"reward": {level}}}', None, {"total_tokens": 9}, 12.5, 2)
         judging.save_score(workspace.database, config, None, trajectory, record)
+    add_people(workspace.database, "小王")  # raters are people the workspace knows
     studies.create_study(workspace.database, "试点", config, 2, ["小王"], seed=4, created_by="主管")
     for entry in blind_rating.rater_queue(workspace.database, "试点", "小王"):
         blind_rating.rate(workspace.database, "试点", "小王", entry.item_id, 3, "备注")

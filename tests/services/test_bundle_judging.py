@@ -15,7 +15,7 @@ from annotator.services.bundle_manifest import BundleError
 from annotator.storage import judging
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
-from tests.factories import add_trajectory, database_snapshot
+from tests.factories import add_people, add_trajectory, database_snapshot
 
 pytestmark = pytest.mark.slow
 
@@ -31,6 +31,7 @@ def judged(workspace: Workspace) -> Workspace:
         judging.save_score(workspace.database, config, None, trajectory, record)
     unusable = add_trajectory(workspace, "淘宝", "没有分数", 2, seed=9)
     judging.save_score(workspace.database, config, None, unusable, ScoreRecord(None, None, "?", "no JSON", None, 1, 2))
+    add_people(workspace.database, "小王", "小李")  # raters are people the workspace knows
     studies.create_study(workspace.database, "试点", config, 4, ["小王", "小李"], seed=4, created_by="主管")
     for rater, offset in (("小王", 0), ("小李", 1)):
         for entry in blind_rating.rater_queue(workspace.database, "试点", rater):
@@ -110,6 +111,7 @@ def test_a_bundle_written_by_a_rater_of_an_open_study_leaves_its_judge_results_o
         ids.append(add_trajectory(workspace, "淘宝", f"任务 {n}", 2, seed=n))
         record = ScoreRecord(n, f"理由 {n}", "{}", None, None, 1.0, 2)
         judging.save_score(workspace.database, config, None, ids[-1], record)
+    add_people(workspace.database, "小王", "小李")
     studies.create_study(workspace.database, "试点", config, 3, ["小王", "小李"], seed=1, created_by="主管")
     in_study = {e.trajectory_id for e in blind_rating.rater_queue(workspace.database, "试点", "小王")}
     hidden = studies.hidden_judging(workspace.database, "小王")

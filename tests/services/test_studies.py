@@ -20,7 +20,7 @@ from annotator.storage.assignments import Target
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.studies import person_asking
 from annotator.storage.workspace import Workspace
-from tests.factories import add_trajectory
+from tests.factories import add_people, add_trajectory, database_snapshot
 
 pytestmark = pytest.mark.slow
 
@@ -32,6 +32,7 @@ LEVELS = [0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 4]  # the judge's rewards
 def scored(workspace: Workspace) -> tuple[Workspace, int, dict[int, int]]:
     """16 trajectories over three apps, scored by one judge (one more reply was unusable)."""
     config = judging.ensure_config(workspace.database, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
+    add_people(workspace.database, *RATERS, "a")  # raters are people the workspace knows
     rewards = {}
     for n, level in enumerate(LEVELS):
         trajectory = add_trajectory(workspace, ("淘宝", "抖音", "设置")[n % 3], f"任务 {n}", 2, seed=n, label=False)
@@ -92,6 +93,16 @@ def test_bad_requests_say_what_to_do(scored, workspace: Workspace) -> None:
     empty = judging.ensure_config(workspace.database, JudgeSettings("mobile-r1", "另一个提示", "m"))
     with pytest.raises(StudyError, match="has scored no trajectory"):
         studies.create_study(workspace.database, "y", empty, 5, RATERS)
+
+
+def test_a_rater_the_workspace_does_not_know_is_refused_and_nothing_is_written(scored) -> None:
+    """Issue 29, item 8: a misspelt rater became a new person, and the study could never finish."""
+    workspace, config, _rewards = scored
+    before = database_snapshot(workspace)
+    with pytest.raises(LookupError, match="'张审和' \\(did you mean '张审核'\\?\\), '路人'") as refused:
+        studies.create_study(workspace.database, "x", config, 5, ["小王", "张审和", "路人"], created_by="主管")
+    assert "\n" not in str(refused.value) and "'小王'" not in str(refused.value)
+    assert database_snapshot(workspace) == before  # no study, no person, not even its creator
 
 
 def test_each_rater_has_an_order_of_their_own(scored) -> None:

@@ -18,7 +18,7 @@ from annotator.storage import judging, labels
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.selection import TrajectorySelection, selected_ids
 from annotator.storage.workspace import Workspace
-from tests.factories import step_ids
+from tests.factories import add_people, step_ids
 from tests.postgres import needs_postgres
 
 pytestmark = [needs_postgres, pytest.mark.sqlite_only]  # from a SQLite workspace to a team database
@@ -53,6 +53,7 @@ def test_judge_scores_and_a_study_on_postgres(populated: Workspace, postgres_url
             )
         judging.save_score(team.database, config, None, ids[0], ScoreRecord(2, "再问", "{}", None, None, 1.0, 2))
         assert judging.rewards(team.database, config) == {ids[0]: 2, ids[1]: 3, ids[2]: 4}
+        add_people(team.database, "小王", "小李")  # raters are people the workspace knows
         studies.create_study(team.database, "团队研究", config, 3, ["小王", "小李"])
         for rater in ("小王", "小李"):
             for entry in blind_rating.rater_queue(team.database, "团队研究", rater):

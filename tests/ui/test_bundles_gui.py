@@ -16,6 +16,7 @@ from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.app import AnnotatorApp
 from annotator.ui.main_window import MainWindow
+from tests.factories import add_people
 from tests.ui.conftest import open_window, wait_loaded
 
 pytestmark = pytest.mark.slow
@@ -59,6 +60,7 @@ def test_a_rater_exports_no_judge_result_of_an_open_study(
     config = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
     for trajectory in (1, 2, 3):
         judging.save_score(db, config, None, trajectory, ScoreRecord(2, "理由", "{}", None, None, 1.0, 1))
+    add_people(db, "小王", "小李")  # raters are people the workspace knows
     studies.create_study(db, "试点", config, 2, ["小王", "小李"], seed=1)
     identity.remember("小王", "annotator")
     window = open_window(qtbot, qapp, populated.data_dir)

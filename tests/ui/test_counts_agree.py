@@ -17,7 +17,7 @@ from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.app import AnnotatorApp
 from annotator.ui.main_window import MainWindow
-from tests.factories import add_trajectory, finish_labelling
+from tests.factories import add_people, add_trajectory, finish_labelling
 from tests.ui.conftest import open_window, wait_loaded
 
 pytestmark = pytest.mark.slow
@@ -76,6 +76,7 @@ def study(workspace: Workspace) -> Workspace:
         judging.save_score(
             workspace.database, config, None, trajectory, ScoreRecord(level, "理由", "{}", None, None, 5.0, 2)
         )
+    add_people(workspace.database, "小王", "小李")  # raters are people the workspace knows
     studies.create_study(workspace.database, "试点", config, 3, ["小王", "小李"])
     return workspace
 

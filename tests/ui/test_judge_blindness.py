@@ -24,7 +24,7 @@ from annotator.ui.identity_dialog import IdentityDialog
 from annotator.ui.judge import JudgeView
 from annotator.ui.main_window import MainWindow
 from annotator.ui.studies.new_study import NewStudyDialog
-from tests.factories import add_trajectory
+from tests.factories import add_people, add_trajectory
 from tests.ui.conftest import open_window, wait_loaded
 
 pytestmark = pytest.mark.slow
@@ -113,6 +113,7 @@ def test_a_study_begun_while_the_judge_view_shows_hides_its_answers_on_refresh(
     view = window.judge
     assert_blind(view, set())
     assert REASON in answer_texts(view)
+    add_people(workspace.database, "alice", "bob")  # raters are people the workspace knows
     studies.create_study(workspace.database, STUDY, config, 6, ["alice", "bob"])  # as another process would
     first = blind_rating.rater_queue(workspace.database, STUDY, "alice")[0]
     blind_rating.rate(workspace.database, STUDY, "alice", first.item_id, 2)
@@ -164,6 +165,7 @@ def test_a_study_created_in_the_window_is_hidden_when_the_judge_view_and_the_lis
     qtbot: QtBot, qapp: AnnotatorApp, judged: tuple[Workspace, int]
 ) -> None:
     workspace, _config = judged
+    add_people(workspace.database, "alice", "bob")  # the dialog offers, and takes, only people the workspace knows
     window = judge_view_as(qtbot, qapp, workspace, "alice")
     new_study_in_the_studies_view(qtbot, window)
     hidden = in_study(workspace, "alice")
@@ -180,6 +182,7 @@ def test_another_person_sitting_down_at_the_judge_view_sees_what_they_may(
     qtbot: QtBot, qapp: AnnotatorApp, judged: tuple[Workspace, int]
 ) -> None:
     workspace, config = judged
+    add_people(workspace.database, "alice", "bob")
     studies.create_study(workspace.database, STUDY, config, 6, ["alice", "bob"])
     window = judge_view_as(qtbot, qapp, workspace, "carol")  # not rating: sees everything
     view = window.judge
@@ -199,6 +202,7 @@ def test_a_study_begun_in_another_process_is_hidden_when_the_list_shows_again(
     """Nothing in the window announced it: the list reads who may see what each time it shows."""
     workspace, config = judged
     window = judge_view_as(qtbot, qapp, workspace, "alice")
+    add_people(workspace.database, "alice", "bob")
     studies.create_study(workspace.database, STUDY, config, 6, ["alice", "bob"])
     window.show_view("browser")
     wait_loaded(qtbot, window)

@@ -28,7 +28,7 @@ from annotator.ui.judge import JudgeView
 from annotator.ui.qm import Catalogue, compile_qm
 from annotator.ui.workers import Jobs
 from tests.chat_server import ChatServer, Reply, chat_completion, error_body
-from tests.factories import add_trajectory, add_virtual_trajectory
+from tests.factories import add_people, add_trajectory, add_virtual_trajectory
 
 pytestmark = pytest.mark.slow
 
@@ -288,6 +288,7 @@ def test_a_rater_of_an_open_study_sees_no_score_or_reason_of_its_trajectories(
     config = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
     for trajectory, level in ((1, 4), (2, 1)):
         judging.save_score(db, config, None, trajectory, ScoreRecord(level, f"理由 {level}", "{}", None, None, 1, 2))
+    add_people(db, "小王", "小李")  # raters are people the workspace knows
     studies.create_study(db, "试点", config, 1, ["小王", "小李"], seed=3)
     in_study = blind_rating.rater_queue(db, "试点", "小王")[0].trajectory_id
     identity.remember("小王", "annotator")

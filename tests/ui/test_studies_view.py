@@ -3,16 +3,17 @@ report once a rater is done, the report for someone who is not rating, and no ju
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton, QLabel, QTableWidget, QTextBrowser, QWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QAbstractButton, QDialogButtonBox, QLabel, QTableWidget, QTextBrowser, QWidget
 from pytestqt.qtbot import QtBot
 
 from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.services import blind_rating, studies
-from annotator.storage import judging
+from annotator.storage import judging, people
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
@@ -20,8 +21,9 @@ from annotator.ui.app import AnnotatorApp
 from annotator.ui.main_window import MainWindow
 from annotator.ui.studies.new_study import NewStudyDialog
 from annotator.ui.studies.view import MESSAGE, RATING, RESULTS
-from tests.factories import add_trajectory
+from tests.factories import add_people, add_trajectory
 from tests.ui.conftest import open_window, wait_loaded
+from tests.ui.ime import type_text
 
 pytestmark = pytest.mark.slow
 
@@ -36,6 +38,7 @@ def study(workspace: Workspace) -> Workspace:
         trajectory = add_trajectory(workspace, "淘宝", f"任务 {n}", 2, seed=n, label=False)
         record = ScoreRecord(level, f"{REASON} {n}", "{}", None, None, 5.0, 2)
         judging.save_score(workspace.database, config, None, trajectory, record)
+    add_people(workspace.database, "小王", "小李", "张审核")
     studies.create_study(workspace.database, "试点", config, 6, ["小王", "小李"])
     return workspace
 
@@ -213,3 +216,63 @@ def test_the_owner_may_choose_early_differences_in_the_new_study_dialog(
     assert view.results.isTabVisible(0) and not view.results.isTabVisible(1)  # not the others' scores
     qtbot.waitUntil(lambda: not window.jobs.busy(), timeout=30_000)
     assert view.report.report is None
+
+
+def answer_new_study(qtbot: QtBot, view: QWidget, act: Callable[[NewStudyDialog], None]) -> None:
+    """File → New Study in the view, with the real dialog: `act` types into it and presses its buttons from inside
+    the dialog's own event loop (exec blocks the test's), then the test goes on once the dialog is closed."""
+    acted: list[NewStudyDialog] = []
+
+    def poll() -> None:
+        shown = [dialog for dialog in view.findChildren(NewStudyDialog) if dialog.isVisible()]
+        if shown and not acted:
+            acted.append(shown[0])
+            act(shown[0])
+            if shown[0].isVisible():
+                shown[0].reject()
+
+    timer = QTimer(view)
+    timer.timeout.connect(poll)
+    timer.start(20)
+    view.new_study()  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: bool(acted) and not acted[0].isVisible(), timeout=10_000)
+    timer.stop()
+
+
+def press_ok(dialog: NewStudyDialog) -> None:
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+
+
+def test_a_misspelt_rater_is_refused_by_name_and_nothing_is_written(
+    qtbot: QtBot, qapp: AnnotatorApp, study: Workspace
+) -> None:
+    window = shown_as(qtbot, qapp, study, "主管")
+    seen: list[tuple[bool, str]] = []
+
+    def misspell(dialog: NewStudyDialog) -> None:
+        dialog.name.setText("错字")
+        type_text(dialog.raters, "小王, 张审和, 路人甲")
+        press_ok(dialog)
+        seen.append((dialog.isVisible(), dialog.problem.text()))
+
+    answer_new_study(qtbot, window.studies, misspell)
+    still_open, problem = seen[0]
+    assert still_open, "the dialog accepted raters the workspace does not know"
+    assert "张审和" in problem and "张审核" in problem and "路人甲" in problem  # each unknown name, and the likely one
+    assert "小王" not in problem.replace("张审核", "")  # the known rater is not blamed
+    qtbot.waitUntil(lambda: not window.jobs.busy(), timeout=10_000)
+    assert [info.name for info in studies.list_studies(study.database)] == ["试点"]
+    assert people.role_of(study.database, "张审和") is None and people.role_of(study.database, "路人甲") is None
+
+
+def test_known_raters_make_a_study(qtbot: QtBot, qapp: AnnotatorApp, study: Workspace) -> None:
+    window = shown_as(qtbot, qapp, study, "主管")
+
+    def name_known_people(dialog: NewStudyDialog) -> None:
+        dialog.name.setText("对")
+        type_text(dialog.raters, "小王，张审核")  # a Chinese comma separates too
+        press_ok(dialog)
+
+    answer_new_study(qtbot, window.studies, name_known_people)
+    qtbot.waitUntil(lambda: any(info.name == "对" for info in window.studies.infos), timeout=10_000)
+    assert [rater.name for rater in studies.study_info(study.database, "对").raters] == ["小王", "张审核"]

@@ -1,10 +1,18 @@
-"""The New Study dialog: which judge, how many trajectories, who rates, the seed, whether to spread over apps."""
+"""The New Study dialog: which judge, how many trajectories, who rates, the seed, whether to spread over apps.
+
+Raters are people the workspace knows: the field offers them as one types, and an unknown name is refused before
+anything is written (a typo used to add a rater who never rates, and the study could never finish)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QCompleter,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -14,15 +22,37 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.domain.names import closest_name
 from annotator.storage.judging import ConfigSummary
 from annotator.ui.i18n import fill
 
 DEFAULT_SIZE = 30  # trajectories a study samples unless the judge scored fewer
+SEPARATORS = re.compile(r"[,，、]")  # what people type between names, on Chinese keyboards too
+
+
+class NamesCompleter(QCompleter):
+    """Completes the name being typed in a comma-separated list (the part after the last separator), keeping the
+    names before it. A name matches on any part of it: 审 finds 张审核."""
+
+    def __init__(self, names: Sequence[str], parent: QLineEdit) -> None:
+        super().__init__(list(names), parent)
+        self.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.setFilterMode(Qt.MatchFlag.MatchContains)
+
+    def splitPath(self, path: str) -> list[str]:
+        return [SEPARATORS.split(path)[-1].strip()]
+
+    def pathFromIndex(self, index: QModelIndex | QPersistentModelIndex) -> str:
+        text = self.widget().text() if isinstance(self.widget(), QLineEdit) else ""
+        before = [match.end() for match in SEPARATORS.finditer(text)]
+        head = text[: before[-1]] if before else ""
+        return f"{head} {super().pathFromIndex(index)}" if head else super().pathFromIndex(index)
 
 
 class NewStudyDialog(QDialog):
-    def __init__(self, judges: list[ConfigSummary], parent: QWidget | None = None) -> None:
+    def __init__(self, judges: list[ConfigSummary], people: Sequence[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.people = list(people)  # who may rate: the workspace's list
         self.setObjectName("new-study")
         self.setWindowTitle(self.tr("New Validation Study"))
         self.name = QLineEdit(self)
@@ -41,6 +71,7 @@ class NewStudyDialog(QDialog):
         self._judge_chosen()
         self.raters = QLineEdit(self)
         self.raters.setPlaceholderText(self.tr("Names, separated by commas, e.g. 小王, 小李, 张审核"))
+        self.raters.setCompleter(NamesCompleter(self.people, self.raters))
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 2**31 - 1)
         self.by_app = QCheckBox(self.tr("Spread each level over the apps"), self)
@@ -92,8 +123,25 @@ class NewStudyDialog(QDialog):
         )
 
     def rater_names(self) -> list[str]:
-        text = self.raters.text().replace("，", ",").replace("、", ",")
-        return [name.strip() for name in text.split(",") if name.strip()]
+        return [name.strip() for name in SEPARATORS.split(self.raters.text()) if name.strip()]
+
+    def _unknown_raters(self) -> str:
+        """What is wrong with the raters' names, naming each unknown one; empty when every one is known."""
+        unknown = [name for name in self.rater_names() if name not in self.people]
+        if not unknown:
+            return ""
+        named = []
+        for name in unknown:
+            likely = closest_name(name, self.people)
+            named.append(fill(self.tr("%1 (did you mean %2?)"), name, likely) if likely else name)
+        return fill(
+            self.tr(
+                "Not on this workspace's list of people: %1. A rater must be someone the workspace knows: choose "
+                "from the names offered as you type, or add the person first (annotator people add NAME --role "
+                "annotator)."
+            ),
+            ", ".join(named),
+        )
 
     def _check_and_accept(self) -> None:
         if not self.name.text().strip():
@@ -102,5 +150,7 @@ class NewStudyDialog(QDialog):
             self.problem.setText(self.tr("No judge has scored anything yet: run the judge first (Judge view)."))
         elif not self.rater_names():
             self.problem.setText(self.tr("Name at least one rater (Mobile-R1 used three)."))
+        elif unknown := self._unknown_raters():
+            self.problem.setText(unknown)
         else:
             self.accept()

@@ -293,12 +293,15 @@ class StudiesView(Retranslating, QWidget):
             return
         self.jobs.submit(
             self.tr("Reading the judges"),
-            lambda: [judge for judge in judging.list_judges(workspace.database) if judge.scored],
-            on_result=lambda judges: self._ask_new_study(workspace, judges),
+            lambda: (
+                [judge for judge in judging.list_judges(workspace.database) if judge.scored],
+                studies.known_people(workspace.database),  # who may rate
+            ),
+            on_result=lambda found: self._ask_new_study(workspace, *found),
         )
 
-    def _ask_new_study(self, workspace: Workspace, judges: list) -> None:
-        dialog = NewStudyDialog(judges, self)
+    def _ask_new_study(self, workspace: Workspace, judges: list, people: list[str]) -> None:
+        dialog = NewStudyDialog(judges, people, self)
         if dialog.exec() != NewStudyDialog.DialogCode.Accepted:
             return
         name, judge, size = dialog.name.text().strip(), dialog.judge.currentData(), dialog.size.value()
