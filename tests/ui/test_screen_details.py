@@ -113,3 +113,26 @@ def test_review_draws_the_box_the_export_gives_a_step(populated: Workspace) -> N
     assert step.label.target_box is None and step.target()[0] == search_box  # nobody drew it; the export has it
     labelled, _collected = step_overlays(step)
     assert labelled.box == tuple(search_box)
+
+
+def test_every_shipped_recipe_is_said_in_chinese_and_dates_read_one_way(qtbot: QtBot, window: MainWindow) -> None:
+    """The recipes' YAML is English: each shipped description and paper line has its source text in recipe_words
+    (a new recipe without one fails here), and the Runs view shows them translated."""
+    from datetime import datetime
+
+    from annotator.ui.models.tables import moment
+    from annotator.ui.runs.recipe_words import WORDS
+    from trainer_bridge.train.recipes import load_recipe, recipe_names
+
+    for name in recipe_names():
+        recipe = load_recipe(name)
+        assert {recipe["description"], recipe["paper"]} <= WORDS, name
+    window.set_language("zh_CN")
+    try:
+        window.show_view("runs")
+        panel = window.runs.launch_panel
+        qtbot.waitUntil(lambda: "论文" in panel.about.text() and "CPU" in panel.about.text())
+        assert "Tiny" not in panel.about.text() and "full tuning" not in panel.about.text()
+    finally:
+        window.set_language("en")
+    assert moment(datetime(2026, 11, 28, 0, 40)).count("-") == 2  # as the lists write it, never 11/28/26

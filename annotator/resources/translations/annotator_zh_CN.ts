@@ -3178,6 +3178,93 @@ trainer-bridge eval --base-url URL --model M
     </message>
 </context>
 <context>
+    <name>Recipes</name>
+    <message>
+        <source>GUI-R1 (0.2 format + 0.8 accuracy, 9 epochs)</source>
+        <translation>GUI-R1（0.2 格式 + 0.8 准确率，9 轮）</translation>
+    </message>
+    <message>
+        <source>InfiGUI-R1 stage 1 (SFT, lr 2e-6, global batch 32, warm-up 0.1)</source>
+        <translation>InfiGUI-R1 第 1 阶段（SFT，学习率 2e-6，全局批量 32，预热 0.1）</translation>
+    </message>
+    <message>
+        <source>InfiGUI-R1 stage 2 (RLOO, 16 rollouts, lr 1e-6, format-gated accuracy, sub-goal term)</source>
+        <translation>InfiGUI-R1 第 2 阶段（RLOO，16 次采样，学习率 1e-6，格式门控的准确率，子目标项）</translation>
+    </message>
+    <message>
+        <source>Mobile-R1 stage 1 (SFT, LoRA, 2 epochs, lr 1e-4, batch 1 x accumulation 8)</source>
+        <translation>Mobile-R1 第 1 阶段（SFT，LoRA，2 轮，学习率 1e-4，批量 1 × 累积 8）</translation>
+    </message>
+    <message>
+        <source>Mobile-R1 stage 2 (action-level GRPO, 8 rollouts, lr 1e-7, R_Act + R_Fmt)</source>
+        <translation>Mobile-R1 第 2 阶段（动作级 GRPO，8 次采样，学习率 1e-7，R_Act + R_Fmt）</translation>
+    </message>
+    <message>
+        <source>Mobile-R1 stage 3 (task-level online GRPO on phones, 4 rollouts, 14 steps, lr 1e-6)</source>
+        <translation>Mobile-R1 第 3 阶段（在手机上做任务级在线 GRPO，4 次采样，14 步，学习率 1e-6）</translation>
+    </message>
+    <message>
+        <source>Tiny SFT on the CPU (full tuning, 40 epochs); memorises a compact export of a few dozen steps</source>
+        <translation>在 CPU 上的微型 SFT（全参数微调，40 轮）；记住几十步的精简导出</translation>
+    </message>
+    <message>
+        <source>Tiny action-level GRPO on the CPU (full tuning, 4 answers a step, 32 steps)</source>
+        <translation>在 CPU 上的微型动作级 GRPO（全参数微调，每步 4 个回答，32 步）</translation>
+    </message>
+    <message>
+        <source>Tiny task-level GRPO on two virtual phones (full tuning, 2 steps, 2 rollouts of at most 3 actions)</source>
+        <translation>在两台虚拟手机上的微型任务级 GRPO（全参数微调，2 步，2 次采样，每次最多 3 个动作）</translation>
+    </message>
+    <message>
+        <source>UI-AGILE (continuous grounding + simple thinking, cropping-based resampling, 8 generations, lr 1e-6)</source>
+        <translation>UI-AGILE（连续定位 + 简单思考，基于裁剪的重采样，8 次生成，学习率 1e-6）</translation>
+    </message>
+    <message>
+        <source>UI-R1 (R_T + R_C + R_F, 8 generations, 8 epochs, lr 9.98e-7 to 0)</source>
+        <translation>UI-R1（R_T + R_C + R_F，8 次生成，8 轮，学习率从 9.98e-7 降到 0）</translation>
+    </message>
+    <message>
+        <source>GUI-R1 3.2 and 4.1</source>
+        <translation>GUI-R1 第 3.2 和 4.1 节</translation>
+    </message>
+    <message>
+        <source>InfiGUI-R1 3.1 and 4.1</source>
+        <translation>InfiGUI-R1 第 3.1 和 4.1 节</translation>
+    </message>
+    <message>
+        <source>InfiGUI-R1 3.2.1, 3.2.2 and 4.1</source>
+        <translation>InfiGUI-R1 第 3.2.1、3.2.2 和 4.1 节</translation>
+    </message>
+    <message>
+        <source>Mobile-R1 4.2.2, 5.1.3 and Appendix E</source>
+        <translation>Mobile-R1 第 4.2.2、5.1.3 节和附录 E</translation>
+    </message>
+    <message>
+        <source>Mobile-R1 4.4, 5.1.3 and Appendix E</source>
+        <translation>Mobile-R1 第 4.4、5.1.3 节和附录 E</translation>
+    </message>
+    <message>
+        <source>Mobile-R1 5.1.3 and Appendix E</source>
+        <translation>Mobile-R1 第 5.1.3 节和附录 E</translation>
+    </message>
+    <message>
+        <source>UI-AGILE 3.1-3.3, 4.1 and Table 1</source>
+        <translation>UI-AGILE 第 3.1-3.3、4.1 节和表 1</translation>
+    </message>
+    <message>
+        <source>UI-R1 eq. 2 and Appendix A.1</source>
+        <translation>UI-R1 公式 2 和附录 A.1</translation>
+    </message>
+    <message>
+        <source>none (a smoke run)</source>
+        <translation>无（冒烟测试运行）</translation>
+    </message>
+    <message>
+        <source>none (the demo&apos;s and the learning tests&apos; model)</source>
+        <translation>无（演示和学习测试用的模型）</translation>
+    </message>
+</context>
+<context>
     <name>RejectDialog</name>
     <message>
         <source>Think: not state → action → goal</source>

@@ -8,10 +8,10 @@ that cannot be computed (no step with a point for grounding, say) or counts noth
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QDateTime, QLocale, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QLocale, Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.domain.evaluation import ONLINE_HEADLINE, measured
+from annotator.ui.browser.model import local_time
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.models.glossary import NO_VALUE, SHORT, explain, translate
 from annotator.ui.read_only_table import style_read_only
@@ -106,12 +107,9 @@ def count(value: object) -> str:
 
 
 def moment(value: datetime | None) -> str:
-    """A stored UTC time in the user's time zone and date format."""
-    if value is None:
-        return ""
-    seconds = (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()  # SQLite gives naive UTC
-    shown = QDateTime.fromSecsSinceEpoch(int(seconds)).toLocalTime()
-    return QLocale().toString(shown, QLocale.FormatType.ShortFormat)
+    """A stored UTC time in the user's time zone, written as the trajectory list writes it (one format everywhere:
+    the locale's short format read "11/28/26 12:40 AM" in English beside the lists' "2026-11-28 00:40")."""
+    return "" if value is None else local_time(value)
 
 
 class Cell:

@@ -32,6 +32,7 @@ from annotator.storage.workspace import Workspace
 from annotator.ui import settings as keys
 from annotator.ui.i18n import Retranslating, fill
 from annotator.ui.runs.cli_process import CliProcess
+from annotator.ui.runs.recipe_words import recipe_words
 
 if TYPE_CHECKING:
     from annotator.services.training import ExportFolder, Launch, Recipe
@@ -195,8 +196,9 @@ class LaunchPanel(Retranslating, QGroupBox):
         if recipe is None:
             self.about.clear()
             return
-        text = fill(self.tr("%1 · trains on %2 exports (%3)"), recipe.description, recipe.stage, recipe.script)
-        self.about.setText(text + "\n" + fill(self.tr("Paper: %1"), recipe.paper or "—"))
+        description, paper = recipe_words(recipe.description), recipe_words(recipe.paper) if recipe.paper else "—"
+        text = fill(self.tr("%1 · trains on %2 exports (%3)"), description, recipe.stage, recipe.script)
+        self.about.setText(text + "\n" + fill(self.tr("Paper: %1"), paper))
 
     def _describe_export(self, _text: str = "") -> None:
         folder, recipe = self.export.currentText().strip(), self.chosen_recipe()
