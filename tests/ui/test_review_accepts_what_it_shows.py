@@ -200,3 +200,18 @@ def test_a_trajectory_opened_inside_annotate_is_followed_too(
     press(qtbot, window, Qt.Key.Key_A, CTRL | SHIFT)
     settle(qtbot, window)
     assert newest_review(populated, DOUYIN_ID)[3] == "annotated" == newest_review(populated, TAOBAO_ID)[3]
+
+
+def test_without_a_chosen_trajectory_the_decisions_are_greyed(qtbot: QtBot, window: MainWindow) -> None:
+    """Issue 29, 9: after work on a trajectory the queue does not list, Review chooses nothing, and its Accept, Fix
+    and Reject looked usable while they could only answer in words."""
+    identity.remember("张审核", "reviewer")
+    window.open_trajectory(3)  # unlabelled: not waiting for review
+    qtbot.waitUntil(lambda: window.annotate.is_showing(3))
+    press(qtbot, window, Qt.Key.Key_4, CTRL)
+    settle(qtbot, window)
+    bar = window.review.decision_bar
+    assert shown_in_review(window) is None
+    assert not bar.accept_button.isEnabled() and not bar.fix_button.isEnabled() and not bar.reject_button.isEnabled()
+    choose_in_review(qtbot, window, DOUYIN_ID)
+    assert bar.accept_button.isEnabled() and bar.reject_button.isEnabled()

@@ -39,6 +39,11 @@ class DecisionBar(Retranslating, QWidget):
             button.setVisible(deciding)
         self.open_button.setVisible(not deciding)
 
+    def set_chosen(self, chosen: bool) -> None:
+        """The decisions act on the chosen trajectory: without one they are greyed, not only refused in words."""
+        for button in (self.accept_button, self.fix_button, self.reject_button, self.open_button):
+            button.setEnabled(chosen)
+
     def show_fixing(self, trajectory_id: int | None) -> None:
         self.fixing = trajectory_id
         text = translate(

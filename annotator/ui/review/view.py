@@ -227,8 +227,7 @@ class ReviewView(Retranslating, QWidget):
         )
 
     def _decide(self, title: str, target: int, decision: Callable[[Workspace], Changes], done: str) -> None:
-        """Run `decision` on a worker and announce what it changed; `done` is the message that says it is
-        done (%1: the instruction)."""
+        """Run `decision` on a worker and announce what it changed; `done` says it is done (%1: the instruction)."""
         workspace = self.workspace
         if workspace is None:
             self.status_message.emit(self.tr("Open a workspace first."))
@@ -331,9 +330,10 @@ class ReviewView(Retranslating, QWidget):
             self._selection_changed()
 
     def _selection_changed(self) -> None:
-        """Preview the selected trajectory of the tab in front."""
+        """Preview the selected trajectory of the tab in front; the decisions are greyed without one."""
         self._preview_generation += 1
         generation, workspace, item = self._preview_generation, self.workspace, self._selected_item()
+        self.decision_bar.set_chosen(workspace is not None and item is not None)
         if workspace is None or item is None:
             self.preview.show_record(None, self._empty_text(workspace))
             return
