@@ -140,6 +140,7 @@ def shoot(window: MainWindow, out: Path, language: str, boxed_click: tuple[int, 
         grab(window, out / f"{view}-{language}.png")
         window.annotate.privacy.set_active(False)  # the other views' shots show the toolbar as it usually is
     identity.remember("主管", "reviewer")  # not a rater: the report
+    window.show_view("studies")
     window.studies.reload()
     wait_until(lambda: window.studies.report.report is not None, seconds=60)
     wait_until(lambda: not window.jobs.busy(), settle=1.0)
