@@ -232,7 +232,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )  # fmt: skip
 
 
-# What an Annotate command needs besides its view showing (ActionRegistry.set_condition): the window says which
+# What an Annotate command needs besides its view showing (ActionRegistry.set_conditions): the window says which
 # conditions hold, and a command whose needs are not met is greyed instead of answering in the status bar only.
 WORKSPACE, TRAJECTORY, WRITABLE = "workspace", "trajectory", "writable"
 _QUEUE = frozenset({"annotate.next_trajectory", "annotate.previous_trajectory"})

@@ -110,12 +110,11 @@ class ActionRegistry(QObject):
         self.current_view = view_id
         self._enable()
 
-    def set_condition(self, name: str, met: bool) -> None:
-        """Say whether a condition commands may need holds now (a workspace, a trajectory open, writable)."""
-        if met:
-            self.unmet.discard(name)
-        else:
-            self.unmet.add(name)
+    def set_conditions(self, met: dict[str, bool]) -> None:
+        """Say which conditions commands may need hold now (a workspace, a trajectory open, writable)."""
+        self.unmet = (self.unmet - {name for name, holds in met.items() if holds}) | {
+            name for name, holds in met.items() if not holds
+        }
         self._enable()
 
     def _usable(self, spec: ActionSpec) -> bool:

@@ -21,9 +21,7 @@ def bind_annotation(registry: ActionRegistry, view: AnnotationView) -> None:
         registry.bind(f"annotate.{name}", part)
 
     def shown(trajectory: bool, writable: bool) -> None:
-        registry.set_condition(WORKSPACE, view.workspace is not None)
-        registry.set_condition(TRAJECTORY, trajectory)
-        registry.set_condition(WRITABLE, writable)
+        registry.set_conditions({WORKSPACE: view.workspace is not None, TRAJECTORY: trajectory, WRITABLE: writable})
 
     view.header.state_shown.connect(shown)
     shown(view.record is not None, view.header.writable)

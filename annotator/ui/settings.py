@@ -7,6 +7,9 @@ names that decide where it lives; tests point ``QSettings.setPath`` at a tempora
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from PySide6.QtCore import QSettings
 
 ORGANIZATION = "mobile-annotator"
@@ -26,3 +29,12 @@ def settings() -> QSettings:
 def text(key: str, default: str = "") -> str:
     value = settings().value(key, default)
     return value if isinstance(value, str) else default
+
+
+def json_object(key: str) -> dict[str, Any]:
+    """A setting kept as a JSON object; {} when it is missing or not one (a settings file edited by hand)."""
+    try:
+        stored = json.loads(text(key) or "{}")
+    except json.JSONDecodeError:
+        return {}
+    return stored if isinstance(stored, dict) else {}

@@ -60,12 +60,14 @@ class StepAcceptance(QObject):
         """Closing or leaving the workspace: what was typed and not valid is kept for the next session."""
         if self.view.step_id is not None:
             self.leaving(self.view.step_id)
-        kept = _stored_calls()
+        kept = keys.json_object(TYPED_CALLS)
         kept[data_dir] = {str(step_id): text for step_id, text in self.typed_calls.items()}
         keys.settings().setValue(TYPED_CALLS, json.dumps({k: v for k, v in kept.items() if v}, ensure_ascii=False))
 
     def recall_typing(self, data_dir: str) -> None:
-        self.typed_calls = {int(step_id): text for step_id, text in _stored_calls().get(data_dir, {}).items()}
+        self.typed_calls = {
+            int(step_id): text for step_id, text in keys.json_object(TYPED_CALLS).get(data_dir, {}).items()
+        }
 
     def call_edited(self, step_id: int) -> None:
         self.typed_calls.pop(step_id, None)  # a valid (or emptied) call replaces what was kept
@@ -159,11 +161,3 @@ class StepAcceptance(QObject):
             if step_gaps(self.view.steps[step_id]):
                 return step_id
         return None
-
-
-def _stored_calls() -> dict[str, dict[str, str]]:
-    try:
-        stored = json.loads(keys.text(TYPED_CALLS) or "{}")
-    except json.JSONDecodeError:
-        return {}  # a settings file edited by hand: nothing to give back
-    return stored if isinstance(stored, dict) else {}

@@ -8,7 +8,6 @@ verdict marks are drawn shapes, not glyphs, so they look the same whatever fonts
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,8 +32,6 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QStyle, QStyledItemD
 from annotator.domain.trajectory import LabelledStep
 from annotator.ui.annotate.thumbnails import ThumbnailLoader
 from annotator.ui.i18n import Retranslating, fill
-
-log = logging.getLogger(__name__)
 
 CONTEXT = "StepStrip"
 STEP_ROLE = Qt.ItemDataRole.UserRole  # the LabelledStep
@@ -286,16 +283,17 @@ class StepStrip(Retranslating, QListView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays on the canvas (verdict keys 1/2/3)
         self.setMouseTracking(True)
+        self._compact: bool | None = None  # the tiles' size is set by the first set_compact
         self.set_compact(False)
         self._quiet = False  # set while the program (not the annotator) changes the current tile
         self.selectionModel().currentChanged.connect(self._current_changed)
 
     def set_compact(self, compact: bool) -> None:
         """Small tiles in a short window (the smallest is 760 x 560), so that the screenshot above is not tiny."""
-        tile = COMPACT_TILE if compact else TILE
-        if self.delegate.tile == tile and self.maximumHeight() < 10_000:
+        if compact == self._compact:
             return
-        self.delegate.tile = tile
+        self._compact = compact
+        tile = self.delegate.tile = COMPACT_TILE if compact else TILE
         extra = 2 * self.frameWidth() + self.horizontalScrollBar().sizeHint().height() + 2 * self.spacing()
         self.setFixedHeight(tile.size().height() + extra)
         self.scheduleDelayedItemsLayout()

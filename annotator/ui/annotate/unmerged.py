@@ -27,17 +27,9 @@ UNMERGED = "annotate/unmerged"  # JSON {data folder: {trajectory id: {step id: {
 Kept = dict[int, dict[str, Any]]  # step id -> field -> the text (or value) waiting for its merge
 
 
-def _stored() -> dict[str, dict[str, dict[str, dict[str, Any]]]]:
-    try:
-        stored = json.loads(keys.text(UNMERGED) or "{}")
-    except json.JSONDecodeError:
-        return {}  # a settings file edited by hand: nothing to give back
-    return stored if isinstance(stored, dict) else {}
-
-
 def keep(data_dir: str, trajectory_id: int, held: Kept) -> None:
     """What waits for a merge in that trajectory now (nothing: forget it); written to disk at once."""
-    stored = _stored()
+    stored = keys.json_object(UNMERGED)
     trajectories = stored.setdefault(data_dir, {})
     trajectories[str(trajectory_id)] = {str(step_id): values for step_id, values in held.items()}
     stored = {folder: {t: steps for t, steps in kept.items() if steps} for folder, kept in stored.items()}
@@ -53,7 +45,7 @@ def keep_for(view: AnnotationView, trajectory_id: int) -> None:
 
 
 def kept(data_dir: str, trajectory_id: int) -> Kept:
-    steps = _stored().get(data_dir, {}).get(str(trajectory_id), {})
+    steps = keys.json_object(UNMERGED).get(data_dir, {}).get(str(trajectory_id), {})
     return {int(step_id): dict(values) for step_id, values in steps.items() if isinstance(values, dict)}
 
 
