@@ -52,11 +52,15 @@ class Base(DeclarativeBase):
 
 class Person(Base):
     __tablename__ = "people"
+    __table_args__ = (Index("uq_people_login", "login", unique=True),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
     role: Mapped[str] = mapped_column(String(20))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The PostgreSQL login this person connects with on a team server: who they are, checked by the database
+    # (docs/adr/0011-identity-is-the-database-login.md). None on SQLite and for people without a login.
+    login: Mapped[str | None] = mapped_column(String(63))
 
 
 class App(Base):
