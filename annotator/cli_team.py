@@ -8,6 +8,7 @@ Registered in cli.py (lazily).
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import asdict
 
 import click
@@ -17,6 +18,7 @@ from annotator.domain.trajectory import ReviewStatus, TrajectoryStatus
 from annotator.services import team
 from annotator.services.team import Target
 from annotator.storage.assignments import LABEL, REVIEW
+from annotator.storage.logins import connected, pgpass_address
 from annotator.storage.people import ROLES, list_people
 from annotator.storage.selection import TrajectorySelection, selected_ids
 from annotator.storage.studies import PERSON_ENV, person_asking
@@ -48,18 +50,78 @@ def list_command(as_json: bool) -> None:
     if not found:
         click.echo("Nobody yet: `annotator people add NAME --role admin` names the first admin.")
     for person in found:
-        click.echo(f"{person.name}\t{person.role}\t{person.open_assignments} open assignments")
+        login = f"\tlogin {person.login}" if person.login else ""
+        click.echo(f"{person.name}\t{person.role}\t{person.open_assignments} open assignments{login}")
+
+
+LOGIN_HELP = "Their own PostgreSQL login on a team database (made if new): from then on it is who they are."
+PASSWORD_HELP = "Read the new login's password from standard input (default: one is made and shown once)."
 
 
 @people.command("add")
 @click.argument("name")
 @click.option("--role", type=click.Choice(ROLES), required=True)
+@click.option("--login", help=LOGIN_HELP)
+@click.option("--password-stdin", is_flag=True, help=PASSWORD_HELP)
 @click.option("--as", "who", help=AS_HELP)
-def add_command(name: str, role: str, who: str | None) -> None:
+def add_command(name: str, role: str, login: str | None, password_stdin: bool, who: str | None) -> None:
     """Put someone on the list (once the workspace has an admin, only an admin may)."""
+    password = _password(password_stdin)
     with _workspace() as workspace:
-        team.add_person(workspace, name, role, by=person_asking(workspace.database, who))
-    click.echo(f"{name.strip()} added as {role}.")
+        made = team.add_person(workspace, name, role, by=person_asking(workspace.database, who), login=login,
+                               password=password)  # fmt: skip
+        where = pgpass_address(workspace.database)
+    click.echo(f"{name.strip()} added as {role}" + (f", connecting as {login}." if login else "."))
+    _hand_over(made, login, where)
+
+
+@people.command("login")
+@click.argument("name")
+@click.argument("login")
+@click.option("--password-stdin", is_flag=True, help=PASSWORD_HELP)
+@click.option("--as", "who", help=AS_HELP)
+def login_command(name: str, login: str, password_stdin: bool, who: str | None) -> None:
+    """Give someone on the list their own PostgreSQL login (made if new; admins only, team databases only)."""
+    password = _password(password_stdin)
+    with _workspace() as workspace:
+        made = team.give_login(workspace, name, login, by=person_asking(workspace.database, who), password=password)
+        where = pgpass_address(workspace.database)
+    click.echo(f"{name.strip()} now connects as {login}.")
+    _hand_over(made, login, where)
+
+
+@people.command("whoami")
+def whoami_command() -> None:
+    """Who this connection acts as, and whether the database checks it."""
+    with _workspace() as workspace:
+        found = connected(workspace.database)
+    if found is None:
+        click.echo("SQLite: no logins. Whoever can write this workspace's file can do anything; roles are a "
+                   "workflow aid (--as or ANNOTATOR_PERSON says who works).")  # fmt: skip
+    elif found.owner:
+        click.echo(f"{found.login}: the database's owner, trusted by every check; --as says whom you act for.")
+    elif found.person is None:
+        click.echo(f"{found.login}: a login that is nobody's on this workspace's list; it acts for no one.")
+    else:
+        click.echo(f"{found.person} ({found.role}), checked by the database: you connect as {found.login}.")
+
+
+def _password(from_stdin: bool) -> str | None:
+    if not from_stdin:
+        return None
+    password = sys.stdin.readline().rstrip("\n")
+    if not password:
+        raise click.ClickException("no password on standard input; nothing was changed")
+    return password
+
+
+def _hand_over(password: str | None, login: str | None, where: str) -> None:
+    """The new login's password, once, as the line the person keeps in ~/.pgpass (mode 600)."""
+    if password is None or login is None:
+        return
+    line = f"{where}:{login}:{password}"
+    click.echo(f"Its password, shown only now: {password}")
+    click.echo(f"The person keeps this line in ~/.pgpass (chmod 600), then connects without typing it:\n  {line}")
 
 
 @people.command("role")

@@ -15,8 +15,10 @@ from annotator.device.android import AndroidDevice
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from tests.postgres import emptied_postgres_url, needs_postgres, postgres_databases, postgres_url, shared_postgres_url
+from tests.team_database import team
 
-__all__ = ["emptied_postgres_url", "postgres_databases", "postgres_url", "shared_postgres_url"]  # fixtures for all
+# fixtures for all
+__all__ = ["emptied_postgres_url", "postgres_databases", "postgres_url", "shared_postgres_url", "team"]
 
 # Qt tests run without a display; a developer may override this to watch them.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

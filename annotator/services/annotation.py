@@ -16,6 +16,7 @@ from annotator.device.hierarchy import UiNode, parse_hierarchy
 from annotator.domain.drafts import fill_values
 from annotator.domain.review_ready import ReviewGaps, review_gaps
 from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, ReviewStatus
+from annotator.services.roles import acting_role
 from annotator.storage import drafts, labels
 from annotator.storage.blobs import BlobStore
 from annotator.storage.database import Database
@@ -139,8 +140,8 @@ class Editor:
         gaps = review_gaps(self.record())
         if gaps.complete:
             labels.submit_for_review(self.workspace.database, self.trajectory_id)
-        elif anyway and self.role in SUBMIT_ANYWAY_ROLES:
-            note = f"submitted incomplete by {self.person} ({self.role}): {gaps.describe()}"
+        elif anyway and (role := acting_role(self.workspace.database, self.person, self.role)) in SUBMIT_ANYWAY_ROLES:
+            note = f"submitted incomplete by {self.person} ({role}): {gaps.describe()}"
             labels.set_review(self.workspace.database, self.trajectory_id, ReviewStatus.ANNOTATED,
                               reviewer=self.person, comment=note)  # fmt: skip
         else:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from annotator.judge.agreement_consensus import check_level
 from annotator.judge.messages import JudgedTrajectory, judged_trajectory
-from annotator.services.studies import NotYetError, progress
+from annotator.services.studies import NotYetError, progress, stratum
 from annotator.storage import assignments
 from annotator.storage import studies as stored
 from annotator.storage.database import Database
@@ -120,7 +120,7 @@ def disagreements(db: Database, name: str, rater_name: str) -> list[Disagreement
     texts = stored.instruction_texts(db, trajectory_ids)
     found = [
         Disagreement(entry.trajectory_id, texts.get(entry.trajectory_id, ""), int(entry.score or 0),
-                     items[entry.item_id].judge_reward, reasons.get(entry.trajectory_id))
+                     stratum(study, items[entry.item_id]), reasons.get(entry.trajectory_id))
         for entry in queue
     ]  # fmt: skip
     return sorted(found, key=lambda d: (-d.gap, d.trajectory_id))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from annotator.domain.judge_settings import rubric_text
 from annotator.judge.agreement_consensus import RatedItem, TieRule, check_level, consensus
 from annotator.judge.sampling import Candidate, stratified_sample
-from annotator.services.roles import REVIEW_ROLES, check_role
+from annotator.services.roles import REVIEW_ROLES, check_acting, check_role
 from annotator.storage import studies as stored
 from annotator.storage.database import Database
 from annotator.storage.people import person_names
@@ -35,6 +35,16 @@ class StudyError(ValueError):
 
 class NotYetError(PermissionError):
     """What was asked would show a rater still rating the judge's or the other raters' scores."""
+
+
+def stratum(study: StoredStudy, item: stored.StoredItem) -> int:
+    """The judge's score an item was sampled at; NotYetError where the database hides it from this login (a rater
+    of the study while it is open)."""
+    if item.judge_reward is None:
+        raise NotYetError(
+            f"the judge's scores of study {study.name!r} are hidden from your login until every rater has finished"
+        )
+    return item.judge_reward
 
 
 @dataclass(frozen=True)
@@ -109,6 +119,8 @@ def create_study(
     names = [rater.strip() for rater in raters if rater.strip()]
     if not name.strip():
         raise StudyError("a study needs a name")
+    if created_by:
+        check_acting(db, created_by)  # on a team database the creator is the login's person, not a typed name
     if not names or len(set(names)) != len(names):
         raise StudyError(f"a study needs one or more raters, each named once (got {raters})")
     prompt = stored.judge_prompt(db, judge_id)
@@ -143,7 +155,8 @@ def _info(study: StoredStudy) -> StudyInfo:
     )  # fmt: skip
     return StudyInfo(
         study.id, study.name, study.config_id, study.judge, study.seed, len(study.items), study.sample_size,
-        study.by_app, dict(sorted(Counter(item.judge_reward for item in study.items).items())), progress(study),
+        study.by_app, dict(sorted(Counter(i.judge_reward for i in study.items if i.judge_reward is not None).items())),
+        progress(study),
         flagged, sum(item.adjudicated is not None for item in study.items), study.created_at,
         study.show_differences_early,
     )  # fmt: skip
@@ -202,7 +215,7 @@ def rated_items(db: Database, name: str, viewer: str | None) -> tuple[list[Rated
     refuse_pending_rater(study, viewer, "see the report")
     raters = [rater.name for rater in study.raters]
     items = [
-        RatedItem(str(item.trajectory_id), item.judge_reward,
+        RatedItem(str(item.trajectory_id), stratum(study, item),
                   {rater: study.ratings.get(item.id, {}).get(rater) for rater in raters})
         for item in study.items
     ]  # fmt: skip

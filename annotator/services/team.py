@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from annotator.domain.trajectory import ReviewStatus
 from annotator.services import studies
 from annotator.services.roles import REVIEW_ROLES, NotAllowed, check_role, require_admin
-from annotator.storage import assignments, people
+from annotator.storage import assignments, logins, people
 from annotator.storage import studies as stored_studies
 from annotator.storage.assignments import LABEL, RATE, REVIEW, Assigned, AssignmentRecord, Target
 from annotator.storage.reviews import QueueItem, queue_items
@@ -55,18 +55,58 @@ class PersonalQueue:
 # people ----------------------------------------------------------------------------------------------------------
 
 
-def add_person(workspace: Workspace, name: str, role: str, *, by: str | None) -> None:
-    """Put someone on the list; once it has an admin only an admin may (the first admin is named by anyone)."""
-    if people.workspace_has_admin(workspace.database):
-        require_admin(workspace.database, by, "add people")
-    people.add_person(workspace.database, name, role)
+ON_SQLITE = (
+    "logins are a team database's (PostgreSQL): on SQLite whoever can write the file can do anything, and roles "
+    "are a workflow aid"
+)
+
+
+def add_person(
+    workspace: Workspace, name: str, role: str, *, by: str | None, login: str | None = None,
+    password: str | None = None,
+) -> str | None:  # fmt: skip
+    """Put someone on the list; once it has an admin only an admin may (the first admin is named by anyone). On a
+    team database `login` makes their PostgreSQL login (or adopts an existing one) in the same transaction; the
+    password made for a new login is returned, to be handed over once (None: none was made, or it was given)."""
+    db = workspace.database
+    if people.workspace_has_admin(db) or logins.verified(db) is not None:
+        require_admin(db, by, "add people")
+    if login is None:
+        people.add_person(db, name, role)
+        return None
+    return _give_login(workspace, name, login, role, password, add=True)
+
+
+def give_login(
+    workspace: Workspace, name: str, login: str, *, by: str | None, password: str | None = None
+) -> str | None:
+    """Tie someone on the list to a PostgreSQL login (made if new); from then on that login is who they are."""
+    require_admin(workspace.database, by, "give people logins")
+    role = people.role_of(workspace.database, name)
+    if role is None:
+        raise LookupError(f"no person named {name!r} on this workspace's list (`annotator people list`)")
+    return _give_login(workspace, name, login, role, password, add=False)
+
+
+def _give_login(
+    workspace: Workspace, name: str, login: str, role: str, password: str | None, *, add: bool
+) -> str | None:
+    if not logins.is_team_database(workspace.database):
+        raise ValueError(ON_SQLITE)
+    chosen = password or logins.new_password()
+    made = logins.give_login(workspace.database, name, login, role, chosen, add=add)
+    return chosen if made and password is None else None
 
 
 def set_role(workspace: Workspace, name: str, role: str, *, by: str | None) -> str:
-    """Change someone's role (returns the old one); once the list has an admin only an admin may."""
-    if people.workspace_has_admin(workspace.database):
-        require_admin(workspace.database, by, "change roles")
-    return people.set_role(workspace.database, name, role)
+    """Change someone's role (returns the old one); once the list has an admin only an admin may. A login gets or
+    loses an admin's powers with it (making people's logins)."""
+    db = workspace.database
+    if people.workspace_has_admin(db) or logins.verified(db) is not None:
+        require_admin(db, by, "change roles")
+    old = people.set_role(db, name, role)
+    logins.sync_admin_powers(db, name, role)
+    return old
 
 
 # assignments -----------------------------------------------------------------------------------------------------

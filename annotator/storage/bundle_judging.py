@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from annotator.storage import models
 from annotator.storage.bundle_values import iso, parse_time
 from annotator.storage.collection import ensure_person
+from annotator.storage.studies import strata
 
 S, C, St = models.JudgeScore, models.JudgeConfig, models.Study
 SCORE_COLUMNS = ("reward", "reason", "raw_reply", "error", "usage", "latency_ms", "images", "attempts")
@@ -29,6 +30,9 @@ def judging_entries(session: Session, trajectories: list[models.Trajectory]) -> 
         study for study in session.scalars(select(St).order_by(St.id))
         if study.items and all(item.trajectory_id in uid_of for item in study.items)
     ]  # fmt: skip
+    reward = strata(session, (item.id for study in studies for item in study.items))
+    # A study whose strata this login may not see (a rater's, while it is open) stays out of their bundle.
+    studies = [study for study in studies if all(reward[item.id] is not None for item in study.items)]
     config_ids = {score.config_id for score in scores} | {study.config_id for study in studies}
     configs = session.scalars(select(C).where(C.id.in_(config_ids)).order_by(C.id)).all() if config_ids else []
     fingerprint = {config.id: config.fingerprint for config in configs}
@@ -39,7 +43,7 @@ def judging_entries(session: Session, trajectories: list[models.Trajectory]) -> 
         entry |= {"created_at": iso(config.created_at)}
         entry["scores"] = [_score_entry(score, uid_of) for score in scores if score.config_id == config.id]
         judges.append(entry)
-    return {"judges": judges, "studies": [_study_entry(study, uid_of, fingerprint) for study in studies]}
+    return {"judges": judges, "studies": [_study_entry(study, uid_of, fingerprint, reward) for study in studies]}
 
 
 def _score_entry(score: models.JudgeScore, uid_of: dict[int, str]) -> dict[str, Any]:
@@ -48,7 +52,9 @@ def _score_entry(score: models.JudgeScore, uid_of: dict[int, str]) -> dict[str, 
     }  # fmt: skip
 
 
-def _study_entry(study: models.Study, uid_of: dict[int, str], fingerprint: dict[int, str]) -> dict[str, Any]:
+def _study_entry(
+    study: models.Study, uid_of: dict[int, str], fingerprint: dict[int, str], reward: dict[int, int | None]
+) -> dict[str, Any]:
     trajectory_of = {item.id: uid_of[item.trajectory_id] for item in study.items}
     return {
         "name": study.name, "judge": fingerprint[study.config_id], "seed": study.seed,
@@ -56,7 +62,7 @@ def _study_entry(study: models.Study, uid_of: dict[int, str], fingerprint: dict[
         "show_differences_early": study.show_differences_early,
         "created_by": study.created_by.name if study.created_by else None, "created_at": iso(study.created_at),
         "items": [
-            {"trajectory": uid_of[item.trajectory_id], "position": item.position, "judge_reward": item.judge_reward,
+            {"trajectory": uid_of[item.trajectory_id], "position": item.position, "judge_reward": reward[item.id],
              "app": item.app, "adjudicated": item.adjudicated, "adjudication_note": item.adjudication_note,
              "adjudicator": item.adjudicator.name if item.adjudicator else None,
              "adjudicated_at": iso(item.adjudicated_at)}

@@ -50,6 +50,9 @@ def ensure_person(session: Session, name: str, role: str) -> models.Person:
 
     Once an admin manages the list (docs/adr/0008-people-and-roles.md), a newcomer is added as an annotator
     whatever role they claim: only an admin gives roles then."""
+    found = session.scalars(select(models.Person).where(models.Person.name == name)).one_or_none()
+    if found is not None:  # read first: on a team database only an admin's login may even try to add a person
+        return found
     if role != "annotator" and session.scalar(select(exists().where(models.Person.role == "admin"))):
         role = "annotator"
     session.execute(insert_skipping(session, models.Person).values(name=name, role=role))

@@ -14,23 +14,26 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import ExceptionContext, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from annotator.storage import guards  # noqa: F401  (registers the raw-step guard)
-from annotator.storage.failures import WorkspaceError
+from annotator.storage.failures import NotPermitted, WorkspaceError
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = "annotator.storage:migrations"
 # The newest migration's revision; tests/storage/test_migrations.py holds it equal to the packaged migrations'.
-HEAD_REVISION = "0013"
+HEAD_REVISION = "0014"
 VERSION_TABLE = "alembic_version"
 # How long SQLite waits for another writer's lock before "database is locked"; a write that still meets it is
 # tried again by storage.writing.retrying.
 BUSY_TIMEOUT_S = 30.0
+INSUFFICIENT_PRIVILEGE = "42501"
+# Two processes making one workspace at once take turns: the second finds the schema made. Any fixed number does.
+MIGRATION_LOCK = 0x616E6E6F
 
 
 class SchemaTooNewError(RuntimeError):
@@ -78,7 +81,9 @@ def create_db_engine(url: str, busy_timeout_s: float = BUSY_TIMEOUT_S) -> Engine
     """An engine with SQLite set up for a desktop app: WAL, foreign keys, a busy timeout."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True)
+        event.listen(engine, "handle_error", _refusal_in_one_line)
+        return engine
     engine = create_engine(url, connect_args={"timeout": busy_timeout_s})
     if parsed.query.get("mode") == "ro":
         event.listen(engine, "handle_error", _refuse_writes)
@@ -103,6 +108,16 @@ def _refuse_writes(context: ExceptionContext) -> None:
             "the workspace is open read-only (its folder cannot be written), so nothing was changed: it can be "
             "browsed and exported, not edited"
         ) from context.original_exception
+
+
+def _refusal_in_one_line(context: ExceptionContext) -> None:
+    """PostgreSQL refusing a login what it may not do (a team database's checks, or a missing privilege) is the
+    one line it gave, not a traceback with the statement."""
+    original = context.original_exception
+    if getattr(original, "sqlstate", None) == INSUFFICIENT_PRIVILEGE:
+        diag = getattr(original, "diag", None)
+        message = getattr(diag, "message_primary", None) or str(original).splitlines()[0]
+        raise NotPermitted(f"refused by the database, nothing was changed: {message}") from original
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -159,6 +174,7 @@ def upgrade(engine: Engine, target: str = "head") -> SchemaState:
     config = alembic_config()
     try:
         with engine.begin() as connection:
+            _take_migration_lock(connection)  # Alembic reads the revision after this: the other's upgrade is seen
             config.attributes["connection"] = connection
             command.upgrade(config, target)
     except Exception as error:
@@ -166,6 +182,15 @@ def upgrade(engine: Engine, target: str = "head") -> SchemaState:
         raise MigrationError(f"upgrading the database from {current} to {target} failed: {error}{where}") from error
     notes = tuple(config.attributes.get("notes", ()))
     return SchemaState(current=current_revision(engine), head=head, backup=backup, notes=notes)
+
+
+def _take_migration_lock(connection: Connection) -> None:
+    """Wait for any other process upgrading this database: PostgreSQL's advisory lock, SQLite's write lock (taken
+    at once, so that even the first CREATE TABLE waits for it). Both end with the transaction."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    elif connection.dialect.name == "sqlite":
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 @dataclass

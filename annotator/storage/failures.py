@@ -19,6 +19,11 @@ class WorkspaceError(RuntimeError):
     """The workspace cannot be opened, or written, as asked; the message says why. Nothing was changed."""
 
 
+class NotPermitted(WorkspaceError, PermissionError):
+    """The database (a team server's own checks) or the verified identity refused what was asked; nothing was
+    changed. The message is the one line that says who may."""
+
+
 def plain_reason(error: BaseException, data_dir: Path) -> str | None:
     """One line for `error` (or what caused it) when it is one of the data folder's known failures, else None (a
     bug: let it show)."""
@@ -50,7 +55,28 @@ def _reason(error: BaseException, data_dir: Path) -> str | None:
             return read_only(data_dir)
         if "file is not a database" in message:
             return f"{data_dir} holds a file that is not an annotator database ({message}); nothing was changed"
+        if "malformed" in message:  # "database disk image is malformed", "malformed database schema (...)"
+            return damaged(data_dir, message)
+        if "password authentication failed" in message or "no password supplied" in message:
+            return refused_login(message)
     return None
+
+
+def refused_login(message: str) -> str:
+    """A team server that would not let this login in: the server's own reason, in one line."""
+    reason = next((line.split("FATAL:", 1)[-1].strip() for line in message.splitlines() if "FATAL" in line), message)
+    return (
+        f"the team database refused the connection ({reason}); each person connects with their own login and its "
+        "password (in ~/.pgpass, or the URL); nothing was changed"
+    )
+
+
+def damaged(data_dir: Path, detail: str) -> str:
+    """A database file that is cut short or overwritten in part; SQLite may find out only at a later query."""
+    return (
+        f"the database in {data_dir} is damaged ({detail}); nothing was changed: restore it from a backup "
+        "(upgrades leave annotator.backup-*.sqlite beside it) or recover it with `sqlite3 annotator.sqlite .recover`"
+    )
 
 
 def no_room(where: Path | str, detail: str) -> str:

@@ -21,7 +21,9 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    column,
     false,
+    table,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -402,7 +404,8 @@ class StudyItem(Base):
     study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
     trajectory_id: Mapped[int] = mapped_column(ForeignKey("trajectories.id", ondelete="CASCADE"))
     position: Mapped[int]
-    judge_reward: Mapped[int]
+    # Deferred: read through STUDY_ITEM_STRATA, which a team database hides from the raters of an open study.
+    judge_reward: Mapped[int] = mapped_column(deferred=True)
     app: Mapped[str] = mapped_column(String(200))
     adjudicated: Mapped[int | None]  # the final label an adjudicator set, replacing the consensus
     adjudicator_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"))
@@ -454,3 +457,7 @@ class StudyRating(Base):
 from annotator.storage.models_eval import Evaluation, EvaluationPrediction, EvaluationRollout  # noqa: E402, F401
 from annotator.storage.models_team import Assignment  # noqa: E402, F401
 from annotator.storage.models_train import TrainingEvent, TrainingRun  # noqa: E402, F401
+
+# A view of every study item's stratum (the judge's score when it was sampled): on PostgreSQL it says NULL to the
+# raters of an open study, whose logins may not read study_items.judge_reward itself (migration 0013).
+STUDY_ITEM_STRATA = table("study_item_strata", column("item_id", Integer), column("judge_reward", Integer))

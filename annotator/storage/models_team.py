@@ -1,7 +1,8 @@
-"""The team table: who is assigned what (a trajectory, an app's instruction set, a study), by whom, and when it
-was done.
+"""The team tables: who is assigned what (a trajectory, an app's instruction set, a study), by whom, and when it
+was done; and which process has claimed a piece of shared work (`storage.claims`).
 
-Kept apart from `models.py`, which holds the collected and labelled data; `models` re-exports this class.
+Kept apart from `models.py`, which holds the collected and labelled data; `models` re-exports `Assignment`
+(`storage.claims` imports `WorkClaim` from here).
 The people themselves (name, role) are `models.Person`; docs/adr/0008-people-and-roles.md says why the
 `people` table is the list of who may do what.
 """
@@ -13,7 +14,7 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from annotator.storage.models import App, Base, Person, Study, Trajectory, utcnow
+from annotator.storage.models import App, Base, OwnedRun, Person, Study, Trajectory, utcnow
 
 # Exactly one target: a trajectory, an app (the instructions of that app: its instruction set) or a study.
 ONE_TARGET = (
@@ -45,3 +46,16 @@ class Assignment(Base):
     trajectory: Mapped[Trajectory | None] = relationship()
     app: Mapped[App | None] = relationship()
     study: Mapped[Study | None] = relationship()
+
+
+class WorkClaim(OwnedRun, Base):
+    """A piece of work one process does, so that the others sharing the workspace skip it (`storage.claims`): the
+    owner columns name the process (as a run's do), `lease_until` is how long the claim holds without renewal.
+    The row is removed when the work is done with; a row whose owner is gone, or whose lease ran out, may be
+    taken over by another process."""
+
+    __tablename__ = "work_claims"
+
+    work_key: Mapped[str] = mapped_column(String(200), primary_key=True)  # e.g. "collect:<instruction>:<run>"
+    claimed_at: Mapped[datetime] = mapped_column(default=utcnow)
+    lease_until: Mapped[datetime]

@@ -28,6 +28,7 @@ class PersonRecord:
     role: str
     created_at: datetime
     open_assignments: int
+    login: str | None = None  # their own PostgreSQL login on a team database
 
 
 def check_role_name(role: str) -> str:
@@ -69,10 +70,10 @@ def list_people(db: Database) -> list[PersonRecord]:
     rank = {ADMIN: 0, REVIEWER: 1, ANNOTATOR: 2}
     with db.session() as session:
         rows = session.execute(
-            select(P.name, P.role, P.created_at, func.coalesce(open_counts.c.open, 0))
+            select(P.name, P.role, P.created_at, func.coalesce(open_counts.c.open, 0), P.login)
             .outerjoin(open_counts, open_counts.c.person_id == P.id)
         ).all()  # fmt: skip
-    people = [PersonRecord(name, role, created_at, int(count)) for name, role, created_at, count in rows]
+    people = [PersonRecord(name, role, created_at, int(count), login) for name, role, created_at, count, login in rows]
     return sorted(people, key=lambda p: (rank.get(p.role, 3), p.name))
 
 

@@ -23,9 +23,10 @@ from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
 from annotator.domain.names import closest_name
-from annotator.storage import models
+from annotator.storage import logins, models
 from annotator.storage.collection import ensure_person
 from annotator.storage.database import Database
+from annotator.storage.failures import NotPermitted
 from annotator.storage.models import utcnow
 
 St, It, Ra, Rt = models.Study, models.StudyItem, models.StudyRater, models.StudyRating
@@ -57,7 +58,7 @@ class StoredItem:
     id: int
     trajectory_id: int
     position: int
-    judge_reward: int  # the judge's score when it was sampled (its stratum)
+    judge_reward: int | None  # the judge's score when it was sampled (its stratum); None: hidden from this login
     app: str
     adjudicated: int | None
 
@@ -105,12 +106,25 @@ def _ratings(session: Session, study_id: int) -> dict[int, dict[str, int]]:
     return found
 
 
+def strata(session: Session, item_ids: Iterable[int]) -> dict[int, int | None]:
+    """Each item's stratum, the judge's score when it was sampled; None where a team database hides it from this
+    login (a rater of the open study)."""
+    view = models.STUDY_ITEM_STRATA
+    wanted = list(item_ids)
+    if not wanted:
+        return {}
+    rows = session.execute(select(view.c.item_id, view.c.judge_reward).where(view.c.item_id.in_(wanted)))
+    return {item_id: reward for item_id, reward in rows}
+
+
 def _stored(session: Session, study: models.Study) -> StoredStudy:
     judge = session.get(models.JudgeConfig, study.config_id)
+    reward = strata(session, (i.id for i in study.items))
     return StoredStudy(
         study.id, study.name, study.config_id, f"{judge.prompt_name} · {judge.model}" if judge else "?",
         study.seed, study.sample_size, study.by_app, study.rubric, study.created_at,
-        tuple(StoredItem(i.id, i.trajectory_id, i.position, i.judge_reward, i.app, i.adjudicated) for i in study.items),
+        tuple(StoredItem(i.id, i.trajectory_id, i.position, reward.get(i.id), i.app, i.adjudicated)
+              for i in study.items),
         tuple(StoredRater(r.id, r.person.name, r.order_seed) for r in study.raters),
         _ratings(session, study.id), study.show_differences_early,
     )  # fmt: skip
@@ -333,6 +347,14 @@ def person_asking(db: Database, named: str | None) -> str | None:
     given (option or variable) must be someone who works here, else LookupError: an invented name would pass
     for someone who is not rating."""
     given = (named or "").strip() or os.environ.get(PERSON_ENV, "").strip()
+    found = logins.verified(db)
+    if found is not None:  # a team database's login says who asks; a name may only repeat it
+        if given and given != found.person:
+            raise NotPermitted(
+                f"you are connected as {found.login}, which is {found.person or 'nobody'}'s login on this "
+                f"workspace: you cannot ask as {given}"
+            )
+        return found.person
     if given:
         if not is_known_person(db, given):
             raise LookupError(

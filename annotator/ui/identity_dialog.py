@@ -62,6 +62,8 @@ class IdentityDialog(QDialog):
         self.form.addRow("", self.role_note)
         self.form.addRow(self.buttons)
         self.setMinimumWidth(420)
+        if identity.vouched() is not None:
+            self.name.setReadOnly(True)  # the login's person: a typed name would not change who saves
         self.retranslate()
         self._enable_ok()
 
@@ -73,19 +75,29 @@ class IdentityDialog(QDialog):
         )  # fmt: skip
         self.name_label.setText(self.tr("&Name:"))
         self.role_label.setText(self.tr("&Role:"))
-        self.role_note.setText(
-            self.tr("Once the workspace has an administrator, your role is the one the administrator gave you on "
-                    "its list of people (with the command “annotator people role”); this choice counts only until "
-                    "then.")
-        )  # fmt: skip
+        self.role_note.setText(self._role_note())
         for row, key in enumerate(identity.ROLES):
             self.role.setItemText(row, role_title(key))
+
+    def _role_note(self) -> str:
+        if identity.vouched() is not None:
+            return self.tr("You are connected to a team database with your own login, so the database says who you "
+                           "are and checks what your role allows. You may work in a lower role than the one you "
+                           "were given, never a higher one.")  # fmt: skip
+        return self.tr(
+            "Once the workspace has an administrator, your role is the one the administrator gave you on its list "
+            "of people (with the command “annotator people role”); this choice counts only until then. In a "
+            "workspace file (SQLite) roles are a workflow aid: anyone who can write the file can do anything."
+        )
 
     def _enable_ok(self) -> None:
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(self.name.text().strip()))
 
     def accept(self) -> None:
-        identity.remember(self.name.text(), self.role.currentData())
+        if identity.vouched() is not None:
+            identity.remember_role(self.role.currentData())  # the name is the login's; the one kept stays
+        else:
+            identity.remember(self.name.text(), self.role.currentData())
         super().accept()
 
 

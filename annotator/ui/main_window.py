@@ -260,6 +260,7 @@ class MainWindow(Retranslating, QMainWindow):
         if workspace.database.schema.backup is not None:
             upgraded = self.tr("The database was upgraded; a backup of the old one is in %1.")
             self.status.show_info(fill(upgraded, workspace.database.schema.backup))
+        self._vouch_for_person(workspace)
         self.bundles.set_workspace(workspace)
         self.counts.set_workspace(workspace)
         for widget in self.views.values():
@@ -267,6 +268,13 @@ class MainWindow(Retranslating, QMainWindow):
                 widget.set_workspace(workspace)
         self.retranslate()
         self.workspace_opened.emit(workspace)
+
+    def _vouch_for_person(self, workspace: Workspace) -> None:
+        """On a team database the login says who works here: that person, whatever the settings keep."""
+        if (nobodys := identity.vouch_for(workspace.database)) is not None:
+            text = self.tr("The login %1 is nobody's on this workspace's list of people: ask an administrator.")
+            self.status.show_info(fill(text, nobodys))
+        self.status.set_person(*identity.current_person())
 
     def _workspace_failed(self, data_dir: Path, db_url: str | None, error: BaseException) -> None:
         if isinstance(error, ReadOnlyFolderError):
@@ -288,6 +296,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.jobs.wait(10_000)  # queries still running on the old database finish before it closes
         self.workspace.close()
         self.workspace = None
+        identity.vouch(None)
         self.status.set_workspace(None)
         self.counts.set_workspace(None)
 

@@ -1941,8 +1941,12 @@ After:
         <translation>角色(&amp;R)：</translation>
     </message>
     <message>
-        <source>Once the workspace has an administrator, your role is the one the administrator gave you on its list of people (with the command “annotator people role”); this choice counts only until then.</source>
-        <translation>工作区一旦有了管理员，你的角色就以管理员在人员名单上给你的角色为准（用命令“annotator people role”设置）；这里的选择只在此之前有效。</translation>
+        <source>You are connected to a team database with your own login, so the database says who you are and checks what your role allows. You may work in a lower role than the one you were given, never a higher one.</source>
+        <translation>你用自己的登录名连接团队数据库，因此由数据库确认你是谁，并检查你的角色允许做什么。你可以以低于所授角色的身份工作，但不能更高。</translation>
+    </message>
+    <message>
+        <source>Once the workspace has an administrator, your role is the one the administrator gave you on its list of people (with the command “annotator people role”); this choice counts only until then. In a workspace file (SQLite) roles are a workflow aid: anyone who can write the file can do anything.</source>
+        <translation>工作区一旦有了管理员，你的角色就是管理员在人员名单上给你的角色（用命令“annotator people role”）；此处的选择只在那之前有效。在工作区文件（SQLite）中，角色只是工作流程上的辅助：任何能写入该文件的人都能做任何事。</translation>
     </message>
 </context>
 <context>
@@ -2361,6 +2365,10 @@ After:
     <message>
         <source>The database was upgraded; a backup of the old one is in %1.</source>
         <translation>数据库已升级；旧数据库的备份位于 %1。</translation>
+    </message>
+    <message>
+        <source>The login %1 is nobody&apos;s on this workspace&apos;s list of people: ask an administrator.</source>
+        <translation>登录名 %1 不属于此工作区人员名单上的任何人：请联系管理员。</translation>
     </message>
     <message>
         <source>%1 (read-only)</source>
