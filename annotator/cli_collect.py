@@ -142,6 +142,20 @@ def read_commands(decider: TeleopDecider) -> None:
 @click.option("--agent-url", help="OpenAI-compatible base URL; without it you teleoperate (commands on stdin).")
 @click.option("--agent-model", help="Model name at the endpoint.")
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="Env var holding the API key.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=1),
+    default=60,
+    show_default=True,
+    help="Seconds per try of the agent's request; a run whose agent does not answer ends interrupted.",
+)
+@click.option(
+    "--retries",
+    type=click.IntRange(0, 10),
+    default=3,
+    show_default=True,
+    help="The agent's request tried again after 429 (waiting what retry-after asks), 5xx and timeouts.",
+)
 @click.option("--runs", type=click.IntRange(1, 100), default=1, show_default=True, help="Runs per instruction.")
 @click.option("--max-steps", type=click.IntRange(1, 200), default=25, show_default=True)
 @click.option(
@@ -207,7 +221,7 @@ def _collect(workspace: Workspace, options: dict[str, Any]) -> bool:
     endpoint = None
     decider: Decider
     if options["agent_url"]:
-        endpoint = collecting.AgentEndpoint(options["agent_url"], options["agent_model"], options["api_key_env"])
+        endpoint = _endpoint(options)
         decider = collecting.agent_decider(endpoint, settings)
     else:
         decider = TeleopDecider(on_refused=lambda message: click.echo(f"  ? {message}", err=True))
@@ -231,11 +245,22 @@ def _run(workspace, device, decider, options: dict, settings: Settings, endpoint
         return _report([result], 1)
     tasks = _tasks(workspace, options)
     click.echo(f"{len(tasks)} instruction(s) x {options['runs']} run(s), up to {settings.max_steps} steps each")
+    skipped: list[int] = []
+
+    def skip(task: Task, number: int, why: str) -> None:
+        skipped.append(number)
+        click.echo(f"run {number} of “{task.text}”: skipped ({why})")
+
     results = collecting.run_tasks(
         workspace, device, decider, tasks, runs=options["runs"], settings=settings, person=options["person"],
-        endpoint=endpoint, on_step=print_step, on_run=print_run, stop=stop,
+        endpoint=endpoint, on_step=print_step, on_run=print_run, on_skip=skip, stop=stop,
     )  # fmt: skip
-    return _report(results, len(tasks) * options["runs"])
+    return _report(results, len(tasks) * options["runs"] - len(skipped))
+
+
+def _endpoint(options: dict[str, Any]) -> collecting.AgentEndpoint:
+    return collecting.AgentEndpoint(options["agent_url"], options["agent_model"], options["api_key_env"],
+                                    timeout_s=options["timeout"], retries=options["retries"])  # fmt: skip
 
 
 def _tasks(workspace: Workspace, options: dict[str, Any]) -> list[Task]:
@@ -274,7 +299,7 @@ def _collect_on_devices(workspace: Workspace, options: dict[str, Any], settings:
         serials = devices_option(options["devices_text"])
     except ValueError as error:
         raise collecting.CollectError(str(error)) from None
-    endpoint = collecting.AgentEndpoint(options["agent_url"], options["agent_model"], options["api_key_env"])
+    endpoint = _endpoint(options)
     devices = choose_phones(serials, options["port"])
     tasks = _tasks(workspace, options)
     stop = threading.Event()

@@ -19,6 +19,8 @@ def print_event(event: parallel.PhoneEvent) -> None:
     if isinstance(event, parallel.RunStarted):
         job = event.job
         click.echo(f"{prefix} run {job.number} of “{job.task.text}”: trajectory {event.trajectory_id}")
+    elif isinstance(event, parallel.RunSkipped):
+        click.echo(f"{prefix} run {event.job.number} of “{event.job.task.text}”: skipped ({event.why})")
     elif isinstance(event, parallel.StepRecorded):
         step = event.step
         note = f"  ! {step.note}" if step.note else ""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from annotator.collect import unwritten
 from annotator.collect.decide import Decider, Decision, DecisionUnavailable, PastStep, StepContext, preparer
 from annotator.collect.write_turns import write_turn
 from annotator.device.android import AndroidDevice
@@ -59,6 +60,9 @@ class Task:
     instruction_id: int
     text: str
     app: str
+    # Picked from the workspace's pending instructions, which other processes may pick too: each run is claimed in
+    # the database first (services.collecting.claimed_run), and skipped when another process is on it or it is done.
+    shared: bool = False
 
 
 @dataclass
@@ -92,6 +96,7 @@ class StopKind(StrEnum):
     PHONE_GONE = "phone_gone"  # unplugged, or the adb server went away
     PHONE_ERROR = "phone_error"  # the phone failed a command, or sent a screenshot that is not an image
     DECIDER_FAILED = "decider_failed"  # the model's API stayed down, or the person's input ended
+    NOT_WRITTEN = "not_written"  # the workspace could not be written (the disk full): the steps before are kept
 
     @property
     def phone_lost(self) -> bool:
@@ -194,6 +199,18 @@ class CollectionRun:
 
     def _drive(self, trajectory_id: int, task: Task, history: list[PastStep], restart: bool) -> RunResult:
         try:
+            return self._on_phone(trajectory_id, task, history, restart)
+        except BaseException as error:  # a bug, a full disk, a second Ctrl+C: the run is interrupted, not collecting
+            why = unwritten.reason(error, self.workspace.data_dir)
+            if why is None:
+                self._leave_interrupted(trajectory_id, error)
+                raise
+            unwritten.mark_interrupted(self.workspace.database, trajectory_id, why)
+            steps = len(history)  # the steps stored before the write that failed: they stay
+            return RunResult(trajectory_id, TrajectoryStatus.INTERRUPTED, None, steps, StopKind.NOT_WRITTEN, why)
+
+    def _on_phone(self, trajectory_id: int, task: Task, history: list[PastStep], restart: bool) -> RunResult:
+        try:
             with self.device.session():
                 if restart and self.settings.reset_phone and not reset_to_start(self.device):
                     log.info("%s has no start state to go back to: the run starts from its screen", self.device.serial)
@@ -207,18 +224,10 @@ class CollectionRun:
             return self._finish(trajectory_id, StopKind.PHONE_ERROR, None, f"phone error: {error}", history)
         except UnreadableScreenshot as error:
             return self._finish(trajectory_id, StopKind.PHONE_ERROR, None, str(error), history)
-        except BaseException as error:  # a bug, a full disk, a second Ctrl+C: the run is interrupted, not collecting
-            self._leave_interrupted(trajectory_id, error)
-            raise
 
     def _leave_interrupted(self, trajectory_id: int, error: BaseException) -> None:
         reason = "aborted by the user" if isinstance(error, KeyboardInterrupt) else f"stopped by an error: {error!r}"
-        try:
-            collection.finish_trajectory(
-                self.workspace.database, trajectory_id, TrajectoryStatus.INTERRUPTED, stop_reason=reason
-            )
-        except Exception:  # the database may be what failed; the run's owner, now gone, still marks it
-            log.exception("trajectory %s could not be marked interrupted", trajectory_id)
+        unwritten.mark_interrupted(self.workspace.database, trajectory_id, reason)
 
     def _loop(self, trajectory_id: int, task: Task, history: list[PastStep]) -> RunResult:
         while len(history) < self.settings.max_steps:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,11 +21,12 @@ from annotator.domain.trajectory import TrajectoryStatus
 from annotator.llm.client import LLMClient, LLMConfig
 from annotator.llm.decomposed import DecomposedGrounding
 from annotator.services.screen_copies import copy_maker
-from annotator.storage import collection, instructions
+from annotator.storage import claims, collection, instructions
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
 DEFAULT_SETTINGS = Settings()
+log = logging.getLogger(__name__)
 
 
 class CollectError(RuntimeError):
@@ -44,6 +47,8 @@ class AgentEndpoint:
     base_url: str
     model: str
     api_key_env: str = "OPENAI_API_KEY"
+    timeout_s: float = 60.0  # per try: a hung endpoint holds the phone (retries + 1) times this long, and a bit
+    retries: int = 3
 
 
 def choose_device(serial: str | None, port: int | None = None) -> AndroidDevice:
@@ -97,7 +102,7 @@ def tasks_for(
         return [Task(row.id, row.text, app)]
     if not all_pending:
         raise CollectError("say what to collect: --instruction TEXT, --instruction-id N or --all-pending")
-    tasks = [Task(row.id, row.text, app) for row in instructions.pending_instructions(db, app, runs)]
+    tasks = [Task(row.id, row.text, app, shared=True) for row in instructions.pending_instructions(db, app, runs)]
     if not tasks:
         raise CollectError(f"no pending active instruction for app {app!r}")
     return tasks
@@ -106,7 +111,9 @@ def tasks_for(
 def agent_decider(endpoint: AgentEndpoint, settings: Settings) -> AgentDecider:
     """The agent at `endpoint`; with `settings.decomposed_grounding`, its points refined by the same model on
     sub-images of the screen (UI-AGILE 3.4)."""
-    client = LLMClient(LLMConfig(base_url=endpoint.base_url, model=endpoint.model, api_key_env=endpoint.api_key_env))
+    config = LLMConfig(base_url=endpoint.base_url, model=endpoint.model, api_key_env=endpoint.api_key_env,
+                       timeout_s=endpoint.timeout_s, max_retries=endpoint.retries)  # fmt: skip
+    client = LLMClient(config)
     variant = prompt_variant(settings.prompt_variant)
     decomposed = DecomposedGrounding(client) if settings.decomposed_grounding else None
     return AgentDecider(client, history_images=settings.history_images, prompt_variant=variant, decomposed=decomposed)
@@ -124,9 +131,11 @@ def run_tasks(
     endpoint: AgentEndpoint | None = None,
     on_step: Callable[[StepEvent], None] | None = None,
     on_run: Callable[[Task, int, RunResult], None] | None = None,
+    on_skip: Callable[[Task, int, str], None] | None = None,
     stop: threading.Event | None = None,
 ) -> list[RunResult]:
-    """Each task `runs` times, one trajectory per run; stops early when `stop` is set or the phone is gone."""
+    """Each task `runs` times, one trajectory per run; stops early when `stop` is set or the phone is gone. A run
+    of a pending instruction that another process is collecting, or has done, is skipped (`on_skip` says why)."""
     packages = remember_device(workspace, device.info())
     stop = stop or threading.Event()
     collector = collector_for(
@@ -138,16 +147,39 @@ def run_tasks(
     results = []
     for task in tasks:
         for number in range(1, runs + 1):
-            run = collection_run(
-                workspace, device, decider, settings=settings, packages=packages, on_step=on_step, stop=stop
-            )
-            result = run.start(task, collector)
+            with claimed_run(workspace, task, number) as skipped:
+                if skipped is not None:
+                    if on_skip:
+                        on_skip(task, number, skipped)
+                    continue
+                run = collection_run(
+                    workspace, device, decider, settings=settings, packages=packages, on_step=on_step, stop=stop
+                )
+                result = run.start(task, collector)
             results.append(result)
             if on_run:
                 on_run(task, number, result)
             if result.status == TrajectoryStatus.INTERRUPTED:
                 return results
     return results
+
+
+@contextmanager
+def claimed_run(workspace: Workspace, task: Task, number: int) -> Iterator[str | None]:
+    """Hold the task's `number`-th run for this process while the block collects it, when the task is one other
+    processes may pick too (`Task.shared`: storage.claims). Yields None to go on, or why to skip the run: another
+    live process is collecting it, or it is done."""
+    if not task.shared:
+        yield None
+        return
+    attempt = claims.take_collect_run(workspace.database, task.instruction_id, number)
+    if attempt.claim is None:
+        yield attempt.why
+        return
+    if attempt.taken_over:
+        log.info("run %s of instruction %s taken over: %s", number, task.instruction_id, attempt.taken_over)
+    with claims.Holding(workspace.database, attempt.claim):
+        yield None
 
 
 def resume_run(

@@ -13,16 +13,22 @@ How a caller uses it (the CLI's `annotator collect --devices`, the app's Collect
 - `devices` are `AndroidDevice`s, each with an adb client of its own (`open_devices` makes them from serials).
 - Every task is run `runs` times; each (task, run number) is a :class:`Job` on the shared queue. Each phone has
   its own agent (an `LLMClient` and an `AgentDecider`); teleoperation drives one phone, never several.
+- Tasks picked from the pending instructions (`Task.shared`) may be picked by other processes on the same
+  workspace too: a phone claims each such run in the database before it starts it (`collecting.claimed_run`), and
+  skips the run (:class:`RunSkipped`) when another live process is collecting it or it is done.
 - `on_event` gets one event object per thing that happened, each naming its phone (`event.serial`):
-  :class:`RunStarted`, :class:`StepRecorded`, :class:`ScreenSeen` (every fresh screenshot, for a live view; only
-  with `screens=True`), :class:`RunEnded`, :class:`PhoneLost` and, last for each phone, :class:`PhoneFinished`
-  with its summary. They come from worker threads: a GUI hands them to its own thread (a Qt signal carrying the
-  object) and must not block in the callback, since the phone waits for it.
+  :class:`RunStarted`, :class:`RunSkipped`, :class:`StepRecorded`, :class:`ScreenSeen` (every fresh screenshot,
+  for a live view; only with `screens=True`), :class:`RunEnded`, :class:`PhoneLost` and, last for each phone,
+  :class:`PhoneFinished` with its summary (events and summaries: `services.parallel_collect_events`). They come
+  from worker threads: a GUI hands them to its own thread (a Qt signal carrying the object) and must not block in
+  the callback, since the phone waits for it.
 - A phone that goes away (unplugged, adb gone, a command failing) leaves its trajectory `interrupted` and
   resumable, as a single-phone run does; the job goes back to the queue for the other phones, and the phone's
   worker ends. The model's endpoint failing for good (401, 500s after the retries) leaves that run interrupted and
-  deals no further job (the phones finish their current runs). The whole thing ends when the queue is empty, no
-  phone is left, or `stop` is set.
+  deals no further job (the phones finish their current runs). So does the workspace failing to be written (the
+  disk full): each phone's run ends interrupted with the steps it had stored, its summary says what could not be
+  written, and no more runs are dealt. The whole thing ends when the queue is empty, no phone is left, or `stop`
+  is set.
 - `collect_on_phones` blocks until every worker has ended; call it from a worker thread of the GUI. A
   KeyboardInterrupt in the calling thread (the CLI's second Ctrl+C) marks the runs in progress interrupted and is
   raised again; the phone threads are daemons, so the process can exit.
@@ -34,11 +40,11 @@ that write takes.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from annotator.collect import unwritten
 from annotator.collect.dealing import Dealer, work_through
 from annotator.collect.decide import Decider
 from annotator.collect.session import RunResult, Settings, StepEvent, StopKind, Task, collector_for
@@ -52,120 +58,32 @@ from annotator.services.collecting import (
     AgentEndpoint,
     CollectError,
     agent_decider,
+    claimed_run,
     collection_run,
     remember_device,
 )
 from annotator.services.live_collect import ScreenWatch
-from annotator.storage import collection
+from annotator.services.parallel_collect_events import (
+    Job,
+    ParallelResult,
+    PhoneEvent,
+    PhoneFinished,
+    PhoneLost,
+    PhoneSummary,
+    RunEnded,
+    RunSkipped,
+    RunStarted,
+    ScreenSeen,
+    StepRecorded,
+)
 from annotator.storage.workspace import Workspace
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "Job", "ParallelResult", "PhoneEvent", "PhoneFinished", "PhoneLost", "PhoneSummary", "RunEnded", "RunSkipped",
+    "RunStarted", "ScreenSeen", "StepRecorded", "choose_phones", "collect_on_phones", "open_devices",
+]  # fmt: skip
+
 WAIT_SLICE_S = 0.2  # how often the calling thread wakes while it waits, so that Ctrl+C reaches it
-
-
-@dataclass(frozen=True)
-class Job:
-    """One run to do: a task and which of its runs (1, 2, ...)."""
-
-    task: Task
-    number: int
-
-
-# The events, each naming its phone
-
-
-@dataclass(frozen=True)
-class RunStarted:
-    serial: str
-    job: Job
-    trajectory_id: int
-
-
-@dataclass(frozen=True)
-class StepRecorded:
-    serial: str
-    job: Job
-    step: StepEvent
-    action: act.Action | None  # the action decided (the step's summary is in `step.action`)
-
-
-@dataclass(frozen=True)
-class ScreenSeen:
-    serial: str
-    png: bytes
-
-
-@dataclass(frozen=True)
-class RunEnded:
-    serial: str
-    job: Job
-    result: RunResult
-
-
-@dataclass(frozen=True)
-class PhoneLost:
-    serial: str
-    reason: str
-    job: Job | None  # the job handed back to the other phones (None: lost before it took one)
-
-
-@dataclass
-class PhoneSummary:
-    serial: str
-    runs: int = 0
-    complete: int = 0
-    steps: int = 0
-    interrupted: list[int] = field(default_factory=list)  # trajectories left open (resume or close them)
-    lost: str | None = None  # why the phone went away
-
-    def line(self) -> str:
-        left = f", interrupted {', '.join(map(str, self.interrupted))}" if self.interrupted else ""
-        gone = f"; lost: {self.lost}" if self.lost else ""
-        return f"{self.serial}: {self.complete} of {self.runs} runs complete, {self.steps} steps{left}{gone}"
-
-
-@dataclass(frozen=True)
-class PhoneFinished:
-    serial: str
-    summary: PhoneSummary
-
-
-PhoneEvent = RunStarted | StepRecorded | ScreenSeen | RunEnded | PhoneLost | PhoneFinished
-
-
-@dataclass
-class ParallelResult:
-    phones: list[PhoneSummary]
-    results: list[RunResult]
-    left: list[Job]  # not run (or handed back and not taken again): the phones were gone or the run stopped
-    stopped: bool  # by the user
-    closed: str | None  # why no more runs were dealt (the model's endpoint failing), when that happened
-
-    @property
-    def interrupted(self) -> list[int]:
-        return [result.trajectory_id for result in self.results if result.status == TrajectoryStatus.INTERRUPTED]
-
-    @property
-    def all_done(self) -> bool:
-        """Every job has a complete trajectory and none is left open: nothing for a person to see to."""
-        return not self.left and not self.interrupted
-
-    def summary(self) -> str:
-        complete = sum(result.status == TrajectoryStatus.COMPLETE for result in self.results)
-        parts = [f"{complete} runs complete on {len(self.phones)} phones"]
-        if self.left:
-            parts.append(f"{len(self.left)} not run")
-        if self.interrupted:
-            listed = ", ".join(map(str, self.interrupted))
-            parts.append(f"interrupted: {listed} (resume with --resume ID, or --close ID)")
-        lost = [summary.serial for summary in self.phones if summary.lost]
-        if lost:
-            parts.append(f"phones lost: {', '.join(lost)}")
-        if self.closed:
-            parts.append(f"stopped dealing: {self.closed}")
-        elif self.stopped:
-            parts.append("stopped by the user")
-        return "; ".join(parts)
 
 
 def open_devices(serials: Sequence[str], port: int | None = None) -> list[AndroidDevice]:
@@ -211,9 +129,9 @@ def collect_on_phones(
     if failed:
         raise failed[0]  # a bug of ours, or the database failing: not to be taken for a lost phone
     results = [result for worker in workers for result in worker.results]
-    return ParallelResult(
-        [worker.summary for worker in workers], results, dealer.left(), dealer.stop.is_set(), dealer.closed
-    )
+    phones = [worker.summary for worker in workers]
+    skipped = sum(phone.skipped for phone in phones)
+    return ParallelResult(phones, results, dealer.left(), dealer.stop.is_set(), dealer.closed, skipped)
 
 
 @dataclass(frozen=True)
@@ -249,8 +167,7 @@ class _Worker:
         except DeviceError as error:  # gone before it took a job
             self._lost(str(error), None)
         except BaseException as error:
-            self.failure = error
-            self.shared.dealer.halt()
+            self._failed(error)
         finally:
             if decider is not None:
                 decider.close()
@@ -264,8 +181,35 @@ class _Worker:
         assert self.job is not None  # steps come from a run, and a run from a job
         self.shared.emit(StepRecorded(self.serial, self.job, event, action))
 
+    def _failed(self, error: BaseException) -> None:
+        """The workspace could not be written (the disk full): no more runs; anything else is raised by the caller."""
+        why = unwritten.reason(error, self.shared.workspace.data_dir)
+        if why is None:
+            self.failure = error
+            self.shared.dealer.halt()
+            return
+        self.summary.unwritten = self.summary.unwritten or why
+        self.shared.dealer.close(why)
+
     def _one(self, job: Job, decider: ScreenWatch, packages: dict[str, str]) -> str | None:
-        """One run of the job; why the phone cannot go on, or None."""
+        """One run of the job, unless another process has it; why the phone cannot go on, or None."""
+        with claimed_run(self.shared.workspace, job.task, job.number) as skipped:
+            if skipped is not None:
+                self.summary.skipped += 1
+                self.shared.emit(RunSkipped(self.serial, job, skipped))
+                return None
+            result = self._collect(job, decider, packages)
+        if result.stop.phone_lost:
+            self._lost(result.stop_reason, job)
+            return result.stop_reason
+        if result.stop == StopKind.DECIDER_FAILED:
+            self.shared.dealer.close(f"the model failed on {self.serial}: {result.stop_reason}")
+        if result.stop == StopKind.NOT_WRITTEN:
+            self.summary.unwritten = result.stop_reason
+            self.shared.dealer.close(result.stop_reason)
+        return None
+
+    def _collect(self, job: Job, decider: ScreenWatch, packages: dict[str, str]) -> RunResult:
         shared, endpoint = self.shared, self.shared.endpoint
         collector = collector_for(decider, person=None, model=endpoint.model, endpoint=endpoint.base_url)
 
@@ -282,12 +226,7 @@ class _Worker:
         self.current = None
         self._count(result)
         shared.emit(RunEnded(self.serial, job, result))
-        if result.stop.phone_lost:
-            self._lost(result.stop_reason, job)
-            return result.stop_reason
-        if result.stop == StopKind.DECIDER_FAILED:
-            shared.dealer.close(f"the model failed on {self.serial}: {result.stop_reason}")
-        return None
+        return result
 
     def _count(self, result: RunResult) -> None:
         self.results.append(result)
@@ -308,12 +247,7 @@ class _Worker:
         if trajectory_id is None:
             return
         reason = "aborted by the user" if isinstance(error, KeyboardInterrupt) else f"stopped by an error: {error!r}"
-        try:
-            collection.finish_trajectory(
-                self.shared.workspace.database, trajectory_id, TrajectoryStatus.INTERRUPTED, stop_reason=reason
-            )
-        except Exception:  # the run's owner, now gone, still marks it for the next command
-            log.exception("trajectory %s could not be marked interrupted", trajectory_id)
+        unwritten.mark_interrupted(self.shared.workspace.database, trajectory_id, reason)
 
 
 def choose_phones(serials: Sequence[str], port: int | None = None) -> list[AndroidDevice]:
