@@ -17,8 +17,9 @@ from annotator.domain.counting import Counting
 from annotator.services.stats import dataset_stats
 from annotator.services.target_boxes import suggest_missing_boxes
 from annotator.storage import integrity
+from annotator.storage.owners import reap_abandoned
 from annotator.storage.trajectories import stored_counts
-from annotator.storage.workspace import resolve_db_url
+from annotator.storage.workspace import Workspace, resolve_db_url
 
 
 @click.group()
@@ -89,29 +90,45 @@ def db_check(context: click.Context, fix: bool, as_json: bool) -> None:
     """Find blob files no row points at, rows whose files are missing or corrupt, and unfinished writes' leftovers.
 
     Every blob file is read and hashed. The exit status is 1 while any problem remains (after --fix: rows
-    without their files, which only a backup or the bundle they came from can bring back)."""
+    without their files, which only a backup or the bundle they came from can bring back). Runs left running by a
+    process that is gone are marked as they are (interrupted, stopped, failed), as every command that writes does."""
     with opened_workspace(context.find_root(), migrate=fix, writes=fix) as workspace:
+        reaped = list(workspace.reaped) or _reap(workspace)
         report = integrity.check(workspace.database, workspace.blobs, fix=fix)
     if as_json:
-        summary = {"blob_files": report.blob_files, "blob_rows": report.blob_rows, "removed": report.removed}
+        summary: dict[str, Any] = {"blob_files": report.blob_files, "blob_rows": report.blob_rows}
+        summary |= {"removed": report.removed, "reaped": len(reaped), "reaped_runs": reaped}
         for name, _ in FINDINGS:
             found = getattr(report, name)
             summary |= {name: len(found), f"{name}_examples": found[: integrity.EXAMPLES]}
         summary["steps_without_files"] = report.steps_without_files
         click.echo(json.dumps(summary))
     else:
-        _print(report, fix)
+        _print(report, fix, reaped)
     if report.remaining_problems():
         sys.exit(1)
 
 
-def _print(report: integrity.IntegrityReport, fix: bool) -> None:
+def _reap(workspace: Workspace) -> list[str]:
+    """Mark the runs whose process is gone as what they are, as opening a workspace for writing does (a check
+    without --fix opens it without upgrading, which leaves them); not in a read-only folder, nor in a schema
+    older than this version's (its run rows may lack the owner columns)."""
+    schema = workspace.database.schema
+    if workspace.read_only or schema.current != schema.head:
+        return []
+    return reap_abandoned(workspace.database)
+
+
+def _print(report: integrity.IntegrityReport, fix: bool, reaped: list[str]) -> None:
     click.echo(f"{report.blob_files} blob files, {report.blob_rows} blob rows")
     for name, meaning in FINDINGS:
         found = getattr(report, name)
         examples = f": {', '.join(found[: integrity.EXAMPLES])}{' …' if len(found) > integrity.EXAMPLES else ''}"
         click.echo(f"{len(found):>8}  {meaning}{examples if found else ''}")
     click.echo(f"{report.steps_without_files:>8}  steps whose screenshot or hierarchy is missing or corrupt")
+    click.echo(f"{len(reaped):>8}  runs left running by a process that is gone, marked now as what they are")
+    for line in reaped:
+        click.echo(f"          {line}")
     if fix:
         click.echo(f"Removed {report.removed} files.")
     elif report.unreferenced or report.temporaries:

@@ -20,7 +20,7 @@ from annotator.domain.trajectory import ReviewStatus, TrajectoryStatus
 from annotator.judge.runner import RunProgress, RunSummary
 from annotator.llm.client import LLMConfig, LLMError
 from annotator.services import judging as service
-from annotator.storage.studies import person_asking
+from annotator.storage.studies import hidden_judging, person_asking
 
 ERRORS = (LLMError, ValueError, LookupError)
 
@@ -160,6 +160,7 @@ def list_command(as_json: bool, person: str | None) -> None:
         except LookupError as error:
             raise click.UsageError(str(error)) from None
         judges = service.list_judges(workspace.database, asking, blind=True)
+        hidden = hidden_judging(workspace.database, asking) if any(row.hidden for row in judges) else None
     if as_json:
         rows = [asdict(row) | {"created_at": row.created_at.isoformat()} for row in judges]
         click.echo(json.dumps(rows, ensure_ascii=False))
@@ -174,3 +175,8 @@ def list_command(as_json: bool, person: str | None) -> None:
             f"{row.id:>6}  {row.prompt_name:<12}  {row.model:<20}  {row.temperature:>4g}  {row.seed!s:>4}  "
             f"{row.scored:>6}  {row.unusable:>8}  {mean:>4}"
         )
+    if hidden is not None:
+        for row in judges:
+            if row.hidden:
+                click.echo(f"Judge {row.id}: {row.hidden} answers are left out of its counts and mean, since "
+                           f"{hidden.why()}; they show once every rater has finished.")  # fmt: skip

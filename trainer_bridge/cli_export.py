@@ -18,6 +18,7 @@ from annotator.storage.studies import PERSON_ENV, hidden_judging, person_asking
 from annotator.storage.workspace import Workspace
 from trainer_bridge.cli_options import (
     WHOLE_DATASET_SPLIT,
+    opened_workspace,
     selection,
     selection_options,
     split_options,
@@ -89,7 +90,7 @@ def export_command(context: click.Context, **given: Any) -> None:
     given = with_preset(context, given)
     options = export_options(given)
     bar = click.progressbar(length=1, label="trajectories", file=sys.stderr)
-    with Workspace.open(given["data_dir"], given["db_url"]) as workspace, bar:
+    with opened_workspace(given, writes=False) as workspace, bar:  # an export writes only into --out (and a cache)
         options = replace(options, withheld=withheld_judging(workspace, given["person"]))
         options = replace(options, **selected_steps(workspace, given, levels_written(options.instruction_level)))
 

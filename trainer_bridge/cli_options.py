@@ -1,4 +1,5 @@
-"""Options that `trainer-bridge export` and `trainer-bridge stats` share: a selection and a split mean the same.
+"""Options that `trainer-bridge export` and `trainer-bridge stats` share: a selection and a split mean the same,
+and the workspace they name opens with its known failures (a read-only folder, a damaged database) in one line.
 
 Each group is a decorator that adds its options in the order they are listed in ``--help``; `selection` and
 `split_plan` turn the parsed values into a `TrajectorySelection` and a `SplitPlan` (ValueError naming what
@@ -7,14 +8,17 @@ is wrong, for the command to report as a usage error).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from annotator.domain.trajectory import ReviewStatus
+from annotator.storage.failures import WorkspaceError, plain_reason
 from annotator.storage.selection import TrajectorySelection
+from annotator.storage.workspace import Workspace
 from trainer_bridge.export.splits import UNITS, SplitPlan, parse_fractions
 
 DATE = click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"])
@@ -67,6 +71,26 @@ workspace_options = _options(
     click.option("--data-dir", type=click.Path(path_type=Path), help="The workspace folder (as for `annotator`)."),
     click.option("--db", "db_url", help="A database URL (default: ANNOTATOR_DB_URL, or the data folder's SQLite)."),
 )
+
+
+@contextmanager
+def opened_workspace(given: dict[str, Any], *, writes: bool) -> Iterator[Workspace]:
+    """The workspace --data-dir and --db name; `writes=False` (a command that only reads) opens a read-only folder
+    for reading. Its known failures, when opening or later (SQLite may find a damaged page at any query), end the
+    command with one line; anything else is a bug and shows as one."""
+    try:
+        workspace = Workspace.open(given["data_dir"], given["db_url"], writes=writes)
+    except WorkspaceError as error:
+        raise click.ClickException(str(error)) from None
+    try:
+        yield workspace
+    except Exception as error:
+        reason = plain_reason(error, workspace.data_dir)
+        if reason is None:
+            raise
+        raise click.ClickException(reason) from None
+    finally:
+        workspace.close()
 
 
 def selection(given: dict[str, Any]) -> TrajectorySelection:

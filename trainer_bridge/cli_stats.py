@@ -27,8 +27,14 @@ from annotator.storage.database import Database
 from annotator.storage.selection import TrajectorySelection, selected_ids, selected_keys
 from annotator.storage.statistics import WHOLE, DatasetShape, load_facts, split_shapes, totals_table, write_tables
 from annotator.storage.studies import PERSON_ENV, HiddenJudging, hidden_judging, person_asking
-from annotator.storage.workspace import Workspace
-from trainer_bridge.cli_options import selection, selection_options, split_options, split_plan, workspace_options
+from trainer_bridge.cli_options import (
+    opened_workspace,
+    selection,
+    selection_options,
+    split_options,
+    split_plan,
+    workspace_options,
+)
 from trainer_bridge.export.splits import SplitPlan, assign_splits
 
 TOTALS_FILE = "totals.csv"
@@ -61,7 +67,7 @@ def stats_command(**given: Any) -> None:
         chosen, plan = selection(given), split_plan(given)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    with Workspace.open(given["data_dir"], given["db_url"]) as workspace:
+    with opened_workspace(given, writes=False) as workspace:
         hidden = None
         if chosen.min_judge_score is not None:
             try:

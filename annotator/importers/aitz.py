@@ -194,7 +194,7 @@ def _yx(record: dict[str, Any], key: str) -> tuple[float, float]:
     if isinstance(value, str):
         try:
             value = json.loads(value)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # the decoder recurses once per level of a hostile nesting
             raise ValueError(f"{key}: {value[:40]!r} is not a JSON [y, x] pair") from None
     numbers = isinstance(value, list) and len(value) == 2
     if not numbers or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
@@ -210,7 +210,7 @@ def _elements(value: Any, screen: ScreenSize) -> tuple[list[ElementBox], str | N
         boxes = [_yxhw(box) for box in (json.loads(value) if isinstance(value, str) else value)]
         scale = _scale(boxes, screen)
         elements = [_element(box, scale, order) for order, box in enumerate(boxes)]
-    except (json.JSONDecodeError, TypeError, ValueError) as error:
+    except (json.JSONDecodeError, TypeError, ValueError, RecursionError) as error:  # RecursionError: nested deep
         return [], f"ui_positions: {str(value)[:60]!r} is not a list of [y, x, height, width] ({error})"
     return elements, None
 

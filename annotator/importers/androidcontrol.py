@@ -199,6 +199,8 @@ def _json_action(raw: Any, index: int) -> dict[str, Any]:
         value = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"actions[{index}]: not valid JSON ({error.msg} at column {error.colno})") from None
+    except RecursionError:  # the decoder recurses once per level of nesting
+        raise ValueError(f"actions[{index}]: not usable JSON (nested too deeply)") from None
     if not isinstance(value, dict):
         raise ValueError(f"actions[{index}]: {text[:60]!r} is not a JSON object")
     return value

@@ -182,7 +182,8 @@ def _action(name: str, info: Any, screen: ScreenSize) -> Action:
 def _points(info: Any, needed: int) -> list[list[float]]:
     """``info``'s points: ``[[x, y], ...]`` (or one bare ``[x, y]``, or either as JSON text), at least `needed`."""
     if isinstance(info, str) and info.lstrip().startswith("["):
-        with contextlib.suppress(json.JSONDecodeError):  # else reported below as not a list of points
+        # else reported below as not a list of points (RecursionError: nested too deep for the decoder)
+        with contextlib.suppress(json.JSONDecodeError, RecursionError):
             info = json.loads(info)
     points = [info] if isinstance(info, list) and len(info) == 2 and not isinstance(info[0], list) else info
     if not isinstance(points, list) or len(points) < needed:

@@ -12,11 +12,10 @@ it (the header is row 1) and the column.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from pathlib import Path
 
+from annotator.importers.csv_text import CsvTextError, csv_records
 from annotator.judge.agreement_consensus import LEVELS, RatedItem
 
 REQUIRED = ("item", "judge")
@@ -30,7 +29,10 @@ class RatingsFileError(ValueError):
 def read_ratings_csv(path: str | Path) -> list[RatedItem]:
     """Every row of the file as a RatedItem, in file order."""
     path = Path(path)
-    records = list(csv.reader(io.StringIO(decoded_text(path), newline="")))
+    try:
+        records = [cells for _, cells in csv_records(decoded_text(path))]
+    except CsvTextError as error:  # a quote never closed would swallow the rows after it
+        raise RatingsFileError(f"{path.name}, {error}") from None
     if not any(cell.strip() for record in records for cell in record):
         raise RatingsFileError(f"{path.name} is empty: expected a header row with item, judge and rater columns")
     columns = header_columns(path, records[0])

@@ -11,9 +11,11 @@ in ``openai/_base_client.py``), waits what ``retry-after-ms`` / ``retry-after`` 
 between 0 and 120 seconds (``_calculate_retry_timeout``), and otherwise backs off exponentially from
 0.5 s up to 8 s with up to 25 % jitter. So nothing here sleeps or loops.
 
-The API key is read when the client is made, from the environment variable named in the config, else
-the OS keyring (service ``mobile-annotator``, user = the base URL), else the placeholder
-``not-needed`` that local servers accept. It lives only inside the openai client: the config holds the
+The API key is read when the client is made, from an ``api_key=`` parameter of the base URL, else the
+environment variable named in the config, else the OS keyring (service ``mobile-annotator``, user = the base
+URL), else the placeholder ``not-needed`` that local servers accept. A URL's key is taken out of the URL and
+sent as the Bearer header: left in, the openai client would append the path after the query (a 404) and the
+key would land in the server's access log. It lives only inside the openai client: the config holds the
 variable's name, never the key, and error messages have the key blanked out.
 """
 
@@ -25,6 +27,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from annotator.domain.endpoint_url import safe_url, safe_urls_in, url_secrets
 
@@ -149,8 +152,32 @@ def _keyring_key(base_url: str) -> str | None:
         return None
 
 
+# The query parameters that carry the API key itself (api_key, api-key, apiKey, key), compared lower-cased
+# without - and _: other parameters (api-version, ...) stay query parameters of every request.
+_KEY_PARAMETERS = {"apikey", "key"}
+
+
+def split_url_key(base_url: str) -> tuple[str, str | None, dict[str, str]]:
+    """``(base URL without query or fragment, the key its query carries or None, its other query parameters)``:
+    the openai client joins paths onto the base URL as text, so a query must be handed to it separately."""
+    try:
+        parts = urlsplit(base_url.strip())
+    except ValueError:  # not a URL: the client's own error says so when it connects
+        return base_url, None, {}
+    key, rest = None, {}
+    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        if name.lower().replace("-", "").replace("_", "") in _KEY_PARAMETERS:
+            key = value.strip() or key
+        else:
+            rest[name] = value
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), key, rest
+
+
 def resolve_api_key(config: LLMConfig) -> tuple[str, str]:
     """``(key, where it came from)``; the second part is safe to show, the first never is."""
+    from_url = split_url_key(config.base_url)[1]
+    if from_url:
+        return from_url, "the one in the URL's api_key parameter"
     from_env = os.environ.get(config.api_key_env, "").strip()
     if from_env:
         return from_env, f"the one in the environment variable {config.api_key_env}"
@@ -182,11 +209,13 @@ class LLMClient:
             key, self.key_source = resolve_api_key(config)
         secrets = [key if key != PLACEHOLDER_KEY else "", *url_secrets(config.base_url)]
         self._secrets = sorted((secret for secret in secrets if len(secret) >= 3), key=len, reverse=True)
+        base_url, _, query = split_url_key(config.base_url)
         # httpx's timeout bounds each read; the transport bounds each try as a whole (a server that trickles)
-        transport = DeadlineTransport(config.timeout_s, config.base_url)
+        transport = DeadlineTransport(config.timeout_s, base_url)
         self._client = openai.OpenAI(
-            base_url=config.base_url,
+            base_url=base_url,
             api_key=key,
+            default_query=query or None,
             timeout=config.timeout_s,
             max_retries=config.max_retries,
             http_client=openai.DefaultHttpxClient(transport=transport, timeout=config.timeout_s),

@@ -147,6 +147,10 @@ def read_manifest(reader: BundleReader) -> dict[str, Any]:
         raise fmt.BundleError(
             f"manifest.json is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from None
+    except RecursionError:  # Python's decoder recurses once per level: a hostile file nests 100,000 deep
+        raise fmt.BundleError(
+            f"manifest.json is not usable JSON: it nests deeper than {fmt.MAX_NESTING} levels"
+        ) from None
 
 
 def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None = None) -> ImportResult:

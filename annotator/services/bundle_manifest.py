@@ -35,6 +35,10 @@ FORMAT_NAME = "mobile-annotator-bundle"
 FORMAT_VERSION = 3
 READABLE_VERSIONS = (1, 2, 3)  # 2 adds "judges" (with their scores) and "studies", 3 the steps' privacy regions
 MANIFEST_NAME = "manifest.json"
+# A manifest's deepest value (a tool call's arguments) lies about 10 levels down. Far deeper nesting is hostile: near
+# Python's recursion limit (about 1,000 levels) the decoder, the JSON columns' encoder or any recursive step after
+# them raises RecursionError, depending on how deep the call stack already is.
+MAX_NESTING = 64
 BLOB_FOLDER = "blobs"
 __all__ = ["BLOB_FOLDER", "FORMAT_NAME", "FORMAT_VERSION", "MANIFEST_NAME", "BundleError", "validate_manifest"]
 
@@ -50,10 +54,28 @@ def require(container: dict[str, Any], key: str, kind: type | tuple[type, ...], 
     return value
 
 
+def nesting_depth(value: Any, limit: int) -> int:
+    """How deep lists and objects nest in `value` (a scalar: 0), counted without recursion and only up to one
+    past `limit`."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if not isinstance(item, (dict, list)):
+            continue
+        deepest = max(deepest, depth)
+        if depth > limit:
+            break
+        children = item.values() if isinstance(item, dict) else item
+        pending.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def validate_manifest(manifest: Any) -> dict[str, dict[str, Any]]:
     """Check structure and references; return the blob entries by hash."""
     if not isinstance(manifest, dict):
         raise BundleError("manifest.json: expected a JSON object")
+    if nesting_depth(manifest, MAX_NESTING) > MAX_NESTING:
+        raise BundleError(f"manifest.json is not usable JSON: it nests deeper than {MAX_NESTING} levels")
     if manifest.get("format") != FORMAT_NAME:
         raise BundleError(f"manifest.json: not a {FORMAT_NAME} (format is {manifest.get('format')!r})")
     version = manifest.get("format_version")

@@ -11,16 +11,15 @@ error names each bad row. Repeats (same uid, or same app and text) are skipped a
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from annotator.domain.trajectory import InstructionSource, InstructionStatus
+from annotator.importers.csv_text import CsvTextError, csv_records
 from annotator.llm.client import LLMClient
 from annotator.llm.generate import generate_instructions
 from annotator.storage import instructions as store
@@ -81,6 +80,8 @@ def _read_json(name: str, text: str) -> tuple[str, list[NewInstruction]]:
         raise InstructionImportError(
             f"{name}: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from None
+    except RecursionError:  # Python's decoder recurses once per level of nesting
+        raise InstructionImportError(f"{name}: not usable JSON: lists or objects nest too deeply") from None
     if isinstance(data, dict) and isinstance(data.get("instructions"), list):
         data = data["instructions"]
     if not isinstance(data, list):
@@ -101,8 +102,15 @@ def _read_json(name: str, text: str) -> tuple[str, list[NewInstruction]]:
 def _read_csv(name: str, text: str) -> list[NewInstruction]:
     first_line = text.splitlines()[0]
     delimiter = next((d for d in (",", "\t", ";") if d in first_line), ",")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header = [column.strip().lower() for column in next(reader)]
+    records = csv_records(text, delimiter)
+    try:
+        return _csv_rows(name, records)
+    except CsvTextError as error:  # a broken record: every row after it would be read wrong, so nothing is taken
+        raise InstructionImportError(f"{name}: {error}; nothing was imported") from None
+
+
+def _csv_rows(name: str, records: Iterator[tuple[int, list[str]]]) -> list[NewInstruction]:
+    header = [column.strip().lower() for column in next(records, (1, []))[1]]
     missing = [column for column in REQUIRED if column not in header]
     if missing:
         found = ", ".join(header) or "nothing"
@@ -112,10 +120,10 @@ def _read_csv(name: str, text: str) -> list[NewInstruction]:
         )
     rows: list[NewInstruction] = []
     problems: list[str] = []
-    for values in reader:
+    for row, values in records:
         if not any(value.strip() for value in values):
             continue  # blank lines, common at the end of spreadsheet exports
-        where = f"row {reader.line_num}"
+        where = f"row {row}"
         if len(values) > len(header):
             problems.append(f"{where}: {len(values)} fields but the header has {len(header)}; quote commas in text")
             continue

@@ -86,17 +86,23 @@ def run_judge(
 
 def list_judges(db: Database, person: str | None = None, *, blind: bool = False) -> list[judging.ConfigSummary]:
     """Every judge with its counts and mean; `blind`: the mean leaves out the scores `person` may not see (a mean
-    over an open study's few trajectories would tell its raters their scores)."""
+    over an open study's few trajectories would tell its raters their scores), and the counts leave out the same
+    answers, so that they count what the mean is over (`hidden` says how many are left out)."""
     judges = judging.config_summaries(db)
     hidden = hidden_judging(db, person) if blind else None
     if not hidden:
         return judges
-    return [_mean_without(db, judge, hidden.trajectory_ids) for judge in judges]
+    return [_without(db, judge, hidden.trajectory_ids) for judge in judges]
 
 
-def _mean_without(db: Database, judge: judging.ConfigSummary, hidden: frozenset[int]) -> judging.ConfigSummary:
-    shown = [reward for trajectory, reward in judging.rewards(db, judge.id).items() if trajectory not in hidden]
-    return replace(judge, mean_reward=sum(shown) / len(shown) if shown else None)
+def _without(db: Database, judge: judging.ConfigSummary, hidden: frozenset[int]) -> judging.ConfigSummary:
+    answers = judging.answer_rewards(db, judge.id)
+    shown = [reward for trajectory, reward in answers.items() if trajectory not in hidden]
+    usable = [reward for reward in shown if reward is not None]
+    return replace(
+        judge, scored=len(usable), unusable=len(shown) - len(usable), hidden=len(answers) - len(shown),
+        mean_reward=sum(usable) / len(usable) if usable else None,
+    )  # fmt: skip
 
 
 def known_prompts() -> list[str]:

@@ -49,6 +49,8 @@ class ConfigSummary:
     scored: int
     unusable: int
     mean_reward: float | None
+    # answers left out of scored, unusable and the mean: about trajectories of an open study the person asking rates
+    hidden: int = 0
 
 
 def ensure_config(db: Database, settings: JudgeSettings) -> int:
@@ -87,6 +89,13 @@ def rewards(db: Database, config_id: int) -> dict[int, int]:
     with db.session() as session:
         query = select(S.trajectory_id, S.reward).where(S.config_id == config_id, S.reward.is_not(None))
         return {trajectory: reward for trajectory, reward in session.execute(query) if reward is not None}
+
+
+def answer_rewards(db: Database, config_id: int) -> dict[int, int | None]:
+    """trajectory id -> reward (0-4, None: the answer was not usable) of every answer of a configuration."""
+    with db.session() as session:
+        query = select(S.trajectory_id, S.reward).where(S.config_id == config_id)
+        return {trajectory: reward for trajectory, reward in session.execute(query)}
 
 
 def start_run(

@@ -14,12 +14,13 @@ compare the owner they saw, so a run taken over meanwhile is left alone.
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psutil
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from annotator.domain.trajectory import TrajectoryStatus
 from annotator.storage import models
@@ -103,7 +104,7 @@ def reap_abandoned(db: Database) -> list[str]:
             )
             if changed:
                 notes.append(f"trajectory {trajectory.id} was left collecting: {reason}; it is interrupted now")
-        notes += _stop_abandoned(session, models.JudgeRun, "ended_at", "judge run")
+        notes += _stop_abandoned(session, models.JudgeRun, "ended_at", "judge run", _stored_judge_counts)
         notes += _stop_abandoned(session, models.Evaluation, "finished_at", "evaluation")
         notes += _fail_abandoned_training(session)
     return notes
@@ -129,19 +130,32 @@ def _fail_abandoned_training(session: Any) -> list[str]:
     return notes
 
 
-def _stop_abandoned(session: Any, model: Any, ended_column: str, label: str) -> list[str]:
-    """Runs of `model` left `running` by a process that is gone become `stopped` (the same command goes on)."""
+def _stored_judge_counts(session: Any, run: models.JudgeRun) -> dict[str, int]:
+    """What a judge run did, from the answers it stored: a killed run never wrote its counts (the runner writes
+    them when it ends), so its row would say it scored nothing."""
+    S = models.JudgeScore
+    usable, answered = session.execute(select(func.count(S.reward), func.count(S.id)).where(S.run_id == run.id)).one()
+    return {"scored": usable, "failed": answered - usable}
+
+
+def _stop_abandoned(
+    session: Any, model: Any, ended_column: str, label: str, counts: Callable[[Any, Any], dict[str, int]] | None = None
+) -> list[str]:
+    """Runs of `model` left `running` by a process that is gone become `stopped` (the same command goes on);
+    `counts`: the run's count columns as far as it got, from what it stored."""
     notes = []
     for run in session.scalars(select(model).where(model.status == JUDGE_RUNNING)).all():
         reason = gone_reason(run)
         if reason is None:
             continue
+        done = counts(session, run) if counts is not None else {}
         changed = rows_changed(
             session,
             update(model)
             .where(model.id == run.id, model.status == JUDGE_RUNNING, *same_owner(model, run))
-            .values(status=JUDGE_STOPPED, message=f"process gone: {reason}", **{ended_column: utcnow()}),
+            .values(status=JUDGE_STOPPED, message=f"process gone: {reason}", **{ended_column: utcnow()}, **done),
         )
         if changed:
-            notes.append(f"{label} {run.id} was left running: {reason}; it is stopped now")
+            so_far = f" ({done['scored']} scored, {done['failed']} without a usable score)" if done else ""
+            notes.append(f"{label} {run.id} was left running: {reason}; it is stopped now{so_far}")
     return notes

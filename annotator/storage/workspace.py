@@ -58,10 +58,11 @@ def read_only_url(data_dir: Path) -> str:
     return f"sqlite:///file:{database}?mode=ro&immutable=1&uri=true"
 
 
-def _reap(database: Database) -> None:
-    """Runs whose process is gone show as what they are (interrupted, stopped) in every listing from now on."""
+def _reap(database: Database) -> tuple[str, ...]:
+    """Runs whose process is gone show as what they are (interrupted, stopped) in every listing from now on; one
+    line for each."""
     try:
-        reap_abandoned(database)
+        return tuple(reap_abandoned(database))
     except BaseException:
         database.dispose()
         raise
@@ -76,6 +77,7 @@ class Workspace:
     blobs: BlobStore
     read_only: bool = False
     created: bool = False  # this open made the workspace: its folder had no database
+    reaped: tuple[str, ...] = ()  # runs this open found abandoned and marked (storage.owners), one line each
 
     @classmethod
     def open(
@@ -89,6 +91,7 @@ class Workspace:
         if read_only_folder and writes:
             raise ReadOnlyFolderError(read_only(folder))
         created = not read_only_folder and is_new(folder, db_url)
+        reaped: tuple[str, ...] = ()
         try:
             if read_only_folder:
                 database = open_database(read_only_url(folder), migrate=False)
@@ -96,14 +99,14 @@ class Workspace:
                 folder.mkdir(parents=True, exist_ok=True)
                 database = open_database(url, migrate=migrate)
                 if migrate:
-                    _reap(database)
+                    reaped = _reap(database)
         except Exception as error:  # the known failures of a data folder become one line; anything else is a bug
             reason = plain_reason(error, folder)
             if reason is None:
                 raise
             raise WorkspaceError(reason) from error
         blobs = BlobStore(folder / BLOBS_FOLDER)
-        return cls(data_dir=folder, database=database, blobs=blobs, read_only=read_only_folder, created=created)
+        return cls(folder, database, blobs, read_only=read_only_folder, created=created, reaped=reaped)
 
     def close(self) -> None:
         self.database.dispose()

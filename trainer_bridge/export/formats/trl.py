@@ -51,8 +51,10 @@ def write_trl(
 
     features = trl_features(stage)
     (out / "parquet").mkdir(parents=True, exist_ok=True)
-    # Beside the output, not in the system's temp folder: the scratch file is as big as the dataset.
-    with tempfile.TemporaryDirectory(prefix=".export-arrow-", dir=out.parent) as scratch:
+    # In the output's staging folder, not the system's temp folder: the scratch file is as big as the dataset. A
+    # killed export's scratch then goes with its staging folder, which the next export removes once the process is
+    # gone (annotator.storage.staging); beside it, nothing would ever remove it.
+    with tempfile.TemporaryDirectory(prefix=".arrow-scratch-", dir=out) as scratch:
         splits = {}
         for split, samples in samples_by_split.items():
             arrow = Path(scratch) / f"{split}.arrow"
