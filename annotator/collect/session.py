@@ -6,6 +6,7 @@ Every step is in the database as soon as it has happened, so a phone unplugged a
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -28,7 +29,7 @@ from annotator.domain.geometry import ScreenSize
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.imaging.decode import png_header_size
-from annotator.storage import collection
+from annotator.storage import collection, integrity
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
@@ -244,6 +245,8 @@ class CollectionRun:
             try:
                 decision = self.decider.decide(context)
             except DecisionUnavailable as error:
+                files.result()
+                self._forget_files(observation)  # no step will point at them
                 return self._finish(trajectory_id, StopKind.DECIDER_FAILED, None, f"decider: {error}", history)
             acting = time.thread_time()
             act_ms, action_error = self._act(decision.action)
@@ -316,7 +319,11 @@ class CollectionRun:
                 waited_ms = (time.perf_counter() - asked) * 1000  # for the other phones' writes
                 collection.record_step(self.workspace.database, self.workspace.blobs, trajectory_id, step)
         except ValueError as error:  # the phone sent bytes that are not an image: nothing to keep
+            self._forget_files(observation)
             raise UnreadableScreenshot(f"phone error: {error}") from error
+        except BaseException:  # a full disk: the step's files were written before its row, which did not come
+            self._forget_files(observation)
+            raise
         if self.after_record is not None and self._after_record_pool is not None:
             screen = ScreenSize(observation.width, observation.height)
             self._after_record_pool.submit(self.after_record, observation.png, screen)
@@ -339,6 +346,13 @@ class CollectionRun:
             self.workspace.blobs.put_bytes(observation.png)
         if observation.hierarchy_xml:
             self.workspace.blobs.put_bytes(observation.hierarchy_xml.encode())
+
+    def _forget_files(self, observation: DeviceObservation) -> None:
+        """Remove the files `_store_files` wrote for a step that was not recorded, unless a row points at them (the
+        same screen stored before): `annotator db check` then finds nothing left over."""
+        written = [observation.png] + ([observation.hierarchy_xml.encode()] if observation.hierarchy_xml else [])
+        hashes = [hashlib.sha256(data).hexdigest() for data in written]
+        integrity.remove_written_blobs(self.workspace.database, self.workspace.blobs, hashes)
 
     def _keep_final_screen(self, trajectory_id: int) -> str:
         """Observe the phone once more and keep the screen; what to add to the stop reason when that fails."""

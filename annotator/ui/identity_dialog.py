@@ -64,6 +64,7 @@ class IdentityDialog(QDialog):
         self.setMinimumWidth(420)
         if identity.vouched() is not None:
             self.name.setReadOnly(True)  # the login's person: a typed name would not change who saves
+            self.name.setEnabled(False)  # and looks it
         self.retranslate()
         self._enable_ok()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -172,4 +173,19 @@ def test_train_bench_says_what_it_measured_and_prints_the_overhead_goals(tmp_pat
     assert result["figures"]["sft_trl_steps_per_s"] > 0 and result["figures"]["grpo_action_bridge_steps_per_s"] > 0
     assert [goal["name"] for goal in result["goals"]] == ["sft_bridge_overhead", "grpo_action_bridge_overhead"]
     assert all(goal["target"] == 10.0 and goal["better"] == "lower" for goal in result["goals"])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_team_checks_bench_measures_on_a_server_or_says_there_is_none(tmp_path: Path) -> None:
+    script = BENCH.parent / "team_checks.py"
+    command = [sys.executable, str(script), "--quick", "--trajectories", "3", "--steps", "2", "--repeats", "2"]
+    done = subprocess.run([*command, "--workdir", str(tmp_path)], capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "team_checks"
+    if not os.environ.get("ANNOTATOR_TEST_POSTGRES_URL"):
+        assert result["figures"] == {"skipped": "no PostgreSQL server"} and result["goals"] == []
+        return
+    figures = result["figures"]
+    assert figures["steps"] == 6 and figures["save_ms_no_checks"] > 0 and figures["read_scores_ms_rater_login"] > 0
+    assert [goal["name"] for goal in result["goals"]] == ["checked_save_vs_unchecked", "rater_read_overhead_ms"]
     assert list(tmp_path.iterdir()) == []

@@ -94,6 +94,15 @@ def db_check(data: Path, *, fix: bool = False) -> dict[str, int]:
     return json.loads(checked.output.strip().splitlines()[-1])
 
 
+def assert_checks_clean(data: Path) -> None:
+    """`annotator db check` after a fault: no blob missing, corrupt, unreferenced or half-written, no run left
+    as running by a dead process."""
+    found = db_check(data)
+    counts = (found["unreferenced"], found["missing"], found["corrupt"], found["temporaries"])
+    assert counts == (0, 0, 0, 0), found
+    assert db_check(data)["reaped"] == 0, "the first check reaped every dead run"
+
+
 def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
     """The single line a failed command printed: no traceback, a non-zero exit."""
     lines = (result.stdout + result.stderr).strip().splitlines()

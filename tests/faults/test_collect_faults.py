@@ -20,7 +20,7 @@ from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.storage import collection, models
 from annotator.storage.workspace import Workspace
 from tests.chat_server import ChatServer, Reply, chat_completion
-from tests.faults.processes import annotator
+from tests.faults.processes import annotator, assert_checks_clean
 
 pytestmark = pytest.mark.slow
 
@@ -50,6 +50,7 @@ def test_collect_gives_up_on_a_hung_agent_after_its_timeout(tmp_path: Path) -> N
         run = session.get(models.Trajectory, 1)
         assert run is not None and run.status == "interrupted" and run.stop_reason.startswith(reason)
         assert len(run.steps) == 1  # the step before the hang is kept
+    assert_checks_clean(tmp_path)
 
 
 def stored(data: Path) -> dict[str, list[tuple[int, str, int]]]:
@@ -94,3 +95,4 @@ def test_a_disk_filling_while_two_phones_collect_ends_with_a_line_per_phone(tmp_
         assert all(str(tid) in last for tid in interrupted)
     assert "; stopped: could not write " in first + second  # what happened, on the phone that met it
     assert {status for phone in runs.values() for _, status, _ in phone} == {"complete", "interrupted"}
+    assert_checks_clean(data)

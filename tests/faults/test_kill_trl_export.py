@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from annotator.storage.workspace import Workspace
+from tests.faults.processes import assert_checks_clean
 from tests.faults.test_kill_exports import killed_while_reading_a_screenshot, leftovers
 from trainer_bridge.cli import cli as trainer_bridge
 
@@ -33,3 +34,4 @@ def test_a_killed_trl_export_leaves_nothing_the_next_one_does_not_remove(populat
     assert again.exit_code == 0, again.output
     assert hidden(out.parent) == [] and out.is_dir()
     assert not any(path.name.startswith(".arrow-scratch-") for path in out.rglob("*"))
+    assert_checks_clean(populated.data_dir)
