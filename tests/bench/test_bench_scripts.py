@@ -189,3 +189,19 @@ def test_team_checks_bench_measures_on_a_server_or_says_there_is_none(tmp_path: 
     assert figures["steps"] == 6 and figures["save_ms_no_checks"] > 0 and figures["read_scores_ms_rater_login"] > 0
     assert [goal["name"] for goal in result["goals"]] == ["checked_save_vs_unchecked", "rater_read_overhead_ms"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_scale_bench_grows_a_workspace_and_prints_each_size(tmp_path: Path) -> None:
+    script = BENCH.parent / "scale.py"
+    command = [sys.executable, str(script), "--sizes", "300,600", "--repeats", "1", "--workdir", str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "scale"
+    if not os.environ.get("ANNOTATOR_TEST_POSTGRES_URL"):
+        assert result["figures"] == {"skipped": "no PostgreSQL server"} and result["goals"] == []
+        return
+    sizes = result["figures"]["sizes"]
+    assert list(sizes) == ["300", "600"] and all(sizes["600"][key] > 0 for key in ("first_page", "queue", "stats"))
+    assert sizes["600"]["export_steps_per_s"] > 0 and set(result["figures"]["growth_largest_vs_smallest"]) >= {"save"}
+    assert [goal["name"] for goal in result["goals"]][-1] == "export_throughput_smallest_vs_largest"
+    assert list(tmp_path.iterdir()) == []
