@@ -34,6 +34,9 @@ from common import machine, render_screen, run_in_workdir, with_text_chunk
 FORMATS = ("jsonl", "llamafactory", "easyr1", "trl")
 APPS = [f"应用{number:02d}" for number in range(28)]
 TARGETS = {"as_stored": 1.5, "first_default": 3.0, "default": 3.0}
+# As stored, an export's work is writing bytes, so it is held to a copy of the bytes it writes (trl and easyr1 write
+# each screenshot once per row that shows it); the default export resizes, and is held to a copy of the screenshots.
+AGAINST_OUTPUT = ("as_stored",)
 log = functools.partial(print, "[bench export]", file=sys.stderr, flush=True)
 
 
@@ -147,8 +150,9 @@ def export_figures(key: str, run: dict[str, float], copy_s: float, copied: int) 
     }  # fmt: skip
 
 
-def goal(figures: dict[str, Any], key: str, target: float) -> dict[str, Any]:
-    name = f"{key}_vs_copy"
+def goal(figures: dict[str, Any], key: str, mode: str) -> dict[str, Any]:
+    name = f"{key}_vs_copy_of_output" if mode in AGAINST_OUTPUT else f"{key}_vs_copy"
+    target = TARGETS[mode]
     return {"name": name, "value": figures[name], "target": target, "unit": "ratio", "better": "lower"}
 
 
@@ -201,7 +205,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 f"{figures[f'{key}_vs_copy']:.1f}x the copy, {figures[f'{key}_vs_copy_of_output']:.1f}x a copy "
                 f"of its {figures[f'{key}_output_mib']:.0f} MiB")  # fmt: skip
             if mode in TARGETS:
-                goals.append(goal(figures, key, TARGETS[mode]))
+                goals.append(goal(figures, key, mode))
     figures["total_s"] = round(time.perf_counter() - started, 1)
     return {"bench": "export", "machine": machine(), "figures": figures, "goals": goals}
 

@@ -232,7 +232,7 @@ def one_round(work: Path, bundle: Path, expect: dict[str, int], times: dict[str,
     times["copy"].append(timed(lambda: shutil.copytree(bundle, work / "copy"))[0])
     shutil.rmtree(work / "copy")
     workspace = Workspace.open(work / "ws")
-    sync = workspace.blobs.sync  # time the import's own flush to disk too (a part of import_s)
+    sync = workspace.blobs.sync  # time the import's flush to disk: in import_s, alongside the row writes
     workspace.blobs.sync = lambda: times["import_sync"].append(timed(sync, False)[0])  # type: ignore[method-assign]
     seconds, imported = timed(lambda: import_bundle(workspace, bundle))
     times["import"].append(seconds)

@@ -11,26 +11,26 @@ twice (even two imports at once) adds nothing.
 
 from __future__ import annotations
 
-import hashlib
+import gc
 import json
 import os
 import shutil
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from annotator import __version__
-from annotator.imaging.decode import UnreadableImage, checked_image_size
 from annotator.services import bundle_manifest as fmt
-from annotator.services.bundle_io import ZIP_READ_ERRORS, BundleReader, open_bundle
+from annotator.services.bundle_blobs import BlobCopier, exporting_blobs
+from annotator.services.bundle_io import BundleReader, open_bundle
 from annotator.services.bundle_judging import validate_judging, withhold
 from annotator.services.target_boxes import suggest_missing_boxes
-from annotator.storage import bundles, integrity
+from annotator.storage import bundle_rows, bundles, integrity
 from annotator.storage import studies as stored_studies
-from annotator.storage.blobs import BlobCorruptError, BlobStore, hash_stream
 from annotator.storage.failures import NO_ROOM
 from annotator.storage.staging import staging_folder
 from annotator.storage.studies import HiddenJudging
@@ -81,6 +81,21 @@ def build_manifest(
     return manifest
 
 
+@contextmanager
+def _cycle_collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused, as it was before afterwards. A manifest is hundreds of thousands of
+    small objects, built or parsed at once (and rows made of them): the collector's passes over them all took about
+    a third of building one. The few cycles made meanwhile (the ORM's) wait for it to run again."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@_cycle_collector_paused()
 def export_bundle(
     workspace: Workspace, out: Path, *, app: str | None = None, status: str | None = None,
     progress: Progress | None = None, hidden: HiddenJudging | None = None,
@@ -112,16 +127,10 @@ def export_bundle(
 
 def _write_folder(workspace: Workspace, folder: Path, manifest: dict[str, Any], progress: Progress | None) -> int:
     (folder / fmt.BLOB_FOLDER).mkdir()
-    total = 0
-    count = len(manifest["blobs"])
-    for done, entry in enumerate(manifest["blobs"], start=1):
-        workspace.blobs.copy_to(entry["sha256"], folder / fmt.BLOB_FOLDER / entry["sha256"], size=entry["size"])
-        total += entry["size"]
-        if progress:
-            progress(done, count)
-    data = json.dumps(manifest, ensure_ascii=False, indent=1).encode("utf-8")
-    (folder / fmt.MANIFEST_NAME).write_bytes(data)
-    return total + len(data)
+    with exporting_blobs(workspace.blobs, manifest["blobs"], folder / fmt.BLOB_FOLDER, progress) as copied:
+        data = json.dumps(manifest, ensure_ascii=False, indent=1).encode("utf-8")  # while the blobs are copied
+        (folder / fmt.MANIFEST_NAME).write_bytes(data)
+        return copied() + len(data)
 
 
 def _zip_folder(folder: Path, out: Path) -> None:
@@ -153,6 +162,7 @@ def read_manifest(reader: BundleReader) -> dict[str, Any]:
         ) from None
 
 
+@_cycle_collector_paused()
 def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None = None) -> ImportResult:
     """Check the bundle, copy the blobs the new trajectories need (each checked), then write every row in one
     transaction. A failure anywhere leaves the database as it was and removes the blob files this import wrote
@@ -164,17 +174,15 @@ def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None
         copier.entries = fmt.validate_manifest(manifest)
         uids = [t["uid"] for t in manifest["trajectories"]]
         validate_judging(manifest, set(uids))
-        stored = bundles.stored_trajectory_uids(workspace.database, uids)
+        stored = bundle_rows.stored_trajectory_uids(workspace.database, uids)
         wanted = [t for t in manifest["trajectories"] if t["uid"] not in stored]
         copier.screenshots = {s["screenshot_sha256"] for t in wanted for s in t["steps"]}
         copier.screenshots |= {t["final_screenshot_sha256"] for t in wanted if t.get("final_screenshot_sha256")}
-        needed = sorted(bundles.needed_blobs(wanted))
-        for done, sha256 in enumerate(needed, start=1):
-            copier.copy(sha256)
-            if progress:
-                progress(done, len(needed))
-        workspace.blobs.sync()
-        written, skipped = bundles.write_bundle(workspace.database, workspace.blobs, manifest, copier.copy)
+        copier.copy_all(sorted(bundle_rows.needed_blobs(wanted)), progress)
+        copier.start_flush()  # to disk while the rows are written; the commit waits for it
+        written, skipped = bundle_rows.write_bundle(
+            workspace.database, workspace.blobs, manifest, copier.refetch, copier.wait_flushed
+        )
     except BaseException:
         integrity.remove_written_blobs(workspace.database, workspace.blobs, copier.written)
         raise
@@ -186,69 +194,3 @@ def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None
         blobs_added=len(copier.written), judge_scores_added=written.judge_scores, studies_added=written.studies,
         skipped_uids=skipped, withheld=manifest.get("withheld"),
     )  # fmt: skip
-
-
-class BlobCopier:
-    """Copies a bundle's blobs into the store, checking each against its entry, and remembers which files it wrote.
-
-    A screenshot is also checked the way collection checks one (it decodes whole, at the manifest's size), so a
-    "screenshot" that is not an image is refused before anything points at it.
-    """
-
-    def __init__(self, store: BlobStore, reader: BundleReader) -> None:
-        self.store, self.reader = store, reader
-        self.entries: dict[str, dict[str, Any]] = {}
-        self.screenshots: set[str] = set()
-        self.written: set[str] = set()
-
-    def copy(self, sha256: str) -> None:
-        entry = self.entries[sha256]
-        try:
-            with self.reader.open_blob(sha256) as source:
-                if sha256 in self.screenshots or entry["media_type"].startswith("image/"):
-                    new = self._copy_image(sha256, source.read(), entry)
-                else:
-                    new = self._copy_stream(sha256, source, entry)
-        except BlobCorruptError as error:
-            raise fmt.BundleError(f"blob {sha256} in the bundle does not match its name: {error}") from None
-        except ZIP_READ_ERRORS as error:
-            raise fmt.BundleError(f"blob {sha256} in the zip is damaged ({error}); truncated?") from None
-        if new:
-            self.written.add(sha256)
-
-    def _copy_image(self, sha256: str, data: bytes, entry: dict[str, Any]) -> bool:
-        self._check_size(sha256, len(data), entry)
-        actual = hashlib.sha256(data).hexdigest()
-        if actual != sha256:
-            raise BlobCorruptError(f"content hashes to {actual}, expected {sha256}")
-        try:
-            size = checked_image_size(data)
-        except UnreadableImage as error:
-            raise fmt.BundleError(
-                f"blob {sha256} is not a readable image, but the bundle uses it as one ({error})"
-            ) from None
-        expected = (entry.get("width"), entry.get("height"))
-        if None not in expected and size != expected:
-            raise fmt.BundleError(f"blob {sha256} is a {size[0]}x{size[1]} image, the manifest says {expected[0]}x"
-                                  f"{expected[1]}")  # fmt: skip
-        return self.store.write_if_missing(data, sha256=sha256, durable=False)
-
-    def _copy_stream(self, sha256: str, source: IO[bytes], entry: dict[str, Any]) -> bool:
-        if self.store.exists(sha256):
-            ref = hash_stream(source)
-            if ref.sha256 != sha256:
-                raise BlobCorruptError(f"content hashes to {ref.sha256}, expected {sha256}")
-            self._check_size(sha256, ref.size, entry)
-            return False
-        ref = self.store.put_stream(source, expected_sha256=sha256, durable=False)
-        try:
-            self._check_size(sha256, ref.size, entry)
-        except fmt.BundleError:
-            self.written.add(sha256)  # it is in the store now: the clean-up removes it
-            raise
-        return True
-
-    @staticmethod
-    def _check_size(sha256: str, size: int, entry: dict[str, Any]) -> None:
-        if size != entry["size"]:
-            raise fmt.BundleError(f"blob {sha256}: {size} bytes, the manifest says {entry['size']}")

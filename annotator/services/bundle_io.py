@@ -4,21 +4,29 @@ more than the file holds (a zip bomb).
 A zip's directory is checked before anything is read: every member's path, its expansion ratio and the total size
 it unpacks to. The directory may lie; zipfile never hands out more than the size the directory gives a member (the
 member then fails its CRC check, reported as damaged), so the limits hold while reading too.
+
+Blobs are read by several threads at once (services/bundle_blobs.py): a folder's files are opened independently, and
+each thread reads a zip through a handle of its own.
 """
 
 from __future__ import annotations
 
+import errno
+import os
+import threading
 import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
 from typing import IO, Protocol
 
 from annotator.services.bundle_manifest import BLOB_FOLDER, MANIFEST_NAME, BundleError
+from annotator.storage.blobs import SHA256_PATTERN
 
 MAX_MANIFEST_BYTES = 512 * 2**20  # read whole and parsed in memory
 MAX_TOTAL_BYTES = 256 * 2**30  # what a zip may unpack to in all
 MAX_RATIO = 100  # unpacked / packed size of a blob: PNGs barely deflate, hierarchy dumps ~10-fold
 RATIO_FLOOR = 2**20  # members smaller than this may have any ratio: they cannot be a bomb
+NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)  # not on Windows: there every blob takes the slower check
 # What reading a damaged member raises: a bad header or CRC, data cut short or not deflate, an unknown method.
 ZIP_READ_ERRORS = (zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError)
 
@@ -40,6 +48,7 @@ def safe_member(name: str) -> PurePosixPath:
 class FolderBundle:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
+        self._blobs: Path | None = None  # the blob folder, resolved once it is known to stay inside the bundle
 
     def _file(self, relative: str) -> Path:
         path = (self.root / safe_member(relative)).resolve()
@@ -58,8 +67,20 @@ class FolderBundle:
             raise BundleError(f"{self.root} has no {MANIFEST_NAME}; is it a bundle?") from None
 
     def open_blob(self, sha256: str) -> IO[bytes]:
+        """The blob's file. Resolving each path (an lstat per folder on the way) cost about as much as hashing the
+        blobs in a profile of an import: the blob folder is resolved once, and only a blob that is a link (to
+        anywhere) takes the full check."""
+        relative = f"{BLOB_FOLDER}/{sha256}"
         try:
-            return self._file(f"{BLOB_FOLDER}/{sha256}").open("rb")
+            if self._blobs is None:
+                self._blobs = self._file(BLOB_FOLDER)
+            if NO_FOLLOW and SHA256_PATTERN.match(sha256):  # a plain name: no folder, no '..'
+                try:
+                    return os.fdopen(os.open(self._blobs / sha256, os.O_RDONLY | NO_FOLLOW), "rb")
+                except OSError as error:
+                    if error.errno != errno.ELOOP:  # ELOOP: a link, checked below
+                        raise
+            return self._file(relative).open("rb")
         except FileNotFoundError:
             raise BundleError(f"blob {sha256} is listed in the manifest but missing from the bundle") from None
 
@@ -69,16 +90,36 @@ class FolderBundle:
 
 class ZipBundle:
     def __init__(self, path: Path) -> None:
+        self.path = path
+        self.archive = self._open(path)
+        self.names = set(self.archive.namelist())
+        self._local = threading.local()  # each thread's own handle on the zip (see _thread_archive)
+        self._handles: list[zipfile.ZipFile] = []
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _open(path: Path) -> zipfile.ZipFile:
         try:
-            self.archive = zipfile.ZipFile(path)
+            archive = zipfile.ZipFile(path)
         except zipfile.BadZipFile as error:
             raise BundleError(f"{path} is not a readable zip ({error}); it may be truncated") from None
         try:
-            _check_directory(self.archive.infolist())
+            _check_directory(archive.infolist())
         except BundleError:
-            self.archive.close()
+            archive.close()
             raise
-        self.names = set(self.archive.namelist())
+        return archive
+
+    def _thread_archive(self) -> zipfile.ZipFile:
+        """This thread's handle on the zip: zipfile counts the members open on a handle without a lock, so threads
+        that shared one could close its file under each other. Its directory is checked again, as the file may
+        have changed since."""
+        archive: zipfile.ZipFile | None = getattr(self._local, "archive", None)
+        if archive is None:
+            archive = self._local.archive = self._open(self.path)
+            with self._lock:
+                self._handles.append(archive)
+        return archive
 
     def _read_checked(self, name: str) -> bytes:
         try:
@@ -95,10 +136,16 @@ class ZipBundle:
         name = f"{BLOB_FOLDER}/{sha256}"
         if name not in self.names:
             raise BundleError(f"blob {sha256} is listed in the manifest but missing from the bundle")
-        return self.archive.open(name)
+        try:
+            return self._thread_archive().open(name)
+        except KeyError:  # the zip changed since its directory was read
+            raise BundleError(f"blob {sha256} is listed in the manifest but missing from the bundle") from None
 
     def close(self) -> None:
-        self.archive.close()
+        with self._lock:
+            for archive in [self.archive, *self._handles]:
+                archive.close()
+            self._handles.clear()
 
 
 def _check_directory(members: list[zipfile.ZipInfo]) -> None:

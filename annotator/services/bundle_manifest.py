@@ -8,8 +8,8 @@ Format version 3 (version 2 is the same without privacy regions, version 1 also 
    "trajectories": [{..., "reviews": [...], "steps": [{..., "label": {...}, "revisions": [...]}]}],
    "judges": [{"fingerprint", settings..., "scores": [{"trajectory": uid, "reward", ...}]}],
    "studies": [{"name", "judge": fingerprint, "items": [...], "raters": [{"name", "ratings": [...]}]}]}
-(annotator/storage/bundles.py and bundle_judging.py read and write the rows; services/bundle_judging.py
-checks the last two). A step's "label" holds "privacy_regions"
+(annotator/storage/bundles.py reads the rows, bundle_rows.py writes them, bundle_judging.py both for the last two;
+services/bundle_judging.py checks those). A step's "label" holds "privacy_regions"
 ([[x1, y1, x2, y2], ...] device pixels, checked against its screen, or null); older bundles lack it and import
 with none. Version 3 exists so that an annotator that would drop the regions refuses the bundle instead.
 A step may hold "drafts" (models' proposals, annotator.domain.drafts: {"model", "prompt_name", "prompt_sha256",
@@ -56,17 +56,19 @@ def require(container: dict[str, Any], key: str, kind: type | tuple[type, ...], 
 
 def nesting_depth(value: Any, limit: int) -> int:
     """How deep lists and objects nest in `value` (a scalar: 0), counted without recursion and only up to one
-    past `limit`."""
-    deepest, pending = 0, [(value, 1)]
+    past `limit`. Only containers are queued: a big manifest holds hundreds of thousands of scalars."""
+    if not isinstance(value, (dict, list)):
+        return 0
+    deepest, pending = 1, [(value, 1)]
     while pending:
         item, depth = pending.pop()
-        if not isinstance(item, (dict, list)):
-            continue
-        deepest = max(deepest, depth)
-        if depth > limit:
-            break
-        children = item.values() if isinstance(item, dict) else item
-        pending.extend((child, depth + 1) for child in children)
+        if depth > deepest:
+            deepest = depth
+            if depth > limit:
+                break
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, (dict, list)):
+                pending.append((child, depth + 1))
     return deepest
 
 

@@ -14,7 +14,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -137,8 +137,11 @@ class BlobStore:
 
     def _write(self, sha256: str, writer, *, durable: bool) -> None:
         final = self.path(sha256)
-        final.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp_name = tempfile.mkstemp(dir=final.parent, prefix=".tmp-")
+        try:
+            handle, temp_name = tempfile.mkstemp(dir=final.parent, prefix=".tmp-")
+        except FileNotFoundError:  # the first blob of its folder (not a mkdir before every write: a bundle import
+            final.parent.mkdir(parents=True, exist_ok=True)  # writes thousands)
+            handle, temp_name = tempfile.mkstemp(dir=final.parent, prefix=".tmp-")
         try:
             with _naming(final), os.fdopen(handle, "wb") as out:
                 writer(out)
@@ -146,9 +149,10 @@ class BlobStore:
                     out.flush()
                     os.fsync(out.fileno())
             os.replace(temp_name, final)
-        finally:
-            if os.path.exists(temp_name):
+        except BaseException:
+            with suppress(FileNotFoundError):
                 os.unlink(temp_name)
+            raise
 
     def read_bytes(self, sha256: str, *, size: int | None = None) -> bytes:
         path = self.path(sha256)

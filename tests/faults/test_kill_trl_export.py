@@ -1,9 +1,10 @@
-"""SIGKILL in the middle of a `trainer-bridge export --format trl`: its Arrow scratch file, as big as the dataset,
-is written inside the export's staging folder, so the next export removes it with that folder once the killed
-process is gone (it was a `.export-arrow-*` folder beside the output that nothing removed)."""
+"""SIGKILL in the middle of a `trainer-bridge export --format trl`: its Arrow file, as big as the dataset, is written
+inside the export's staging folder, so the next export removes it with that folder once the killed process is gone
+(its scratch copy was once a `.export-arrow-*` folder beside the output that nothing removed)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -28,10 +29,11 @@ def test_a_killed_trl_export_leaves_nothing_the_next_one_does_not_remove(populat
     killed_while_reading_a_screenshot(populated, ["-m", "trainer_bridge", *options, *data])
     (staging,) = leftovers(out)
     assert hidden(out.parent) == [staging], "nothing beside the staging folder"
-    assert any(path.name.startswith(".arrow-scratch-") for path in (out.parent / staging).iterdir())
+    assert (out.parent / staging / "train" / "data-00000-of-00001.arrow").is_file()  # begun, in the staging folder
 
     again = CliRunner().invoke(trainer_bridge, [*options, *data], catch_exceptions=False)
     assert again.exit_code == 0, again.output
     assert hidden(out.parent) == [] and out.is_dir()
-    assert not any(path.name.startswith(".arrow-scratch-") for path in out.rglob("*"))
+    listed = {entry["path"] for entry in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["files"]}
+    assert {path.relative_to(out).as_posix() for path in out.rglob("*") if path.is_file()} == listed | {"manifest.json"}
     assert_checks_clean(populated.data_dir)

@@ -150,8 +150,9 @@ def test_an_import_killed_inside_its_transaction_leaves_the_database_as_it_was(
         stored_first = workspace.blobs.path(first.name)
 
     process = start(["-m", "annotator", "--data-dir", str(target), "import", "bundle", str(bundle)])
-    feed(first, contents[first], process)  # blobs are copied in the order of their hashes: the first is stored ...
-    writer = open_fifo_writer(last, process)  # ... once the last is being read
+    feed(first, contents[first], process)  # a few blobs are copied at once: the first is stored ...
+    writer = open_fifo_writer(last, process)  # ... while the last is being read
+    wait_until(stored_first.exists, process, "the first blob stored")
     stored_first.unlink()  # gone before the import's transaction (as a failed import's clean-up removes its files)
     os.write(writer, contents[last])
     os.close(writer)

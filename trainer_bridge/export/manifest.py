@@ -102,8 +102,9 @@ def file_hashes(folder: Path, known: dict[str, str]) -> list[dict[str, Any]]:
 
 
 def write_manifest(
-    folder: Path, workspace: Workspace, options: dict[str, Any], tally: Tally, known: dict[str, str]
+    folder: Path, workspace: Workspace, options: dict[str, Any], tally: Tally, known: dict[str, str], image_storage: str
 ) -> None:
+    """`image_storage`: `embedded` (each row holds its screenshots' bytes) or `files` (rows name files in `images/`)."""
     manifest = {
         "format_version": 1,
         "code_version": __version__,
@@ -116,6 +117,7 @@ def write_manifest(
         "unchecked_boxes_left_out": dict(sorted(tally.unchecked_boxes.items())),  # by action (--checked-boxes)
         "pii_scrubbed": tally.pii.as_dict(),
         "images_with_privacy_regions_masked": tally.masked_images,
+        "image_storage": image_storage,
         "files": file_hashes(folder, known),
     }
     text = json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n"

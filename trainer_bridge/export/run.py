@@ -26,7 +26,7 @@ from annotator.storage.staging import staging_folder
 from annotator.storage.trajectories import load_trajectories
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.anonymise import scrub_trajectory
-from trainer_bridge.export.formats import FORMATS, SFT_ONLY, WRITERS
+from trainer_bridge.export.formats import FORMATS, IMAGE_STORAGE, SFT_ONLY, WRITERS
 from trainer_bridge.export.grpo import grpo_action_sample
 from trainer_bridge.export.images import ExportImages, prepared
 from trainer_bridge.export.manifest import Tally, write_manifest
@@ -244,7 +244,8 @@ def export(workspace: Workspace, options: ExportOptions, on_progress: Progress |
         hashed = WRITERS[options.format](samples, building, images, options.space, options.stage)
         tally.masked_images = len(images.masked)
         tally.images_made, tally.images_reused = images.made, images.reused
-        write_manifest(building, workspace, options.as_json(), tally, images.known_hashes(building) | hashed)
+        known = images.known_hashes(building) | hashed
+        write_manifest(building, workspace, options.as_json(), tally, known, IMAGE_STORAGE[options.format])
         if options.out.exists():
             options.out.rmdir()
         building.rename(options.out)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from annotator.domain.model_space import ModelSpace
@@ -75,24 +74,3 @@ def columns(sample: Sample, space: ModelSpace) -> dict[str, Any]:
     if sample.ground_truth is not None:
         row |= sample.ground_truth | {"answer": sample.completion}
     return row
-
-
-def write_rows(rows: Iterator[dict[str, Any]], features: Any, arrow: Path | None, parquet: Path | None) -> None:
-    """Rows written as they come (never all in memory) to an Arrow file, a Parquet file or both in one pass,
-    through the writers of `datasets`, so that the files carry its features (an `Image` feature loads back)."""
-    import datasets
-    from datasets.arrow_writer import ArrowWriter, ParquetWriter
-
-    datasets.disable_progress_bars()
-    writers = ([ArrowWriter(features=features, path=str(arrow))] if arrow else []) + (
-        [ParquetWriter(features=features, path=str(parquet))] if parquet else []
-    )
-    try:
-        for row in rows:
-            for writer in writers:
-                writer.write(row)
-        for writer in writers:
-            writer.finalize()
-    finally:
-        for writer in writers:
-            writer.close()

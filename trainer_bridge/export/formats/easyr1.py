@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from annotator.domain.model_space import ModelSpace
-from trainer_bridge.export.formats.common import METADATA_TYPES, columns, flat_text, stage_features, write_rows
+from trainer_bridge.export.formats.common import METADATA_TYPES, columns, flat_text, stage_features
+from trainer_bridge.export.formats.tables import write_tables
 from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.sft import Sample
 
@@ -39,9 +40,12 @@ def easyr1_features(stage: str) -> Any:
 def write_easyr1(
     samples_by_split: dict[str, Iterable[Sample]], out: Path, images: ExportImages, space: ModelSpace, stage: str
 ) -> dict[str, str]:
-    """Parquet through `datasets`, so the images column is an `Image` feature when loaded back."""
+    """Parquet with the `datasets` features, so the images column is an `Image` feature when loaded back."""
     (out / "data").mkdir(parents=True, exist_ok=True)
     features = easyr1_features(stage)
+    known: dict[str, str] = {}
     for split, samples in samples_by_split.items():
-        write_rows(easyr1_rows(samples, images, space), features, None, out / "data" / f"{split}.parquet")
-    return {}  # the manifest hashes these files itself
+        parquet = out / "data" / f"{split}.parquet"
+        hashes = write_tables(easyr1_rows(samples, images, space), features, parquet=parquet)
+        known[parquet.relative_to(out).as_posix()] = hashes[parquet]
+    return known
