@@ -182,11 +182,18 @@ def assign(
 
 @click.command("queue")
 @click.option("--person", required=True, help="Whose work (someone on the list).")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="List at most this many trajectories of each queue (the counts are of all).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def queue(person: str, as_json: bool) -> None:
+def queue(person: str, limit: int, as_json: bool) -> None:
     """What a person has to do: trajectories to label and to review, studies to rate, instruction sets."""
     with _workspace() as workspace:
-        found = team.person_queue(workspace, person)
+        found = team.person_queue(workspace, person, limit)
     if as_json:
         click.echo(json.dumps(_as_json(found), ensure_ascii=False))
         return
@@ -203,10 +210,12 @@ def queue(person: str, as_json: bool) -> None:
 
 
 def _echo_queue(title: str, found: team.Queue) -> None:
-    click.echo(f"{title} ({len(found.items)}, {len(found.assigned)} assigned)")
+    click.echo(f"{title} ({found.total}, {len(found.assigned)} of those listed assigned)")
     for item in found.items:
         mark = "*" if item.trajectory_id in found.assigned else " "
         click.echo(f" {mark}{item.trajectory_id:>6}  {item.review_status:<11}  {item.app}  {item.instruction}")
+    if found.total > len(found.items):
+        click.echo(f"  … and {found.total - len(found.items)} more (--limit)")
 
 
 def _as_json(found: team.PersonalQueue) -> dict[str, object]:
@@ -221,5 +230,6 @@ def _as_json(found: team.PersonalQueue) -> dict[str, object]:
 
     return {
         "person": found.person, "role": found.role, "label": rows(found.label), "review": rows(found.review),
+        "label_total": found.label.total, "review_total": found.review.total if found.review else None,
         "rate": [asdict(s) for s in found.rate], "instruction_sets": [r.target for r in found.instruction_sets],
     }  # fmt: skip

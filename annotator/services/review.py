@@ -10,29 +10,26 @@ from __future__ import annotations
 from datetime import datetime
 
 from annotator.domain.trajectory import ReviewStatus
+from annotator.services import team
 from annotator.services.changes import Changes
 from annotator.services.roles import REVIEW_ROLES, check_role
 from annotator.storage import assignments
 from annotator.storage.labels import set_review
-from annotator.storage.reviews import QueueItem, queue_items, steps_labelled_by
+from annotator.storage.reviews import QueueItem, steps_labelled_by
 from annotator.storage.workspace import Workspace
 
 FIXED_NOTE = "fixed by the reviewer"
 
 
 def review_queue(workspace: Workspace) -> list[QueueItem]:
-    """Annotated trajectories waiting for a reviewer, in the order they were collected."""
-    return queue_items(workspace.database, (ReviewStatus.ANNOTATED,))
+    """The first trajectories waiting for a reviewer that nobody holds (services.team.review_queue)."""
+    return team.review_queue(workspace, None).items
 
 
 def work_queue(workspace: Workspace, person: str) -> list[QueueItem]:
-    """An annotator's queue: their rejected work first (with the comment), then their work in progress, then
-    what nobody has started."""
-    wanted = (ReviewStatus.REJECTED, ReviewStatus.IN_PROGRESS, ReviewStatus.UNLABELLED)
-    items = queue_items(workspace.database, wanted)
-    rank = {str(status): n for n, status in enumerate(wanted)}
-    mine = [i for i in items if i.review_status == ReviewStatus.UNLABELLED or person in i.annotators]
-    return sorted(mine, key=lambda item: (rank[item.review_status], item.trajectory_id))
+    """The first of an annotator's queue: their rejected work first (with the comment), then their work in
+    progress, then what nobody has started; what others hold left out (services.team.work_queue)."""
+    return team.work_queue(workspace, person).items
 
 
 def own_steps(workspace: Workspace, trajectory_id: int, reviewer: str, before: datetime | None = None) -> int:

@@ -26,8 +26,8 @@ def dataset_stats(db: Database, counting: Counting = Counting.PAPER) -> dict[str
     # Imported here: pandas loads when something is counted, not with every command of the CLI.
     from annotator.storage.workspace_statistics import load_counts
 
-    counts = load_counts(db)
-    shape = counts.facts.counted(counting).shape()
+    counts = load_counts(db, counting)
+    shape = counts.shape
     if counting is Counting.ROWS:
         per_app = _every_app(counts.pool, shape.per_app)
     else:

@@ -19,18 +19,21 @@ from annotator.services.roles import REVIEW_ROLES, NotAllowed, check_role, requi
 from annotator.storage import assignments, logins, people
 from annotator.storage import studies as stored_studies
 from annotator.storage.assignments import LABEL, RATE, REVIEW, Assigned, AssignmentRecord, Target
-from annotator.storage.reviews import QueueItem, queue_items
+from annotator.storage.reviews import QueueItem, QueueRule, queue_page
 from annotator.storage.workspace import Workspace
 
 LABEL_STATES = (ReviewStatus.REJECTED, ReviewStatus.IN_PROGRESS, ReviewStatus.UNLABELLED)
+QUEUE_LIMIT = 500  # trajectories of a queue read at once; `Queue.total` says how many it holds
 
 
 @dataclass(frozen=True)
 class Queue:
-    """One queue of trajectories; `assigned` maps those given to its person to who gave them (None: unknown)."""
+    """The first part of a queue (`total` in all); `assigned` maps those of `items` given to its person to who
+    gave them (None: unknown)."""
 
     items: list[QueueItem]
     assigned: dict[int, str | None]
+    total: int = 0
 
 
 @dataclass(frozen=True)
@@ -145,34 +148,23 @@ def unassign(workspace: Workspace, person: str, target: Target, *, by: str | Non
 # queues ----------------------------------------------------------------------------------------------------------
 
 
-def _queue(items: list[QueueItem], held: dict[int, tuple[str, str | None]], person: str | None) -> Queue:
-    """Leave out what someone else holds; what `person` holds first, then the rest, each in the given order."""
-    mine = {i: by for i, (holder, by) in held.items() if holder == person}
-    kept = [item for item in items if item.trajectory_id not in held or item.trajectory_id in mine]
-    ordered = sorted(kept, key=lambda item: item.trajectory_id not in mine)  # stable: the given order stays
-    shown = {item.trajectory_id for item in ordered}
-    return Queue(ordered, {i: by for i, by in mine.items() if i in shown})
+def _queue(workspace: Workspace, rule: QueueRule, limit: int) -> Queue:
+    page = queue_page(workspace.database, rule, limit)
+    held = assignments.assigned_trajectories(workspace.database, rule.task, [i.trajectory_id for i in page.items])
+    mine = {i: by for i, (holder, by) in held.items() if holder == rule.person}
+    return Queue(page.items, mine, page.total)
 
 
-def work_queue(workspace: Workspace, person: str) -> Queue:
+def work_queue(workspace: Workspace, person: str, limit: int = QUEUE_LIMIT) -> Queue:
     """A person's labelling: their rejected work first (with the comment), then work in progress, then what
     nobody started; within each, what was assigned to them first. Others' assignments are left out."""
-    items = queue_items(workspace.database, LABEL_STATES)
-    held = assignments.assigned_trajectories(workspace.database, LABEL)
-    rank = {str(status): n for n, status in enumerate(LABEL_STATES)}
-    mine = [
-        item for item in items
-        if item.trajectory_id in held or item.review_status == ReviewStatus.UNLABELLED or person in item.annotators
-    ]  # fmt: skip
-    queue = _queue(sorted(mine, key=lambda item: (rank[item.review_status], item.trajectory_id)), held, person)
-    order = sorted(queue.items, key=lambda item: rank[item.review_status])  # stable: assigned first in each state
-    return Queue(order, queue.assigned)
+    return _queue(workspace, QueueRule(LABEL_STATES, (ReviewStatus.UNLABELLED,), LABEL, person), limit)
 
 
-def review_queue(workspace: Workspace, person: str | None) -> Queue:
+def review_queue(workspace: Workspace, person: str | None, limit: int = QUEUE_LIMIT) -> Queue:
     """Annotated trajectories waiting for a reviewer: those assigned to `person` first; others' left out."""
-    items = queue_items(workspace.database, (ReviewStatus.ANNOTATED,))
-    return _queue(items, assignments.assigned_trajectories(workspace.database, REVIEW), person)
+    waiting = (ReviewStatus.ANNOTATED,)
+    return _queue(workspace, QueueRule(waiting, waiting, REVIEW, person), limit)
 
 
 def studies_to_rate(workspace: Workspace, person: str) -> list[StudyToRate]:
@@ -185,8 +177,8 @@ def studies_to_rate(workspace: Workspace, person: str) -> list[StudyToRate]:
     return found
 
 
-def person_queue(workspace: Workspace, person: str) -> PersonalQueue:
-    """What `person` has to do; LookupError when the list does not know them."""
+def person_queue(workspace: Workspace, person: str, limit: int = QUEUE_LIMIT) -> PersonalQueue:
+    """What `person` has to do (the first `limit` of each queue); LookupError when the list does not know them."""
     db = workspace.database
     role = people.role_of(db, person)
     if role is None:
@@ -196,8 +188,8 @@ def person_queue(workspace: Workspace, person: str) -> PersonalQueue:
     return PersonalQueue(
         person=person,
         role=role,
-        label=work_queue(workspace, person),
-        review=review_queue(workspace, person) if reviews else None,
+        label=work_queue(workspace, person, limit),
+        review=review_queue(workspace, person, limit) if reviews else None,
         rate=studies_to_rate(workspace, person),
         instruction_sets=[record for record in held if record.kind == "app"],
     )

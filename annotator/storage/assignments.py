@@ -8,7 +8,7 @@ to a person also makes them one of its raters (`study_raters`), with the order s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -152,9 +152,11 @@ def records(db: Database, person: str | None = None, *, open_only: bool = True) 
     return found
 
 
-def assigned_trajectories(db: Database, task: str) -> dict[int, tuple[str, str | None]]:
-    """Every trajectory with an open `task` assignment: id -> (holder, who assigned it). A trajectory's own
-    assignment wins over its app's."""
+def assigned_trajectories(
+    db: Database, task: str, among: Collection[int] | None = None
+) -> dict[int, tuple[str, str | None]]:
+    """Every trajectory (of `among`, when given) with an open `task` assignment: id -> (holder, who assigned it).
+    A trajectory's own assignment wins over its app's."""
     By = aliased(P)
     through_app = (
         select(T.id, P.name, By.name)
@@ -170,6 +172,8 @@ def assigned_trajectories(db: Database, task: str) -> dict[int, tuple[str, str |
         .outerjoin(By, By.id == As.assigned_by_id)
         .where(As.task == task, As.done_at.is_(None), As.trajectory_id.is_not(None))
     )
+    if among is not None:
+        through_app, direct = through_app.where(T.id.in_(among)), direct.where(As.trajectory_id.in_(among))
     with db.session() as session:
         found: dict[int, tuple[str, str | None]] = {i: (name, by) for i, name, by in session.execute(through_app)}
         found.update({i: (name, by) for i, name, by in session.execute(direct) if i is not None})

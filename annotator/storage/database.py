@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = "annotator.storage:migrations"
 # The newest migration's revision; tests/storage/test_migrations.py holds it equal to the packaged migrations'.
-HEAD_REVISION = "0014"
+HEAD_REVISION = "0015"
 VERSION_TABLE = "alembic_version"
 # How long SQLite waits for another writer's lock before "database is locked"; a write that still meets it is
 # tried again by storage.writing.retrying.

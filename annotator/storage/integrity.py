@@ -49,6 +49,16 @@ def _referenced(session: Session, hashes: Iterable[str]) -> set[str]:
     return found
 
 
+def _steps_pointing_at(session: Session, hashes: Iterable[str]) -> set[int]:
+    """The steps whose screenshot or hierarchy is one of `hashes`: looked up by hash, not read all."""
+    S = models.Step
+    found: set[int] = set()
+    for chunk in _chunks(hashes):
+        either = S.screenshot_sha256.in_(chunk) | S.hierarchy_sha256.in_(chunk)
+        found.update(session.scalars(select(S.id).where(either)))
+    return found
+
+
 def remove_unreferenced(db: Database, blobs: BlobStore, hashes: Iterable[str]) -> int:
     """Remove the files among `hashes` that no row points at; how many went."""
     wanted = set(hashes)
@@ -107,9 +117,8 @@ def check(db: Database, blobs: BlobStore, *, fix: bool = False) -> IntegrityRepo
     files = set(blobs.all_hashes())
     with db.session() as session:
         rows = {sha256: size for sha256, size in session.execute(select(models.Blob.sha256, models.Blob.size))}
-        steps = session.execute(select(models.Step.screenshot_sha256, models.Step.hierarchy_sha256)).all()
+        unreferenced = files - set(rows) - _referenced(session, files - set(rows))
     report = IntegrityReport(blob_files=len(files), blob_rows=len(rows))
-    unreferenced = files - set(rows) - {h for pair in steps for h in pair if h}
     missing, corrupt = [], []
     for sha256, size in sorted(rows.items()):
         try:
@@ -118,8 +127,8 @@ def check(db: Database, blobs: BlobStore, *, fix: bool = False) -> IntegrityRepo
             missing.append(sha256)
         except BlobCorruptError:
             corrupt.append(sha256)
-    broken = set(missing) | set(corrupt) | {h for pair in steps for h in pair if h and h not in rows}
-    report.steps_without_files = sum(1 for pair in steps if broken & set(pair))
+    with db.session() as session:  # a step's hashes have foreign keys to blob rows: none points at no row
+        report.steps_without_files = len(_steps_pointing_at(session, set(missing) | set(corrupt)))
     temporaries = _temporaries(blobs, time.time())
     if fix:
         report.removed = remove_unreferenced(db, blobs, unreferenced)

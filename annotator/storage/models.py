@@ -455,6 +455,7 @@ class StudyRating(Base):
 
 # The evaluation tables live in their own module; imported here so that one `Base.metadata` holds every table.
 from annotator.storage.models_eval import Evaluation, EvaluationPrediction, EvaluationRollout  # noqa: E402, F401
+from annotator.storage.models_facts import trajectory_action_facts, trajectory_facts  # noqa: E402, F401
 from annotator.storage.models_team import Assignment  # noqa: E402, F401
 from annotator.storage.models_train import TrainingEvent, TrainingRun  # noqa: E402, F401
 

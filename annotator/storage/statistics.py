@@ -12,7 +12,8 @@ Definitions, so that the numbers read the same in the view, its CSV files and a 
   stats``. ``TrajectoryFacts.counted(Counting.PAPER)``, what ``annotator stats`` shows by default, counts
   Mobile-R1 Table 2's dataset instead: the accepted trajectories and their annotated steps
   (`LabelledTrajectory.annotated_steps`: each executed step labelled completely, kept, neither wrong nor
-  redundant, and in place of a wrong step its first complete correction; `annotated_step` is that rule in SQL);
+  redundant, and in place of a wrong step its first complete correction; `facts_cache.annotated_step` is that
+  rule in SQL);
 - a trajectory's length is its number of counted steps;
 - an app's instructions are those with at least one trajectory (the instructions *in the dataset*, as in
   Table 2); apps without trajectories are left out (``annotator stats`` adds the whole stored pool of apps and
@@ -20,10 +21,11 @@ Definitions, so that the numbers read the same in the view, its CSV files and a 
 - a step's action type is its labelled action where it has one, else the collected one (ACTION_SOURCE);
   the ``labelled`` and ``collected`` columns say how many of each count came from which.
 
-The database is read once into per-trajectory facts (`read_facts`): one row per trajectory (its app,
-instruction and length) and one per trajectory and action type. Any subset of trajectories (a split, a
-selection) is then counted from those rows (`TrajectoryFacts.subset`, `.shape`) without another query, so
-the parts of a split add up to their whole exactly.
+Each trajectory's counts are kept in the database and counted again when its steps change (`facts_cache`).
+They are read once into per-trajectory facts (`read_facts`): one row per trajectory (its app, instruction and
+length) and one per trajectory and action type. Any subset of trajectories (a split, a selection) is then
+counted from those rows (`TrajectoryFacts.subset`, `.shape`) without another query, so the parts of a split add
+up to their whole exactly. The whole workspace's shape is counted by the database (`read_shape`).
 """
 
 from __future__ import annotations
@@ -33,15 +35,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
-from sqlalchemy import ColumnElement, and_, case, exists, func, or_, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
 
 from annotator.domain.counting import Counting
-from annotator.domain.trajectory import ReviewStatus, StepOrigin, Verdict
+from annotator.domain.trajectory import ReviewStatus
 from annotator.storage import models
 from annotator.storage.database import Database
+from annotator.storage.facts_cache import TAF, TF, annotated_step, refresh_facts
+from annotator.storage.models_facts import NO_ACTION, action_totals, shape_totals
 
 A, Ins, T, S = models.App, models.Instruction, models.Trajectory, models.Step
+ST, AT = shape_totals.c, action_totals.c
 
 ACTION_SOURCE = "label_action where a step has one, else raw_action"
 TOTALS_COLUMNS = ["apps", "instructions", "trajectories", "steps", "mean_steps"]
@@ -136,35 +141,26 @@ class TrajectoryFacts:
         return DatasetShape(totals=totals, per_app=per_app, lengths=lengths, actions=_actions(self.actions))
 
 
-def annotated_step() -> ColumnElement[bool]:
-    """`LabelledTrajectory.annotated_steps` in SQL, for a row of `S`: a collected step that is usable, or a
-    complete correction that is the first kept one after a step whose verdict is wrong. Complete: think and
-    action text not empty and a tool call with an action (a saved tool call always has one)."""
-    complete = and_(
-        func.coalesce(S.think, "") != "", func.coalesce(S.action_text, "") != "", S.label_action.is_not(None)
-    )
-    wrong, redundant, inserted_origin = str(Verdict.WRONG), str(Verdict.REDUNDANT), str(StepOrigin.INSERTED)
-    inserted = S.origin == inserted_origin
-    usable = and_(
-        or_(S.origin.is_(None), S.origin != inserted_origin),
-        or_(S.verdict.is_(None), S.verdict.not_in([wrong, redundant])),
-    )
-    corrected, earlier = aliased(S), aliased(S)
-    corrects_a_wrong_step = exists().where(
-        corrected.trajectory_id == S.trajectory_id, corrected.index == S.corrects_index,
-        or_(corrected.origin.is_(None), corrected.origin != inserted_origin), corrected.verdict == wrong,
-    )  # fmt: skip
-    an_earlier_correction = exists().where(
-        earlier.trajectory_id == S.trajectory_id, earlier.origin == inserted_origin,
-        earlier.removed.is_(False), earlier.corrects_index == S.corrects_index, earlier.index < S.index,
-    )  # fmt: skip
-    first_correction = and_(inserted, corrects_a_wrong_step, ~an_earlier_correction)
-    return and_(complete, S.removed.is_(False), or_(usable, first_correction))
-
-
 def read_facts(session: Session) -> TrajectoryFacts:
-    """Every trajectory's facts, in two aggregate queries (run them in one transaction for a snapshot)."""
+    """Every trajectory's facts as kept (`facts_cache`: call `refresh_facts` before the transaction), in two
+    queries (run them in one transaction for a snapshot)."""
     connection = session.connection()  # Core rows: the ORM's result processing doubled the time of 100,000 rows
+    rows = connection.execute(
+        select(TF.trajectory_id, TF.instruction_id, A.name, TF.review_status, TF.steps, TF.annotated_steps)
+        .join(Ins, Ins.id == TF.instruction_id)
+        .join(A, A.id == Ins.app_id)
+        .order_by(TF.trajectory_id)
+    ).all()
+    action = case((TAF.action == NO_ACTION, None), else_=TAF.action)
+    per_action = connection.execute(select(TAF.trajectory_id, action, TAF.steps, TAF.labelled, TAF.annotated))
+    trajectories = pd.DataFrame([tuple(row) for row in rows], columns=TRAJECTORY_COLUMNS)
+    return _facts(trajectories, pd.DataFrame([tuple(row) for row in per_action], columns=TRAJECTORY_ACTION_COLUMNS))
+
+
+def count_facts(session: Session) -> TrajectoryFacts:
+    """Every trajectory's facts counted from its steps, in two aggregate queries: where the kept ones cannot be
+    brought up to date (a read-only database)."""
+    connection = session.connection()
     rows = connection.execute(
         select(T.id, T.instruction_id, A.name, T.review_status, func.count(S.id))
         .join(Ins, Ins.id == T.instruction_id)
@@ -176,15 +172,18 @@ def read_facts(session: Session) -> TrajectoryFacts:
     action = func.coalesce(S.label_action, S.raw_action)
     annotated = func.sum(case((annotated_step(), 1), else_=0))
     per_action = connection.execute(
-        select(S.trajectory_id, action, func.count(), func.count(S.label_action), annotated).group_by(
-            S.trajectory_id, action
-        )
-    ).all()
+        select(S.trajectory_id, action, func.count(), func.count(S.label_action), annotated)
+        .group_by(S.trajectory_id, action)
+    ).all()  # fmt: skip
     read = [column for column in TRAJECTORY_COLUMNS if column != "annotated_steps"]  # summed from `per_action`
     trajectories = pd.DataFrame([tuple(row) for row in rows], columns=read)
     actions = pd.DataFrame([tuple(row) for row in per_action], columns=TRAJECTORY_ACTION_COLUMNS)
     annotated_steps = actions.groupby("trajectory_id")["annotated"].sum()
     trajectories["annotated_steps"] = trajectories["trajectory_id"].map(annotated_steps).fillna(0)
+    return _facts(trajectories, actions)
+
+
+def _facts(trajectories: pd.DataFrame, actions: pd.DataFrame) -> TrajectoryFacts:
     integers = {"trajectory_id": "int64", "steps": "int64"}
     return TrajectoryFacts(
         trajectories.astype({**integers, "instruction_id": "int64", "annotated_steps": "int64"}),
@@ -192,10 +191,47 @@ def read_facts(session: Session) -> TrajectoryFacts:
     )
 
 
+def read_shape(session: Session, counting: Counting) -> DatasetShape:
+    """`read_facts(session).counted(counting).shape()`, read from the totals the database keeps: a few hundred
+    rows whatever the workspace's size (call `refresh_facts` before the transaction)."""
+    connection, paper = session.connection(), counting is Counting.PAPER
+    length = ST.annotated_steps if paper else ST.steps
+    counted = [ST.trajectories > 0, *([ST.review_status == str(ReviewStatus.ACCEPTED)] if paper else [])]
+    per_app = connection.execute(
+        select(A.name, func.count(func.distinct(ST.instruction_id)), func.sum(ST.trajectories),
+               func.sum(ST.trajectories * length))
+        .join(Ins, Ins.id == ST.instruction_id)
+        .join(A, A.id == Ins.app_id)
+        .where(*counted)
+        .group_by(A.name)
+    ).all()  # fmt: skip
+    lengths = connection.execute(select(length, func.sum(ST.trajectories)).where(*counted).group_by(length)).all()
+    steps = func.sum(AT.annotated if paper else AT.steps)
+    action = case((AT.action == NO_ACTION, None), else_=AT.action)
+    actions = connection.execute(
+        select(action, steps, func.sum(AT.annotated if paper else AT.labelled))
+        .where(*([AT.review_status == str(ReviewStatus.ACCEPTED)] if paper else []))
+        .group_by(AT.action)
+        .having(steps > 0)
+    ).all()
+    table = _finish_per_app(pd.DataFrame([tuple(row) for row in per_app], columns=PER_APP_COLUMNS[:-1]))
+    totals = Totals(apps=len(table), instructions=int(table["instructions"].sum()),
+                    trajectories=int(table["trajectories"].sum()), steps=int(table["steps"].sum()))  # fmt: skip
+    per_action = pd.DataFrame([tuple(row) for row in actions], columns=["action", "steps", "labelled"])
+    return DatasetShape(
+        totals=totals,
+        per_app=table,
+        lengths=_length_histogram({int(steps): int(n) for steps, n in lengths}),
+        actions=_actions(per_action),
+    )
+
+
 def load_facts(db: Database) -> TrajectoryFacts:
-    """Every trajectory's facts, read in one transaction (a consistent snapshot)."""
+    """Every trajectory's facts, counted again where stale, then read in one transaction (a consistent snapshot);
+    counted from the steps where the database cannot be written."""
+    kept = refresh_facts(db) is not None
     with db.session() as session, session.begin():
-        return read_facts(session)
+        return read_facts(session) if kept else count_facts(session)
 
 
 def split_shapes(facts: TrajectoryFacts, splits: Mapping[str, Collection[int]]) -> dict[str, DatasetShape]:
@@ -234,6 +270,11 @@ def _per_app(trajectories: pd.DataFrame) -> pd.DataFrame:
         .agg(instructions=("instruction_id", "nunique"), trajectories=("trajectory_id", "size"), steps=("steps", "sum"))
         .reset_index()
     )
+    return _finish_per_app(table)
+
+
+def _finish_per_app(table: pd.DataFrame) -> pd.DataFrame:
+    """Table 6 from its counts per app (PER_APP_COLUMNS but the mean): the mean added, largest first."""
     table = table.astype({"instructions": "int64", "trajectories": "int64", "steps": "int64"})
     table["mean_steps"] = (table["steps"] / table["trajectories"]).round(2)
     table = table.sort_values(["trajectories", "steps", "app"], ascending=[False, False, True])

@@ -18,10 +18,13 @@ import pandas as pd
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from annotator.domain.counting import Counting
 from annotator.domain.trajectory import ReviewStatus
 from annotator.storage import models
 from annotator.storage.database import Database
-from annotator.storage.statistics import TrajectoryFacts, read_facts
+from annotator.storage.facts_cache import refresh_facts
+from annotator.storage.models_facts import shape_totals
+from annotator.storage.statistics import DatasetShape, TrajectoryFacts, count_facts, read_facts, read_shape
 from annotator.storage.throughput import THROUGHPUT_COLUMNS, read_throughput
 
 A, Ins, T, S = models.App, models.Instruction, models.Trajectory, models.Step
@@ -37,10 +40,10 @@ PEOPLE_COLUMNS = [*COUNT_COLUMNS, *THROUGHPUT_COLUMNS]
 
 @dataclass(frozen=True)
 class WorkspaceCounts:
-    """What ``annotator stats`` reports: the dataset's facts, the instruction pool (POOL_COLUMNS, every app by
-    name) and the review states (REVIEW_COLUMNS)."""
+    """What ``annotator stats`` reports: the dataset's shape as one counting counts it, the instruction pool
+    (POOL_COLUMNS, every app by name) and the review states (REVIEW_COLUMNS)."""
 
-    facts: TrajectoryFacts
+    shape: DatasetShape
     pool: pd.DataFrame
     review: pd.DataFrame
 
@@ -55,14 +58,19 @@ class TeamStatistics:
     review: pd.DataFrame
 
 
-def load_counts(db: Database) -> WorkspaceCounts:
+def load_counts(db: Database, counting: Counting) -> WorkspaceCounts:
+    """The kept counts, brought up to date first; counted from the steps where the database cannot be written."""
+    kept = refresh_facts(db) is not None
     with db.session() as session, session.begin():
-        return WorkspaceCounts(read_facts(session), read_pool(session), read_review(session))
+        shape = read_shape(session, counting) if kept else count_facts(session).counted(counting).shape()
+        return WorkspaceCounts(shape, read_pool(session), read_review(session, kept))
 
 
 def load_team_statistics(db: Database) -> TeamStatistics:
+    kept = refresh_facts(db) is not None
     with db.session() as session, session.begin():
-        return TeamStatistics(read_facts(session), read_people(session), read_review(session))
+        facts = read_facts(session) if kept else count_facts(session)
+        return TeamStatistics(facts, read_people(session), read_review(session, kept))
 
 
 def read_pool(session: Session) -> pd.DataFrame:
@@ -73,9 +81,16 @@ def read_pool(session: Session) -> pd.DataFrame:
     return pd.DataFrame([tuple(row) for row in rows], columns=POOL_COLUMNS).astype({"instructions": "int64"})
 
 
-def read_review(session: Session) -> pd.DataFrame:
-    """Every review state in workflow order with its count (zeros included); unknown stored values after them."""
-    found = dict(session.execute(select(T.review_status, func.count()).group_by(T.review_status)).all())
+def read_review(session: Session, kept: bool) -> pd.DataFrame:
+    """Every review state in workflow order with its count (zeros included); unknown stored values after them. Read
+    from the kept totals (`facts_cache.refresh_facts` first) or, not `kept`, from the trajectories."""
+    totals = shape_totals.c
+    by_state = (
+        select(totals.review_status, func.sum(totals.trajectories)).group_by(totals.review_status)
+        if kept
+        else select(T.review_status, func.count()).group_by(T.review_status)
+    )
+    found = {state: int(n) for state, n in session.execute(by_state) if n}
     order = [str(status) for status in ReviewStatus] + sorted(set(found) - {str(s) for s in ReviewStatus})
     table = pd.DataFrame({"review_status": order, "trajectories": [found.get(s, 0) for s in order]})
     return table.astype({"trajectories": "int64"})

@@ -78,3 +78,22 @@ def test_assignments_move_work_between_queues_and_finish_with_it(workspace: Work
     assert ([r.target for r in queue.instruction_sets], queue.review, queue.rate) == (["淘宝"], None, [])
     assert team.unassign(workspace, "小李", Target(trajectory_ids=(fresh,)), by="主管") == 1
     assert team.work_queue(workspace, "小李").assigned == {}
+
+
+@pytest.mark.slow
+def test_a_long_queue_lists_its_first_part_in_order_and_counts_all(workspace: Workspace) -> None:
+    """The database chooses, orders, cuts and counts a queue: rejected work, then work in progress, then what
+    nobody submitted; what is assigned to the person first within each."""
+    started = labelled(workspace, "小王", "打开蓝牙", submit=False)  # still unlabelled: one verdict only
+    rejected = labelled(workspace, "小王", "关闭WLAN")
+    fresh = [add_trajectory(workspace, "淘宝", f"搜索 {n}", 1, label=False) for n in range(4)]
+    team.add_person(workspace, "主管", "admin", by=None)
+    team.add_person(workspace, "李审核", "reviewer", by="主管")
+    review.reject(workspace, rejected, "李审核", "第一步错了")
+    team.assign(workspace, "小王", Target(trajectory_ids=(fresh[2],)), by="主管")
+    whole = team.work_queue(workspace, "小王")
+    assert [i.trajectory_id for i in whole.items] == [rejected, fresh[2], started, fresh[0], fresh[1], fresh[3]]
+    assert (whole.total, whole.assigned) == (6, {fresh[2]: "主管"})
+    first = team.work_queue(workspace, "小王", limit=3)
+    assert ([i.trajectory_id for i in first.items], first.total) == ([rejected, fresh[2], started], 6)
+    assert team.work_queue(workspace, "小李", limit=2).total == 4  # others' rejected work and assignments left out

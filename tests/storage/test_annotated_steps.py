@@ -1,5 +1,5 @@
 """Mobile-R1 Table 2 counts annotated steps: the rule in the domain (`LabelledTrajectory.annotated_steps`) and
-its SQL twin in the statistics (`storage.statistics.annotated_step`) agree on every case of the rule."""
+its SQL twin in the statistics (`storage.facts_cache.annotated_step`) agree on every case of the rule."""
 
 from __future__ import annotations
 

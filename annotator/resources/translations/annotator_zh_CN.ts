@@ -3529,6 +3529,10 @@ trainer-bridge eval --base-url URL --model M
         </translation>
     </message>
     <message>
+        <source>The first %1 of %2 are listed; the rest follow as these are done.</source>
+        <translation>列出了 %2 条中的前 %1 条；做完这些，其余的会接着列出。</translation>
+    </message>
+    <message>
         <source>Your rejected work first, with the reviewer&apos;s comment</source>
         <translation>被退回的任务排在最前，并附审核意见</translation>
     </message>

@@ -64,13 +64,15 @@ class Queues:
     mine: list[QueueItem]
     person: str  # whose work `mine` is
     assigned: dict[int, str | None] = field(default_factory=dict)  # given to `person`: id -> by whom
+    waiting_total: int = 0  # how many each queue holds; the lists are their first team.QUEUE_LIMIT
+    mine_total: int = 0
 
 
 def load_queues(workspace: Workspace, person: str) -> Queues:
     """Both queues of `person` (services.team): what an admin assigned to them first, others' assignments out."""
     waiting = team.review_queue(workspace, person or None)
     mine = team.work_queue(workspace, person) if person else team.Queue([], {})
-    return Queues(waiting.items, mine.items, person, {**waiting.assigned, **mine.assigned})
+    return Queues(waiting.items, mine.items, person, {**waiting.assigned, **mine.assigned}, waiting.total, mine.total)
 
 
 def short_time(value: datetime) -> str:

@@ -77,6 +77,7 @@ class ReviewView(Retranslating, QWidget):
         self._load_generation = 0
         self._preview_generation = 0
         self._queue_person = ""  # whose work the "My work" tab shows
+        self._totals = (0, 0)  # how many the waiting and my-work queues hold (their lists show the first part)
         self._refilling = False
         self.person = QLabel(self)
         self.person.setObjectName("review-person")
@@ -310,6 +311,7 @@ class ReviewView(Retranslating, QWidget):
             return  # an older load; a newer one is on its way
         someone_else = queues.person != self._queue_person  # another person's work starts at its top
         self._queue_person, self._refilling = queues.person, True
+        self._totals = (queues.waiting_total, queues.mine_total)
         following, self.following, current = self.following, None, self._current_table()
         for table, items, wanted, keep in (
             (self.waiting_table, queues.waiting, next_row, True),
@@ -371,10 +373,15 @@ class ReviewView(Retranslating, QWidget):
             self.person.setText(self.tr("Say who you are (File › Who Is Working…) before accepting or rejecting."))
 
     def retranslate_tabs(self) -> None:
-        waiting, mine = self.waiting_model.rowCount(), self.mine_model.rowCount()
+        """Each tab says how many its queue holds; a queue longer than its list says it lists its first part."""
+        shown = (self.waiting_model.rowCount(), self.mine_model.rowCount())
+        waiting, mine = (max(total, rows) for total, rows in zip(self._totals, shown, strict=True))
         self.tabs.setTabText(WAITING, self.tr("Waiting for review (%n)", "", waiting))
         self.tabs.setTabText(MINE, self.tr("My work (%n)", "", mine))
-        self.tabs.setTabToolTip(MINE, self.tr("Your rejected work first, with the reviewer's comment"))
+        first = self.tr("The first %1 of %2 are listed; the rest follow as these are done.")
+        self.tabs.setTabToolTip(WAITING, fill(first, shown[0], waiting) if waiting > shown[0] else "")
+        mine_tip = self.tr("Your rejected work first, with the reviewer's comment")
+        self.tabs.setTabToolTip(MINE, mine_tip + ("\n" + fill(first, shown[1], mine) if mine > shown[1] else ""))
 
     def retranslate(self) -> None:
         self.refresh_button.setText(self.tr("Refresh"))

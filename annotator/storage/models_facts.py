@@ -1,0 +1,81 @@
+"""Each trajectory's counts, and the whole workspace's, kept between reads of the statistics
+(`storage.facts_cache`, docs/adr/0012-a-team-scale-workspace.md).
+
+`trajectory_stamps` counts the writes that change what a trajectory counts: triggers on `steps` and
+`trajectories` (migration 0015, SQLite and PostgreSQL) bump `stamp` in the writer's own transaction, whatever
+writes (the app, an import, plain SQL); `counted` is the stamp its facts were counted at, so the stale ones are
+found through a partial index. A trajectory's facts (`trajectory_facts`, `trajectory_action_facts`) have no
+foreign key: the facts of a deleted trajectory are taken out of the totals before they go. The totals
+(`shape_totals`, `action_totals`) are the sums of the facts, kept by adding and taking away what changes.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Column, Index, Integer, MetaData, PrimaryKeyConstraint, String, Table, column
+
+from annotator.storage.models import Base
+
+METADATA: MetaData = Base.metadata  # type: ignore[has-type]  # models imports this module at its end
+NO_ACTION = ""  # the action key of steps with neither a labelled nor a collected action (a key cannot be NULL)
+
+trajectory_stamps = Table(
+    "trajectory_stamps",
+    METADATA,
+    Column("trajectory_id", Integer, primary_key=True, autoincrement=False),
+    Column("stamp", BigInteger, nullable=False),
+    Column("counted", BigInteger, nullable=False),
+    Index(
+        "ix_trajectory_stamps_stale",
+        "trajectory_id",
+        postgresql_where=column("stamp") != column("counted"),
+        sqlite_where=column("stamp") != column("counted"),
+    ),
+)
+
+trajectory_facts = Table(
+    "trajectory_facts",
+    METADATA,
+    Column("trajectory_id", Integer, primary_key=True, autoincrement=False),
+    Column("stamp", BigInteger, nullable=False),  # the trajectory's stamp when these were counted
+    Column("instruction_id", Integer, nullable=False),
+    Column("review_status", String(20), nullable=False),
+    Column("steps", Integer, nullable=False),  # step rows, removed ones too
+    Column("annotated_steps", Integer, nullable=False),  # facts_cache.annotated_step
+)
+
+# One row per trajectory and action type: the labelled action, else the collected one, else NO_ACTION.
+trajectory_action_facts = Table(
+    "trajectory_action_facts",
+    METADATA,
+    Column("trajectory_id", Integer, nullable=False),
+    Column("review_status", String(20), nullable=False),
+    Column("action", String(40), nullable=False),
+    Column("steps", Integer, nullable=False),
+    Column("labelled", Integer, nullable=False),
+    Column("annotated", Integer, nullable=False),
+    PrimaryKeyConstraint("trajectory_id", "action"),
+)
+
+# How many trajectories of an instruction, in a review state, have so many step rows and annotated steps.
+shape_totals = Table(
+    "shape_totals",
+    METADATA,
+    Column("instruction_id", Integer, nullable=False),
+    Column("review_status", String(20), nullable=False),
+    Column("steps", Integer, nullable=False),
+    Column("annotated_steps", Integer, nullable=False),
+    Column("trajectories", BigInteger, nullable=False),
+    PrimaryKeyConstraint("instruction_id", "review_status", "steps", "annotated_steps"),
+)
+
+# The steps of each action type in the trajectories of each review state.
+action_totals = Table(
+    "action_totals",
+    METADATA,
+    Column("review_status", String(20), nullable=False),
+    Column("action", String(40), nullable=False),
+    Column("steps", BigInteger, nullable=False),
+    Column("labelled", BigInteger, nullable=False),
+    Column("annotated", BigInteger, nullable=False),
+    PrimaryKeyConstraint("review_status", "action"),
+)
