@@ -210,7 +210,8 @@ def queue(person: str, limit: int, as_json: bool) -> None:
 
 
 def _echo_queue(title: str, found: team.Queue) -> None:
-    click.echo(f"{title} ({found.total}, {len(found.assigned)} of those listed assigned)")
+    listed = f"the first {len(found.items)} listed, " if found.total > len(found.items) else ""
+    click.echo(f"{title} ({found.total}: {listed}{len(found.assigned)} of them assigned to you)")
     for item in found.items:
         mark = "*" if item.trajectory_id in found.assigned else " "
         click.echo(f" {mark}{item.trajectory_id:>6}  {item.review_status:<11}  {item.app}  {item.instruction}")

@@ -6,7 +6,8 @@
 writes (the app, an import, plain SQL); `counted` is the stamp its facts were counted at, so the stale ones are
 found through a partial index. A trajectory's facts (`trajectory_facts`, `trajectory_action_facts`) have no
 foreign key: the facts of a deleted trajectory are taken out of the totals before they go. The totals
-(`shape_totals`, `action_totals`) are the sums of the facts, kept by adding and taking away what changes.
+(`instruction_totals`, `length_totals`, `action_totals`) are the sums of the facts, kept by adding and taking away
+what changes.
 """
 
 from __future__ import annotations
@@ -56,16 +57,27 @@ trajectory_action_facts = Table(
     PrimaryKeyConstraint("trajectory_id", "action"),
 )
 
-# How many trajectories of an instruction, in a review state, have so many step rows and annotated steps.
-shape_totals = Table(
-    "shape_totals",
+# The trajectories of each instruction in each review state, and their step rows and annotated steps.
+instruction_totals = Table(
+    "instruction_totals",
     METADATA,
     Column("instruction_id", Integer, nullable=False),
+    Column("review_status", String(20), nullable=False),
+    Column("trajectories", BigInteger, nullable=False),
+    Column("steps", BigInteger, nullable=False),
+    Column("annotated_steps", BigInteger, nullable=False),
+    PrimaryKeyConstraint("instruction_id", "review_status"),
+)
+
+# How many trajectories in each review state have so many step rows and annotated steps (Figure 4).
+length_totals = Table(
+    "length_totals",
+    METADATA,
     Column("review_status", String(20), nullable=False),
     Column("steps", Integer, nullable=False),
     Column("annotated_steps", Integer, nullable=False),
     Column("trajectories", BigInteger, nullable=False),
-    PrimaryKeyConstraint("instruction_id", "review_status", "steps", "annotated_steps"),
+    PrimaryKeyConstraint("review_status", "steps", "annotated_steps"),
 )
 
 # The steps of each action type in the trajectories of each review state.

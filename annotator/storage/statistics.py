@@ -43,10 +43,10 @@ from annotator.domain.trajectory import ReviewStatus
 from annotator.storage import models
 from annotator.storage.database import Database
 from annotator.storage.facts_cache import TAF, TF, annotated_step, refresh_facts
-from annotator.storage.models_facts import NO_ACTION, action_totals, shape_totals
+from annotator.storage.models_facts import NO_ACTION, action_totals, instruction_totals, length_totals
 
 A, Ins, T, S = models.App, models.Instruction, models.Trajectory, models.Step
-ST, AT = shape_totals.c, action_totals.c
+IT, LT, AT = instruction_totals.c, length_totals.c, action_totals.c
 
 ACTION_SOURCE = "label_action where a step has one, else raw_action"
 TOTALS_COLUMNS = ["apps", "instructions", "trajectories", "steps", "mean_steps"]
@@ -195,17 +195,18 @@ def read_shape(session: Session, counting: Counting) -> DatasetShape:
     """`read_facts(session).counted(counting).shape()`, read from the totals the database keeps: a few hundred
     rows whatever the workspace's size (call `refresh_facts` before the transaction)."""
     connection, paper = session.connection(), counting is Counting.PAPER
-    length = ST.annotated_steps if paper else ST.steps
-    counted = [ST.trajectories > 0, *([ST.review_status == str(ReviewStatus.ACCEPTED)] if paper else [])]
+    accepted = [IT.review_status == str(ReviewStatus.ACCEPTED)] if paper else []
     per_app = connection.execute(
-        select(A.name, func.count(func.distinct(ST.instruction_id)), func.sum(ST.trajectories),
-               func.sum(ST.trajectories * length))
-        .join(Ins, Ins.id == ST.instruction_id)
+        select(A.name, func.count(func.distinct(IT.instruction_id)), func.sum(IT.trajectories),
+               func.sum(IT.annotated_steps if paper else IT.steps))
+        .join(Ins, Ins.id == IT.instruction_id)
         .join(A, A.id == Ins.app_id)
-        .where(*counted)
+        .where(IT.trajectories > 0, *accepted)
         .group_by(A.name)
     ).all()  # fmt: skip
-    lengths = connection.execute(select(length, func.sum(ST.trajectories)).where(*counted).group_by(length)).all()
+    length = LT.annotated_steps if paper else LT.steps
+    in_state = [LT.review_status == str(ReviewStatus.ACCEPTED)] if paper else []
+    lengths = connection.execute(select(length, func.sum(LT.trajectories)).where(*in_state).group_by(length)).all()
     steps = func.sum(AT.annotated if paper else AT.steps)
     action = case((AT.action == NO_ACTION, None), else_=AT.action)
     actions = connection.execute(
@@ -221,7 +222,7 @@ def read_shape(session: Session, counting: Counting) -> DatasetShape:
     return DatasetShape(
         totals=totals,
         per_app=table,
-        lengths=_length_histogram({int(steps): int(n) for steps, n in lengths}),
+        lengths=_length_histogram({int(steps): int(n) for steps, n in lengths if n}),
         actions=_actions(per_action),
     )
 

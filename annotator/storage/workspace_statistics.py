@@ -23,7 +23,7 @@ from annotator.domain.trajectory import ReviewStatus
 from annotator.storage import models
 from annotator.storage.database import Database
 from annotator.storage.facts_cache import refresh_facts
-from annotator.storage.models_facts import shape_totals
+from annotator.storage.models_facts import length_totals
 from annotator.storage.statistics import DatasetShape, TrajectoryFacts, count_facts, read_facts, read_shape
 from annotator.storage.throughput import THROUGHPUT_COLUMNS, read_throughput
 
@@ -84,7 +84,7 @@ def read_pool(session: Session) -> pd.DataFrame:
 def read_review(session: Session, kept: bool) -> pd.DataFrame:
     """Every review state in workflow order with its count (zeros included); unknown stored values after them. Read
     from the kept totals (`facts_cache.refresh_facts` first) or, not `kept`, from the trajectories."""
-    totals = shape_totals.c
+    totals = length_totals.c
     by_state = (
         select(totals.review_status, func.sum(totals.trajectories)).group_by(totals.review_status)
         if kept

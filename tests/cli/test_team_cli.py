@@ -35,6 +35,9 @@ def test_an_admin_names_people_assigns_work_and_each_reads_their_queue(tmp_path:
     assert [(row["trajectory_id"], row["assigned"]) for row in queue["label"]] == [
         (ids[0], True), (ids[1], True), (ids[2], False),
     ]  # fmt: skip
-    assert queue["review"] is None and queue["role"] == "annotator"
+    assert queue["review"] is None and queue["role"] == "annotator" and queue["label_total"] == 3
+    shown = run(tmp_path, "queue", "--person", "小王", "--limit", "2").output.splitlines()
+    assert shown[1] == "To label (3: the first 2 listed, 2 of them assigned to you)"
+    assert shown[4] == "  … and 1 more (--limit)"
     listed = run(tmp_path, "people", "list").output.splitlines()
     assert listed == ["主管\tadmin\t0 open assignments", "小王\tannotator\t2 open assignments"]

@@ -10,9 +10,15 @@ from sqlalchemy import delete, func, select, update
 
 from annotator.domain.counting import Counting
 from annotator.services.stats import dataset_stats
-from annotator.storage import models
+from annotator.storage import facts_cache, models
 from annotator.storage.facts_cache import refresh_facts
-from annotator.storage.models_facts import action_totals, shape_totals, trajectory_facts, trajectory_stamps
+from annotator.storage.models_facts import (
+    action_totals,
+    instruction_totals,
+    length_totals,
+    trajectory_facts,
+    trajectory_stamps,
+)
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from tests.storage.test_annotated_steps import build_every_case
@@ -27,7 +33,13 @@ def both_countings(workspace: Workspace) -> list[dict[str, Any]]:
 def from_scratch(workspace: Workspace) -> list[dict[str, Any]]:
     """The statistics with every kept count thrown away first: each trajectory counted again from its steps."""
     with workspace.database.engine.begin() as connection:
-        for table in (trajectory_facts, models.trajectory_action_facts, shape_totals, action_totals):
+        for table in (
+            trajectory_facts,
+            models.trajectory_action_facts,
+            instruction_totals,
+            length_totals,
+            action_totals,
+        ):
             connection.execute(delete(table))
         connection.execute(update(trajectory_stamps).values(counted=-1))
     return both_countings(workspace)
@@ -77,7 +89,27 @@ def test_the_totals_are_the_sums_of_the_facts(workspace: Workspace) -> None:
     with workspace.database.session() as session:
         facts = session.execute(select(func.count(), func.sum(trajectory_facts.c.steps))).one()
         totals = session.execute(
-            select(func.sum(shape_totals.c.trajectories), func.sum(shape_totals.c.trajectories * shape_totals.c.steps))
+            select(func.sum(instruction_totals.c.trajectories), func.sum(instruction_totals.c.steps))
+        ).one()
+        lengths = session.execute(
+            select(
+                func.sum(length_totals.c.trajectories), func.sum(length_totals.c.trajectories * length_totals.c.steps)
+            )
         ).one()
         steps = session.scalar(select(func.count()).select_from(models.Step))
-    assert tuple(facts) == tuple(totals) == (5, steps)
+    assert tuple(facts) == tuple(totals) == tuple(lengths) == (5, steps)
+
+
+def test_many_stale_trajectories_are_counted_in_one_pass_to_the_same_counts(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(facts_cache, "ONE_PASS_FROM", 2)
+    build_every_case(workspace)
+    refresh_facts(workspace.database)
+    kept = both_countings(workspace)
+    add_trajectory(workspace, "美团", "点外卖", 3, seed=9, label=False)  # one stale of five: counted on its own
+    one = both_countings(workspace)
+    with workspace.database.engine.begin() as connection:  # every one stale: counted again at once
+        connection.execute(update(trajectory_stamps).values(stamp=trajectory_stamps.c.stamp + 1))
+    assert both_countings(workspace) == one != kept
+    assert one == from_scratch(workspace)

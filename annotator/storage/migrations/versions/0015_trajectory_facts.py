@@ -1,7 +1,7 @@
-"""trajectory_stamps, trajectory_facts, trajectory_action_facts, shape_totals, action_totals: the statistics'
-counts kept between reads, and triggers on steps and trajectories that mark a trajectory's counts stale; the
-people group's privileges on the tables added since it was made (work_claims too).
-docs/adr/0012-a-team-scale-workspace.md
+"""trajectory_stamps, trajectory_facts, trajectory_action_facts, instruction_totals, length_totals, action_totals:
+the statistics' counts kept between reads, and triggers on steps and trajectories that mark a trajectory's counts
+stale; an index of the label revisions taken from drafts; the people group's privileges on the tables added since
+it was made (work_claims too). docs/adr/0012-a-team-scale-workspace.md
 
 Revision ID: 0015
 Revises: 0014
@@ -20,7 +20,8 @@ depends_on = None
 STEP_COLUMNS = ("trajectory_id", '"index"', "label_action", "raw_action", "think", "action_text", "verdict",
                 "origin", "removed", "corrects_index")  # fmt: skip
 TRAJECTORY_COLUMNS = ("review_status", "instruction_id")
-NEW_TABLES = ("trajectory_stamps", "trajectory_facts", "trajectory_action_facts", "shape_totals", "action_totals")
+NEW_TABLES = ("trajectory_stamps", "trajectory_facts", "trajectory_action_facts", "instruction_totals", "length_totals",
+              "action_totals")  # fmt: skip
 
 POSTGRESQL_TRIGGERS = """
 CREATE FUNCTION annotator_bump_stamp(trajectory integer) RETURNS void LANGUAGE sql {path} AS $$
@@ -106,15 +107,21 @@ def _create_tables() -> None:
         sa.PrimaryKeyConstraint("trajectory_id", "action", name=op.f("pk_trajectory_action_facts")),
     )
     op.create_table(
-        "shape_totals",
+        "instruction_totals",
         sa.Column("instruction_id", sa.Integer(), nullable=False),
+        sa.Column("review_status", sa.String(length=20), nullable=False),
+        sa.Column("trajectories", sa.BigInteger(), nullable=False),
+        sa.Column("steps", sa.BigInteger(), nullable=False),
+        sa.Column("annotated_steps", sa.BigInteger(), nullable=False),
+        sa.PrimaryKeyConstraint("instruction_id", "review_status", name=op.f("pk_instruction_totals")),
+    )
+    op.create_table(
+        "length_totals",
         sa.Column("review_status", sa.String(length=20), nullable=False),
         sa.Column("steps", sa.Integer(), nullable=False),
         sa.Column("annotated_steps", sa.Integer(), nullable=False),
         sa.Column("trajectories", sa.BigInteger(), nullable=False),
-        sa.PrimaryKeyConstraint(
-            "instruction_id", "review_status", "steps", "annotated_steps", name=op.f("pk_shape_totals")
-        ),
+        sa.PrimaryKeyConstraint("review_status", "steps", "annotated_steps", name=op.f("pk_length_totals")),
     )
     op.create_table(
         "action_totals",
@@ -129,6 +136,7 @@ def _create_tables() -> None:
 
 def upgrade() -> None:
     _create_tables()
+    op.create_index("ix_label_revisions_draft_id", "label_revisions", ["draft_id"])  # `annotator stats`' drafts
     # Every trajectory there is: stale until the statistics first count it.
     op.execute("INSERT INTO trajectory_stamps (trajectory_id, stamp, counted) SELECT id, 1, 0 FROM trajectories")
     if op.get_bind().dialect.name != "postgresql":
@@ -156,5 +164,6 @@ def downgrade() -> None:
         for name in SQLITE_TRIGGERS:
             op.execute(f"DROP TRIGGER {name}")
     op.drop_index("ix_trajectory_stamps_stale", table_name="trajectory_stamps")
+    op.drop_index("ix_label_revisions_draft_id", table_name="label_revisions")
     for table in reversed(NEW_TABLES):
         op.drop_table(table)
