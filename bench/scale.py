@@ -9,7 +9,9 @@ The workspace grows in place, ANALYZEd at each size, where each measure is the m
 warm-up:
 - the browser's first page and its counts (`storage.browse.fetch_page`, `summarize`), and a page filtered by app
   and review state;
-- a person's queue (`services.team.person_queue`), `annotator stats` (`services.stats.dataset_stats`);
+- a person's queue (`services.team.person_queue`), `annotator stats` (`services.stats.dataset_stats`: its warm-up
+  counts the trajectories grown since the last size, which the kept counts hold from then on), and a label save
+  followed by `stats` (`save_then_stats`: the stats count that trajectory again);
 - opening a trajectory (`storage.trajectories.load_trajectory`) and saving a label (`storage.labels.update_label`);
 - `annotator db check`'s rows (`storage.integrity.check`; the 8 blob files cost nothing);
 - an SFT export of one app's accepted steps (`trainer-bridge export --format jsonl --app`), steps per second.
@@ -49,7 +51,7 @@ APPS = [f"应用{n:02d}" for n in range(28)]
 PEOPLE = (("小王", "annotator"), ("张审核", "reviewer"), ("主管", "admin"))
 REVIEW_STATES = ["accepted"] * 12 + ["annotated"] * 2 + ["in_progress"] * 2 + ["unlabelled"] * 3 + ["rejected"]
 CHUNK = 20_000  # steps per insert round: memory stays flat
-INTERACTIVE = ("first_page", "counts", "filtered_page", "queue", "stats", "open", "save", "db_check")
+INTERACTIVE = ("first_page", "counts", "filtered_page", "queue", "stats", "open", "save", "save_then_stats", "db_check")
 INTERACTIVE_MS = 500.0
 
 
@@ -161,6 +163,10 @@ def measure_size(workspace: Workspace, grower: Grower, url: str, work: Path, rep
     db = workspace.database
     middle_trajectory, step_id = grower.trajectories // 2, grower.steps // 2
     saves = iter(range(10**9))
+
+    def save() -> None:
+        labels.update_label(db, step_id, {"think": f"改 {next(saves)}"}, person="小王")
+
     figures = {
         "first_page": timed(repeats, lambda: browse.fetch_page(db, browse.BrowseFilter(), browse.Sort())),
         "counts": timed(repeats, lambda: browse.summarize(db, browse.BrowseFilter())),
@@ -171,7 +177,8 @@ def measure_size(workspace: Workspace, grower: Grower, url: str, work: Path, rep
         "queue": timed(repeats, lambda: team.person_queue(workspace, "小王")),
         "stats": timed(repeats, lambda: dataset_stats(db)),
         "open": timed(repeats, lambda: load_trajectory(db, middle_trajectory)),
-        "save": timed(repeats, lambda: labels.update_label(db, step_id, {"think": f"改 {next(saves)}"}, person="小王")),
+        "save": timed(repeats, save),
+        "save_then_stats": timed(repeats, lambda: (save(), dataset_stats(db))),
         "db_check": timed(repeats, lambda: integrity.check(db, workspace.blobs)),
     }
     return figures | {"export_steps_per_s": export_rate(url, work)}
