@@ -24,12 +24,14 @@ def measure_start(data_dir: Path, spawned_at: float) -> dict[str, Any]:
     arrive on that loop) and quits the app once the browser's model has rows.
     """
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from annotator.ui.app import make_app, run_gui  # first, as `annotator gui` does (see annotator/ui/__init__.py)
+    from annotator.cli import load_gui
 
+    run_gui = load_gui()  # first, as `annotator gui` does (see annotator/ui/__init__.py)
     imported_at = time.time()
     from PySide6.QtCore import QTimer
 
     from annotator.ui import identity
+    from annotator.ui.app import make_app
     from annotator.ui.main_window import MainWindow
 
     app = make_app(["bench"])

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QApplication
 
 from annotator import __version__
 from annotator.ui import settings as keys
-from annotator.ui.demo_loop import attach_demo_loop
 from annotator.ui.fonts import register_fonts
 from annotator.ui.i18n import LanguageSwitcher
 from annotator.ui.identity_dialog import ask_if_unknown
@@ -93,6 +92,8 @@ def run_gui(data_dir: Path, *, db_url: str | None = None, demo_peers: bool = Fal
     report_uncaught_errors(window)
     window.show()
     if demo_peers:
+        from annotator.ui.demo_loop import attach_demo_loop  # the demo's alone: its loop's imports take ~0.2 s
+
         window.workspace_opened.connect(lambda _workspace: start_demo_peers(window))
         # the demo's folder, whichever workspace is opened later; once per window, like the peers
         window.workspace_opened.connect(lambda _workspace: attach_demo_loop(window, Path(data_dir)))
