@@ -172,42 +172,59 @@ def _image_size(size: Any, width: Any, height: Any) -> tuple[float, float] | Non
     return None
 
 
-def _at(column: Any, index: int) -> Any:
-    if isinstance(column, (list, tuple)) and index < len(column):
-        return column[index]
-    return None
+def _per_row(column: Any, count: int) -> Sequence[Any]:
+    """The column's value for each of `count` rows: None where it is missing or too short."""
+    if isinstance(column, (list, tuple)):
+        return column if len(column) >= count else [*column, *([None] * (count - len(column)))]
+    return [None] * count
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value  # a box column holds lists of four numbers
 
 
 def rows(completions: Sequence[Any], columns: Mapping[str, Any]) -> Iterator[tuple[str, Truth]]:
     """(completion text, ground truth) per row; values that do not parse become None. The image size is read
     only where the distance rule needs it (a coordinate truth without a box)."""
-    actions, boxes = _column(columns, "gt_action_model", "gt_action"), _column(columns, "gt_bbox_model", "gt_bbox")
-    types, texts = columns.get("gt_action_type"), columns.get("gt_text")
-    for index, completion in enumerate(completions):
-        action = _truth_action(_at(actions, index))
-        action_type = action.name if action else _at(types, index)
-        text = _at(texts, index)
-        box = as_box(decoded(_at(boxes, index)))
-        size = None
-        if box is None and action_type in COORDINATE_ACTIONS:
-            size = _image_size(
-                *(_at(columns.get(name), index) for name in ("image_size", "image_width", "image_height"))
-            )
-        yield (
-            completion_text(completion),
-            Truth(
-                action=action,
-                action_type=action_type if isinstance(action_type, str) and action_type else None,
-                text=text if isinstance(text, str) else None,
-                box=box,
-                image_size=size,
-            ),
+    count = len(completions)
+    per_row = [
+        _per_row(column, count)
+        for column in (
+            _column(columns, "gt_action_model", "gt_action"), columns.get("gt_action_type"), columns.get("gt_text"),
+            _column(columns, "gt_bbox_model", "gt_bbox"), *(columns.get(name) for name in SIZE_COLUMNS),
         )
+    ]  # fmt: skip
+    for completion, action, action_type, text, box, *size in zip(completions, *per_row, strict=False):
+        values, size_values = (action, action_type, text, _hashable(box)), tuple(size)
+        try:  # TRL repeats a prompt's columns for each of its completions: their truth is read once
+            truth = _cached_truth(values, size_values)
+        except TypeError:  # a column of dicts (a dataset not from the export): read every time
+            truth = _truth(values, size_values)
+        yield completion_text(completion), truth
+
+
+def _truth(values: tuple[Any, Any, Any, Any], size_values: tuple[Any, ...]) -> Truth:
+    action_value, type_value, text, box_value = values
+    action = _truth_action(action_value)
+    action_type = action.name if action else type_value
+    box = as_box(decoded(box_value))
+    size = _image_size(*size_values) if box is None and action_type in COORDINATE_ACTIONS else None
+    return Truth(
+        action=action,
+        action_type=action_type if isinstance(action_type, str) and action_type else None,
+        text=text if isinstance(text, str) else None,
+        box=box,
+        image_size=size,
+    )
+
+
+_cached_truth = lru_cache(maxsize=CACHE_SIZE)(_truth)
 
 
 # Every cache of the package, so that the benchmark can start each reward cold; modules add their own.
 CACHES: list[Any] = [
     mobile_reply, answer_action, tool_call_action, predicted_action, predicted_box, _decoded, _action_of_text,
+    _cached_truth,
 ]  # fmt: skip
 
 
