@@ -152,11 +152,12 @@ def figures_of(phones: int, timings: list[dict[str, float]], lock: WriteLock, wa
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2 instructions on 1 phone, 1 per phone on N; ~1 min")
-    parser.add_argument("--instructions", type=int, help="instructions on 1 phone (default 10; 2 with --quick)")
+    parser.add_argument("--instructions", type=int, help="instructions on 1 phone (default 5; 2 with --quick)")
     parser.add_argument("--devices", type=int, default=8, help="N: after 1 phone, N at once (default 8; 1: only 1)")
+    parser.add_argument("--per-phone", type=int, help="instructions on each of the N (default 2; 1 with --quick)")
     args = parser.parse_args(argv)
-    count = args.instructions or (2 if args.quick else 10)
-    per_phone = 1 if args.quick else 3
+    count = args.instructions or (2 if args.quick else 5)
+    per_phone = args.per_phone or (1 if args.quick else 2)  # the default: medians over ~35 and ~110 steps
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bench-collect-") as folder:
         runs = [collect(1, count, Path(folder))]

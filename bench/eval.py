@@ -1,6 +1,6 @@
 """Benchmark offline evaluation: steps per second of `trainer-bridge eval` against the endpoint's own rate.
 
-A workspace of accepted virtual-phone trajectories (every instruction's solution, copied until there are 1,000
+A workspace of accepted virtual-phone trajectories (every instruction's solution, copied until there are 300
 steps; 100 with --quick), with the screenshots' copies at the export's size made first, as collection makes
 them. The scripted endpoint runs in a child process (`annotator scripted-endpoint serve`), so that its work does
 not share this process's GIL. Reference: the same requests, built beforehand, sent by the same openai client at
@@ -112,11 +112,11 @@ def measure(work: Path, steps: int, rounds: int) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="100 steps, one round: under a minute.")
-    parser.add_argument("--steps", type=int, help="Steps to evaluate (default 1,000; 100 with --quick).")
+    parser.add_argument("--steps", type=int, help="Steps to evaluate (default 300; 100 with --quick).")
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--keep", action="store_true", help="Keep the work folder.")
     given = parser.parse_args()
-    steps = given.steps or (100 if given.quick else 1000)
+    steps = given.steps or (100 if given.quick else 300)
     rounds = 1 if given.quick else 3
     return run_in_workdir("eval", given.workdir, given.keep, lambda work: measure(work, steps, rounds), log)
 

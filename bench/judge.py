@@ -5,8 +5,9 @@ Builds a workspace of trajectories with real 1080x2400 PNG screenshots through t
 (and, as collection does, the judge's copies of them: docs/adr/0004-judge-screens-made-at-collection.md),
 starts an OpenAI-compatible endpoint in a child process (bench/judge_endpoint.py, so that its work does not
 share this process's GIL) that reads each request fully and answers after `--delay` seconds, and runs the
-real `JudgeRunner` with the real openai client. Then times the parts of judging one trajectory one after
-the other, to show where the time over the delay goes. Prints one JSON object (DESIGN.md section 6) last.
+real `JudgeRunner` with the real openai client. With `--full` it also shows where the time over the delay goes:
+concurrency 32 with the screenshots unprepared, unscaled and left out, and the parts of judging one trajectory one
+after the other. Prints one JSON object (DESIGN.md section 6) last.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import shutil
 import statistics
 import sys
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -46,35 +48,49 @@ def tool_call(rng: random.Random, index: int, count: int) -> dict[str, Any]:
 
 
 def build_workspace(folder: Path, trajectories: int, steps: int, pool_size: int) -> tuple[Any, list[int], int]:
-    """(open workspace, trajectory ids, mean screenshot bytes), written through annotator.storage.collection."""
+    """(open workspace, trajectory ids, mean screenshot bytes), written through annotator.storage.collection.
+
+    The judge's copies are made as collection makes them (`ScreenCache.prepare` after each step, on a thread of
+    its own), here on every core: the same files in about half the time on 2 cores (the build is not timed)."""
     from annotator.domain.geometry import ScreenSize
-    from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
     from annotator.judge.screens import workspace_screens
-    from annotator.storage import collection
     from annotator.storage.workspace import Workspace
 
     pool = [render_screen(seed) for seed in range(pool_size)]
     workspace = Workspace.open(folder)
-    screens = workspace_screens(workspace)
-    db, rng, ids = workspace.database, random.Random(7), []
-    collector = collection.Collector(CollectorKind.AGENT, agent_model="bench-agent")
-    for number in range(trajectories):
-        instruction = collection.add_instruction(db, "Shopping", f"Find order {number} and open its receipt")
-        trajectory = collection.start_trajectory(db, instruction, collector, settings={"max_steps": 25})
-        for index in range(steps):
-            call = tool_call(rng, index, steps)
-            reply = f"<think>\nStep {index}: the list is open.\n</think>\n<tool_call>\n{json.dumps(call)}\n</tool_call>"
-            screen = with_text_chunk(pool[(number + index) % pool_size], f"trajectory {number} step {index}")
-            observation = collection.Observation(screen, call, package="com.bench.shop", model_reply=reply)
-            collection.record_step(db, workspace.blobs, trajectory, observation)
-            screens.prepare(screen, ScreenSize(WIDTH, HEIGHT))  # what `collection_run` does after each step
-        collection.finish_trajectory(
-            db, trajectory, TrajectoryStatus.COMPLETE, Outcome.SUCCESS, stop_reason="terminate"
-        )
-        ids.append(trajectory)
-        if (number + 1) % 50 == 0:
-            log(f"  {number + 1}/{trajectories} trajectories")
+    screens, rng, ids = workspace_screens(workspace), random.Random(7), []
+    preparing: list[Future[None]] = []
+    with ThreadPoolExecutor(os.cpu_count() or 1) as copies:
+        for number in range(trajectories):
+            trajectory, shots = write_trajectory(workspace, pool, number, steps, rng)
+            ids.append(trajectory)
+            preparing += [copies.submit(screens.prepare, shot, ScreenSize(WIDTH, HEIGHT)) for shot in shots]
+            while len(preparing) > 4 * steps:  # a few trajectories ahead at most, so few screenshots wait
+                preparing.pop(0).result()
+            if (number + 1) % 50 == 0:
+                log(f"  {number + 1}/{trajectories} trajectories")
+        for future in preparing:
+            future.result()
     return workspace, ids, round(statistics.mean(map(len, pool)))
+
+
+def write_trajectory(workspace: Any, pool: list[bytes], number: int, steps: int, rng: random.Random) -> tuple:
+    """Trajectory `number`, each step's screenshot one of `pool` made unique: (its id, its screenshots)."""
+    from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
+    from annotator.storage import collection
+
+    db, shots = workspace.database, []
+    collector = collection.Collector(CollectorKind.AGENT, agent_model="bench-agent")
+    instruction = collection.add_instruction(db, "Shopping", f"Find order {number} and open its receipt")
+    trajectory = collection.start_trajectory(db, instruction, collector, settings={"max_steps": 25})
+    for index in range(steps):
+        call = tool_call(rng, index, steps)
+        reply = f"<think>\nStep {index}: the list is open.\n</think>\n<tool_call>\n{json.dumps(call)}\n</tool_call>"
+        shots.append(with_text_chunk(pool[(number + index) % len(pool)], f"trajectory {number} step {index}"))
+        observation = collection.Observation(shots[-1], call, package="com.bench.shop", model_reply=reply)
+        collection.record_step(db, workspace.blobs, trajectory, observation)
+    collection.finish_trajectory(db, trajectory, TrajectoryStatus.COMPLETE, Outcome.SUCCESS, stop_reason="terminate")
+    return trajectory, shots
 
 
 # ----------------------------------------------------------------------------------------------- measuring
@@ -222,6 +238,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="trajectories judged per unit of concurrency, at least 8 a measurement (default 4; 2 with --quick)",
     )
     parser.add_argument("--steps", type=int, default=5, help="steps (and screenshots) per trajectory (default 5)")
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="also where the time goes: c32 with screenshots unprepared, unscaled and none, and the parts of one "
+        "trajectory (about 1.5 minutes more; no goals)",
+    )
     parser.add_argument("--workdir", type=Path, help="where the work folder goes (default: system temp)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (the workspace)")
     args = parser.parse_args(argv)
@@ -263,7 +285,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
     started = time.perf_counter()
     counts: dict[Any, int] = {c: count_for(c, args.trajectories_per_slot) for c in CONCURRENCIES}
-    counts |= {"warm_up": 2, "parts": 8}
+    counts |= {"warm_up": 2} | ({"parts": 8} if args.full else {})
     total = sum(counts.values())  # each measurement judges trajectories of its own, never judged before
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     log(f"writing {total} trajectories of {args.steps} steps in {work}")
@@ -287,19 +309,20 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 {"name": f"fraction_of_ideal_c{concurrency}", "value": found["fraction_of_ideal"], "target": TARGET}
                 | {"unit": "fraction", "better": "higher"}
             )
-        for seed, (variant, policy) in enumerate(variants().items(), start=100):
+        for seed, (variant, policy) in enumerate(variants().items() if args.full else (), start=100):
             log(f"concurrency 32, screenshots {variant.replace('_', ' ')}: the same {counts[32]} trajectories")
             if variant == "unprepared":
                 shutil.rmtree(workspace.data_dir / CACHE_FOLDER, ignore_errors=True)
             found = measure(workspace, sets[32], 32, settings_for(seed, policy), root, args.delay)
             keep = ("seconds", "per_second", "fraction_of_ideal", "cpu_s_per_trajectory", "request_kib_mean")
             figures |= {f"{name}_c32_{variant}": found[name] for name in keep}
-        log(f"timing the parts of judging one trajectory, one after another, {counts['parts']} times")
-        parts = parts_of_one(workspace, sets["parts"], f"{root}/v1", seed=2000)
+        if args.full:
+            log(f"timing the parts of judging one trajectory, one after another, {counts['parts']} times")
+            parts = parts_of_one(workspace, sets["parts"], f"{root}/v1", seed=2000)
+            figures |= {f"one_{name}": value for name, value in parts.items()}
+            figures["one_client_overhead_ms"] = round(parts["request_ms"] - args.delay * 1000, 2)
     own_ms = (figures["seconds_c1"] / figures["trajectories_c1"] - args.delay) * 1000
     figures["own_ms_per_trajectory_c1"] = round(own_ms, 1)
-    figures |= {f"one_{name}": value for name, value in parts.items()}
-    figures["one_client_overhead_ms"] = round(parts["request_ms"] - args.delay * 1000, 2)
     figures["total_s"] = round(time.perf_counter() - started, 1)
     goals.sort(key=lambda goal: goal["name"] != "fraction_of_ideal_c32")  # the issue's goal first
     return {"bench": "judge", "machine": machine(), "figures": figures, "goals": goals}

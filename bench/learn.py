@@ -1,11 +1,12 @@
 """Benchmark learning: how fast the tiny model learns the demo's labelled steps on this machine, and how good it gets.
 
-From scratch: the demo workspace (`annotator demo --no-gui`, its 4 accepted trajectories; --quick: the shortest
-one), then the demo's own loop (`DemoLoop`: export with `--preset tiny`, `tiny-sft`, `tiny-grpo` from it, offline
-evaluations of the untrained model, the SFT result and the GRPO result), each step a `trainer-bridge` command. Then
-each SFT checkpoint is evaluated in order: the wall time to the first one at 0.9 step accuracy or more is counted
-from the SFT run's start (its events.jsonl). Goals: that time within 5 minutes, accuracy 0.9 or more after SFT and
-after GRPO, none before. Prints one JSON object last.
+From scratch: the demo workspace (`annotator demo --no-gui`; its shortest accepted trajectory, 6 steps; `--full`:
+all 4, 28 steps), then the demo's own loop (`DemoLoop`: export with `--preset tiny`, `tiny-sft`, `tiny-grpo` from it,
+offline evaluations of the untrained model, the SFT result and the GRPO result), each step a `trainer-bridge`
+command. Then each SFT checkpoint is evaluated in order: the wall time to the first one at 0.9 step accuracy or more
+is counted from the SFT run's start (its events.jsonl). Goals: accuracy 0.9 or more after SFT and after GRPO, none
+before, and, with `--full` only, that time within 5 minutes (set for the demo's 28 steps: on 6 it is a figure, not a
+goal). Prints one JSON object last.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def log(message: str) -> None:
 
 
 def keep_only_shortest_accepted(data_dir: Path) -> None:
-    """--quick: the shortest accepted trajectory stays accepted, the others go back to awaiting review."""
+    """Without --full: the shortest accepted trajectory stays accepted, the others go back to awaiting review."""
     from annotator.domain.trajectory import ReviewStatus
     from annotator.storage import labels
     from annotator.storage.selection import TrajectorySelection, selected_ids
@@ -94,10 +95,10 @@ def seconds_to_learned(data_dir: Path, run: Path, export: Path) -> tuple[float |
     return None, seen
 
 
-def measure(work: Path, quick: bool) -> dict[str, Any]:
+def measure(work: Path, full: bool) -> dict[str, Any]:
     data_dir = work / "demo"
     built = build_demo(data_dir, trajectories=12, seed=0)
-    if quick:
+    if not full:
         keep_only_shortest_accepted(data_dir)
     log(f"demo built in {built.seconds} s")
     loop = DemoLoop(data_dir, lambda progress: log(f"{progress.step}: {progress.state}"),
@@ -109,24 +110,27 @@ def measure(work: Path, quick: bool) -> dict[str, Any]:
     figures = {"loop_s": report.total_s, "steps_s": report.seconds, "untrained_step_accuracy": untrained,
                "sft_step_accuracy": after_sft, "grpo_step_accuracy": after_grpo, "sft_checkpoints": checkpoints,
                "seconds_to_0.9": learned_s, "online": online_success(data_dir)}  # fmt: skip
-    goals = [
-        {"name": "seconds_to_0.9_step_accuracy", "value": round(learned_s, 1) if learned_s is not None else None,
-         "target": GOAL_SECONDS, "unit": "s", "better": "lower"},
+    timed = {"name": "seconds_to_0.9_step_accuracy", "value": round(learned_s, 1) if learned_s is not None else None,
+             "target": GOAL_SECONDS, "unit": "s", "better": "lower"}  # fmt: skip
+    goals = [timed] if full else []
+    goals += [
         {"name": "sft_step_accuracy", "value": after_sft, "target": GOAL_ACCURACY, "unit": "", "better": "higher"},
         {"name": "grpo_step_accuracy", "value": after_grpo, "target": GOAL_ACCURACY, "unit": "", "better": "higher"},
         {"name": "untrained_step_accuracy", "value": untrained, "target": UNTRAINED_AT_MOST, "unit": "",
          "better": "lower"},
     ]  # fmt: skip
-    return {"bench": "learn", "machine": machine() | {"quick": quick}, "figures": figures, "goals": goals}
+    return {"bench": "learn", "machine": machine() | {"full": full}, "figures": figures, "goals": goals}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="The shortest accepted trajectory only (~2 minutes).")
+    parser.add_argument("--quick", action="store_true", help="The default's size: learning is not measured in less.")
+    parser.add_argument("--full", action="store_true",
+                        help="The demo's 4 trajectories (28 steps) and the time goal: 6-11 minutes.")  # fmt: skip
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--keep", action="store_true", help="Keep the work folder.")
     given = parser.parse_args()
-    return run_in_workdir("learn", given.workdir, given.keep, lambda work: measure(work, given.quick), log)
+    return run_in_workdir("learn", given.workdir, given.keep, lambda work: measure(work, given.full), log)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import json
 import math
 import shutil
 import sys
@@ -110,8 +111,6 @@ def bridge_run(stage: str, data: Path, model: Path, steps: int, output: Path, re
                extra: tuple[str, ...] = ()) -> float:  # fmt: skip
     """The script's whole `main` (recipe, checks, model, training, events, saving): its `train` part is timed from
     its events (start to end), the rest is load and save, which the plain run's figure leaves out too."""
-    import json
-
     script, tiny = (sft, "tiny-sft") if stage == "sft" else (grpo_action, "tiny-grpo")
     arguments = ["--recipe", recipe or tiny, "--data", str(data), "--model", str(model), "--output_dir",
                  str(output), "--max_steps", str(steps), "--save_strategy", "no", "--report_to", "none",
@@ -136,8 +135,6 @@ def _seconds(start: str, end: str, lines: list[dict[str, Any]]) -> float:
 
 def task_run(data: Path, model: Path, steps: int, output: Path) -> dict[str, float]:
     """tiny-grpo-task for `steps` steps: seconds per step and the share spent in the rollouts."""
-    import json
-
     arguments = ["--recipe", "tiny-grpo-task", "--data", str(data), "--model", str(model), "--output_dir",
                  str(output), "--workspace_dir", str(output / "workspace"), "--max_steps", str(steps),
                  "--save_strategy", "no", "--report_to", "none", "--resume", "false"]  # fmt: skip
@@ -283,11 +280,19 @@ def main() -> int:
     parser.add_argument("--size", choices=("tiny", "small", "3b"),
                         help="The model: 3b where a GPU exists, tiny (the tiny recipes) otherwise; small runs the "
                         "3B's path (stage-1/2 recipes) on a small model, on the CPU too.")  # fmt: skip
+    parser.add_argument("--gpu-only", action="store_true",
+                        help="Without a GPU, say so and measure nothing (run_all's default: on 2 CPU cores the "
+                        "tiny figures take ~20 minutes and vary more from run to run than the 10%% goal).")  # fmt: skip
     given = parser.parse_args()
     steps = given.steps or (4 if given.quick else 12)
     rounds = 1 if given.quick else 2
     import torch
 
+    if given.gpu_only and not torch.cuda.is_available():
+        log("no GPU and --gpu-only: nothing measured (without --gpu-only it measures the CPU path, cpu-tiny)")
+        skipped = {"bench": "train", "machine": described(), "measured": None, "figures": {"skipped": "no GPU"}}
+        print(json.dumps(skipped | {"goals": []}))
+        return 0
     size = given.size or ("3b" if torch.cuda.is_available() else "tiny")
     if size == "3b" and not torch.cuda.is_available():
         parser.error("--size 3b needs a GPU (its 7.5 GB of bf16 weights are made there); try --size small")

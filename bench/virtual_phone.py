@@ -1,6 +1,7 @@
 """Benchmark the virtual phone: screenshots and hierarchy dumps over the loopback adb server, and replies
 of the scripted endpoint, against the same work done in-process (the protocol's overhead is the goal).
-Hierarchy dumps and taps have no goal: adbutils itself sleeps 10 ms per connection (see adb_echo_ms).
+Hierarchy dumps and taps have no goal: adbutils itself sleeps 10 ms per connection (see adb_echo_ms). The two sides
+of each goal's ratio are timed in turn, call after call, so that the machine's other work weighs on both alike.
 
 Prints one JSON object as its last line (DESIGN.md section 6).
 """
@@ -40,6 +41,18 @@ def median_ms(action: Callable[[], Any], repeats: int) -> float:
     return round(statistics.median(times) * 1000, 2)
 
 
+def alternating_ms(first: Callable[[], Any], second: Callable[[], Any], repeats: int) -> tuple[float, float]:
+    """Medians of `first` and `second` timed in turn, so that a burst of the machine's other work weighs on both
+    sides of a ratio alike (timed one block after the other, one side could land in a burst the other missed)."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(repeats):
+        for action, found in ((first, times[0]), (second, times[1])):
+            start = time.perf_counter()
+            action()
+            found.append(time.perf_counter() - start)
+    return round(statistics.median(times[0]) * 1000, 2), round(statistics.median(times[1]) * 1000, 2)
+
+
 def agent_messages(phone: VirtualPhone, history_length: int) -> list[dict[str, Any]]:
     """A request as the collector sends it, after `history_length` steps of the instruction's solution."""
     instruction = instruction_by_uid(INSTRUCTION)
@@ -57,13 +70,14 @@ def measure(repeats: int) -> dict[str, float]:
     phone = VirtualPhone()
     phone.start_app("com.android.settings")
     figures = {
-        "local_screencap_ms": median_ms(phone.screencap_png, repeats),
         "local_render_ms": median_ms(phone.render, repeats),
         "local_dump_ms": median_ms(phone.hierarchy_xml, repeats),
     }
     with VirtualAdbServer([phone]) as server:
         device = AdbClient(host="127.0.0.1", port=server.port).device(phone.serial)
-        figures["adb_screencap_ms"] = median_ms(lambda: device.shell(["screencap", "-p"], encoding=None), repeats)
+        remote = lambda: device.shell(["screencap", "-p"], encoding=None)  # noqa: E731
+        local, adb = alternating_ms(phone.screencap_png, remote, repeats)
+        figures |= {"local_screencap_ms": local, "adb_screencap_ms": adb}
         figures["adb_screenshot_pil_ms"] = median_ms(lambda: device.screenshot(error_ok=False), repeats)
         figures["adb_dump_hierarchy_ms"] = median_ms(device.dump_hierarchy, repeats)
         figures["adb_tap_ms"] = median_ms(lambda: device.click(540, 2000), repeats)
@@ -72,11 +86,12 @@ def measure(repeats: int) -> dict[str, float]:
     figures["png_bytes"] = len(phone.screencap_png())
     messages = agent_messages(VirtualPhone(), history_length=4)
     agent = ScriptedAgent()
-    figures["agent_reply_local_ms"] = median_ms(lambda: agent.reply(messages), repeats)
     with ScriptedEndpoint() as endpoint:
         client = openai.OpenAI(base_url=endpoint.base_url, api_key="bench", max_retries=0)
         call = lambda: client.chat.completions.create(model="scripted", messages=messages)  # noqa: E731
-        figures["endpoint_reply_ms"] = median_ms(call, repeats)
+        call()  # the client's first connection, untimed
+        local, remote = alternating_ms(lambda: agent.reply(messages), call, repeats)
+        figures |= {"agent_reply_local_ms": local, "endpoint_reply_ms": remote}
     return figures
 
 

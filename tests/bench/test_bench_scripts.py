@@ -95,7 +95,7 @@ def test_gui_bench_prints_the_browser_figures_and_goals(tmp_path: Path) -> None:
 def test_judge_bench_prints_throughput_per_concurrency_and_the_goal(tmp_path: Path) -> None:
     script = BENCH.parent / "judge.py"
     command = [sys.executable, str(script), "--quick", "--delay", "0.02", "--trajectories-per-slot", "1"]
-    command += ["--steps", "1", "--workdir", str(tmp_path)]
+    command += ["--steps", "1", "--full", "--workdir", str(tmp_path)]  # --full: where the time goes, too
     done = subprocess.run(command, capture_output=True, text=True, check=True)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["bench"] == "judge" and {"platform", "python", "cpu_count"} <= result["machine"].keys()
@@ -173,6 +173,39 @@ def test_train_bench_says_what_it_measured_and_prints_the_overhead_goals(tmp_pat
     assert result["figures"]["sft_trl_steps_per_s"] > 0 and result["figures"]["grpo_action_bridge_steps_per_s"] > 0
     assert [goal["name"] for goal in result["goals"]] == ["sft_bridge_overhead", "grpo_action_bridge_overhead"]
     assert all(goal["target"] == 10.0 and goal["better"] == "lower" for goal in result["goals"])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_train_bench_says_without_a_gpu_that_it_measured_nothing_when_asked_for_a_gpu() -> None:
+    script = BENCH.parent / "train.py"
+    command = [sys.executable, str(script), "--gpu-only", "--quick", "--steps", "1", "--size", "tiny"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "train"
+    if result["machine"]["gpu"]:
+        assert result["measured"].endswith("-tiny") and len(result["goals"]) == 2
+        return
+    assert result["figures"] == {"skipped": "no GPU"} and result["goals"] == []
+
+
+def test_export_bench_copies_the_pool_screens_copies_and_sets_each_export_against_the_copy_beside_it(
+    tmp_path: Path,
+) -> None:
+    script = BENCH.parent / "export.py"
+    command = [sys.executable, str(script), "--steps", "80", "--formats", "jsonl,trl", "--workdir", str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    figures = result["figures"]
+    assert figures["steps"] == 80 and figures["prepare_timed_screenshots"] == 64  # the other 16 given the same bytes
+    copies = figures["copy_s_all"]  # one after each of the five exports
+    assert len(copies) == 5 and figures["copy_s"] == sorted(copies)[2]
+    for key, copy_s in zip(["first_default", "jsonl_as_stored", "trl_as_stored"], copies, strict=False):
+        assert figures[f"{key}_vs_copy"] == pytest.approx(figures[f"{key}_s"] / copy_s, abs=0.01 + 0.01 / copy_s)
+    assert "first_unprepared_s" not in figures  # --full only
+    assert [goal["name"] for goal in result["goals"]] == [
+        "first_default_vs_copy", "jsonl_as_stored_vs_copy_of_output", "trl_as_stored_vs_copy_of_output",
+        "jsonl_default_vs_copy", "trl_default_vs_copy",
+    ]  # fmt: skip
     assert list(tmp_path.iterdir()) == []
 
 

@@ -105,15 +105,15 @@ class ExportImages:
         return data
 
     def path(self, ref: ImageRef) -> Path:
-        """The file of `ref`, written now if it is not there yet."""
+        """The file of `ref`, written now if it is not there yet. The folder is inside the export's staging folder
+        (`export.run`), which a failed export removes: a file cut short is never left behind as a result."""
         name = self.name(ref)
         path = self.folder / name
         if name not in self.written:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            if not self.written:
+                self.folder.mkdir(parents=True, exist_ok=True)
             data = self.png(ref)
-            temporary = path.with_suffix(".part")
-            temporary.write_bytes(data)
-            os.replace(temporary, path)
+            path.write_bytes(data)
             as_stored = self._as_stored(ref) and data.startswith(PNG_SIGNATURE)
             self.written[name] = ref.sha256 if as_stored else hashlib.sha256(data).hexdigest()
         return path
