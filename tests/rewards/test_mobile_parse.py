@@ -28,6 +28,8 @@ WELL_FORMED = ["<think>", "t", "</think>", "<action>", "a", "</action>", "<tool_
         "<think>t</think><action>a</action><tool_call>```json\n" + CALL + "\n```</tool_call>",
         "say <think>t</think><action>a</action><tool_call>" + CALL + "</tool_call>",
         "<think> </think><action>a</action><tool_call>" + CALL + "</tool_call>",
+        "<think>t</think><answer>[{'action': 'click', 'coordinate': [1, 2]}]</answer>",  # UI-R1's: no call tag
+        "<think>t</think><action>a</action>" + CALL,  # a call outside its tag is not read
         *[m for m in MALFORMED if isinstance(m, str)],
     ],
 )

@@ -76,4 +76,6 @@ def _slow(text: str) -> MobileReply:
 @lru_cache(maxsize=CACHE_SIZE)
 def mobile_reply(text: str) -> MobileReply:
     """Whether ``text`` is a well-formed Mobile-R1 reply, and its action (as the strict parser gives them)."""
+    if "<tool_call>" not in text:  # the parser reads a call only inside the tag: no call, no format (UI-R1 replies)
+        return MobileReply(False, None)
     return _fast(text) or _slow(text)
