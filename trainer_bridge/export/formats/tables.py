@@ -89,8 +89,7 @@ def image_lists(lists: list[list[dict[str, Any]]], list_type: Any) -> Any:
 
 class TableFile:
     """One output file: its pyarrow writer, which writes to the file directly (no Python in between), and the sha256
-    of what it wrote, read back from the page cache after each batch (the writers only ever append) on a thread of
-    its own, so that hashing one batch overlaps writing the next."""
+    of what it wrote, read back from the page cache after each batch (the writers only ever append)."""
 
     def __init__(self, path: Path, writer: Any, group_bytes: int = 0) -> None:
         """`group_bytes`: batches are held back until they add up to this many bytes, then written together."""
@@ -99,8 +98,6 @@ class TableFile:
         self.buffer = memoryview(bytearray(READ_BACK))
         self.group_bytes, self.held_bytes = group_bytes, 0
         self.held: list[Any] = []
-        self.hasher = ThreadPoolExecutor(1, thread_name_prefix="export-hash")  # in order: one thread
-        self.hashed: Future[None] | None = None
 
     def write(self, batch: Any) -> None:
         self.held.append(batch)
@@ -114,9 +111,7 @@ class TableFile:
         if self.held:  # one Parquet row group; one Arrow record batch per batch
             self.writer.write_table(pa.Table.from_batches(self.held))
         self.held, self.held_bytes = [], 0
-        if self.hashed is not None:
-            self.hashed.result()  # a failure to read back is raised here; at most one read-back in flight
-        self.hashed = self.hasher.submit(self._hash_new_bytes)
+        self._hash_new_bytes()
 
     def _hash_new_bytes(self) -> None:
         while size := self.written.readinto(self.buffer):  # up to the end of what is written so far
@@ -126,16 +121,12 @@ class TableFile:
         """Finish the file (Parquet's footer) and return its sha256."""
         self._write_held()
         self.writer.close()
-        self.hasher.shutdown(wait=True)  # the read-backs in flight end first
-        if self.hashed is not None:
-            self.hashed.result()
-        self._hash_new_bytes()  # the footer
+        self._hash_new_bytes()
         self.written.close()
         return self.digest.hexdigest()
 
     def abandon(self) -> None:
         """Close what is open after a failure (the caller removes the file)."""
-        self.hasher.shutdown(wait=True)
         self.written.close()
         self.writer.close()  # closing twice does nothing
 
