@@ -145,10 +145,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="5,000 completions, one run each (about 2 s)")
     parser.add_argument("--completions", type=int, help="how many (default 100,000; 5,000 with --quick)")
-    parser.add_argument("--repeats", type=int, help="runs per reward, the fastest is kept (default 3; 1 quick)")
+    parser.add_argument("--repeats", type=int, help="runs per reward, the fastest is kept (default 5; 1 quick)")
     args = parser.parse_args(argv)
     count = args.completions or (5_000 if args.quick else 100_000)
-    repeats = args.repeats or (1 if args.quick else 3)
+    repeats = args.repeats or (1 if args.quick else 5)
     data = batches(count, seed=17)
     log(f"{count} completions in batches of {BATCH}, {repeats} run(s) per reward")
     figures: dict[str, Any] = {"completions": count, "batch": BATCH, "repeats": repeats}

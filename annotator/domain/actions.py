@@ -67,6 +67,9 @@ ACTION_ARGUMENTS: Mapping[str, ArgumentSpec] = MappingProxyType(
 )
 
 
+_TAKES = {name: spec.required + spec.optional for name, spec in ACTION_ARGUMENTS.items()}  # every argument
+
+
 class ActionError(ValueError):
     """A tool call or action that is wrong; ``field`` is the key path, ``detail`` says why."""
 
@@ -98,16 +101,21 @@ def _key(key: Any) -> str:
 def _is_number(value: Any) -> bool:
     # bool is an int subclass but `true` is not a coordinate; NaN and infinity are not positions
     # or durations (json.loads accepts them, so they must be refused here).
+    kind = type(value)  # the exact types first: a reward checks tens of thousands of points a second
+    if kind is int:
+        return True
+    if kind is float:
+        return math.isfinite(value)
     if isinstance(value, bool):
         return False
-    if isinstance(value, int):
-        return True
-    return isinstance(value, float) and math.isfinite(value)
+    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
 
 
 def _point(value: Any, field: str) -> Point:
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(_is_number(v) for v in value):
-        return (value[0], value[1])
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        x, y = value
+        if _is_number(x) and _is_number(y):
+            return (x, y)
     raise ActionError(field, f"{_show(value)} is not a point; expected [x, y], two numbers")
 
 
@@ -154,11 +162,11 @@ class Action:
     def __post_init__(self) -> None:
         # Runs for every construction, from a tool call or from code, so no ill-typed action exists.
         spec = ACTION_ARGUMENTS[self.name]
-        for key in spec.required + spec.optional:
-            value = getattr(self, key)
-            if value is None and key in spec.optional:
-                continue
-            object.__setattr__(self, key, _ARGUMENT_CHECKS[key](value, f"arguments.{key}"))
+        for key in spec.required:
+            object.__setattr__(self, key, _ARGUMENT_CHECKS[key](getattr(self, key), f"arguments.{key}"))
+        for key in spec.optional:
+            if (value := getattr(self, key)) is not None:
+                object.__setattr__(self, key, _ARGUMENT_CHECKS[key](value, f"arguments.{key}"))
 
     def to_arguments(self) -> dict[str, Any]:
         """The "arguments" object: action first, then arguments in canonical order, absent ones left out."""
@@ -252,7 +260,7 @@ def _takes(name: str) -> str:
 
 def action_from_tool_call(tool_call: Any) -> Action:
     """The typed action of ``{"name": "mobile_use", "arguments": {...}}``; ActionError if it is wrong."""
-    if not isinstance(tool_call, Mapping):
+    if type(tool_call) is not dict and not isinstance(tool_call, Mapping):  # dict first: ABC checks are slow
         expected = f'{{"name": "{TOOL_NAME}", "arguments": {{...}}}}'
         raise ActionError("tool_call", f"{_show(tool_call)} is not a tool call; expected {expected}")
     if "name" not in tool_call:
@@ -269,7 +277,7 @@ def action_from_tool_call(tool_call: Any) -> Action:
 
 def action_from_arguments(arguments: Any) -> Action:
     """The typed action of an "arguments" object; ActionError naming the first wrong field."""
-    if not isinstance(arguments, Mapping):
+    if type(arguments) is not dict and not isinstance(arguments, Mapping):
         expected = '{"action": ...}'
         raise ActionError("arguments", f"{_show(arguments)} is not an object; expected {expected}")
     if "action" not in arguments:
@@ -282,10 +290,11 @@ def action_from_arguments(arguments: Any) -> Action:
     for key in spec.required:
         if key not in arguments:
             raise ActionError(f"arguments.{key}", f"missing; {_takes(name)}")
+    names = _TAKES[name]
     for key in arguments:
-        if key != "action" and key not in spec.required + spec.optional:
+        if key != "action" and key not in names:
             raise ActionError(f"arguments.{_key(key)}", f"is not an argument of {name}; {_takes(name)}")
-    values = {key: arguments[key] for key in spec.required + spec.optional if key in arguments}
+    values = {key: arguments[key] for key in names if key in arguments}
     return ACTION_TYPES[name](**values)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from annotator.domain.coords import (
@@ -40,6 +41,13 @@ _SPACES = {
 MODEL_SPACE_NAMES = tuple(_SPACES)
 
 
+@lru_cache(maxsize=1024)  # an export asks for every point of every step; a workspace holds a few screen sizes
+def _shown_size(resize: ResizeConfig, image_scale: float, screen: ScreenSize) -> ScreenSize:
+    scaled = ScreenSize(max(1, round(screen.width * image_scale)), max(1, round(screen.height * image_scale)))
+    height, width = resize.resized(scaled)
+    return ScreenSize(width, height)
+
+
 @dataclass(frozen=True)
 class ModelSpace:
     name: str
@@ -49,11 +57,7 @@ class ModelSpace:
 
     def image_size(self, screen: ScreenSize) -> ScreenSize:
         """The size of the image the model is shown for a screenshot of `screen`."""
-        scaled = ScreenSize(
-            max(1, round(screen.width * self.image_scale)), max(1, round(screen.height * self.image_scale))
-        )
-        height, width = self.resize.resized(scaled)
-        return ScreenSize(width, height)
+        return _shown_size(self.resize, self.image_scale, screen)
 
     def extent(self, screen: ScreenSize) -> tuple[float, float]:
         if self.space is CoordinateSpace.QWEN25_ABSOLUTE:

@@ -118,4 +118,4 @@ def test_an_export_reads_the_copy_a_judge_made_at_the_same_size(workspace: Works
     (exported,) = [data for name, data in files_of(tmp_path / "export").items() if name.startswith("images/")]
     uncached = run(workspace, tmp_path / "uncached", image_cache=False)
     assert uncached.images_made == 1
-    assert exported == judged == files_of(tmp_path / "uncached")[f"images/{sha256}-532x1204.png"]
+    assert exported == judged == files_of(tmp_path / "uncached")[f"images/{sha256[:2]}/{sha256}-532x1204.png"]

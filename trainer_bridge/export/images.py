@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -29,10 +29,12 @@ from trainer_bridge.export.sft import ImageRef, Sample
 
 BATCH = 32  # samples made ahead of the writer
 KEPT = 8 * BATCH  # prepared images kept: a history window reaches back a few samples at most
+WRITES_AHEAD = 2 * BATCH  # image files being written while the writer goes on; bounds the bytes they hold
 
 
 class ExportImages:
-    """Image bytes at the model's size, and `folder/<sha256>-<w>x<h>.png` files written once each."""
+    """Image bytes at the model's size, and `folder/<ab>/<sha256>-<w>x<h>.png` files written once each (`ab` the
+    sha256's first two characters)."""
 
     def __init__(
         self, blobs: BlobStore, folder: Path, mask: str | None = "blur", cache: Path | None = None,
@@ -44,7 +46,11 @@ class ExportImages:
         self.pool = ThreadPoolExecutor(workers or os.cpu_count() or 1, thread_name_prefix="export-images")
         self.ready: OrderedDict[str, bytes] = OrderedDict()
         self.making: dict[str, Future[bytes]] = {}  # images being made on the pool, by name
-        self.written: dict[str, str] = {}  # file name -> sha256 of its bytes
+        self.written: dict[str, str] = {}  # file name -> sha256 of its bytes ("" while its write is in flight)
+        # files are written on threads of their own: creating a file costs a millisecond here, time the writer
+        # spends making the next samples (its own pool, so that a write never waits behind images being made)
+        self.file_pool = ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix="export-files")
+        self.writing: deque[tuple[str, Future[str]]] = deque()
         self.masked: set[str] = set()  # images with privacy regions masked
         self.made, self.reused = 0, 0  # copies resized or masked now, and read from the cache
         self._counting = threading.Lock()
@@ -104,27 +110,54 @@ class ExportImages:
             self._keep(name, data)
         return data
 
+    def relative(self, name: str) -> str:
+        """Where the file of image `name` goes under `folder`: in a folder named by the first two characters of
+        its sha256, as the blob store fans out. A folder takes one file creation at a time (the kernel locks it),
+        and a creation costs a millisecond on some disks: fanned out, the file pool creates them side by side."""
+        return f"{name[:2]}/{name}"
+
     def path(self, ref: ImageRef) -> Path:
-        """The file of `ref`, written now if it is not there yet. The folder is inside the export's staging folder
-        (`export.run`), which a failed export removes: a file cut short is never left behind as a result."""
+        """The file of `ref`, written now if it is not there yet (on the file pool: `known_hashes` waits for every
+        write). The folder is inside the export's staging folder (`export.run`), which a failed export removes: a
+        file cut short is never left behind as a result."""
         name = self.name(ref)
-        path = self.folder / name
+        path = self.folder / self.relative(name)
         if name not in self.written:
-            if not self.written:
-                self.folder.mkdir(parents=True, exist_ok=True)
+            self.written[name] = ""
             data = self.png(ref)
-            path.write_bytes(data)
             as_stored = self._as_stored(ref) and data.startswith(PNG_SIGNATURE)
-            self.written[name] = ref.sha256 if as_stored else hashlib.sha256(data).hexdigest()
+            writing = self.file_pool.submit(write_file, path, data, ref.sha256 if as_stored else "")
+            self.writing.append((name, writing))
+            while len(self.writing) > WRITES_AHEAD:
+                self._finish_write()
         return path
 
+    def _finish_write(self) -> None:
+        name, writing = self.writing.popleft()
+        self.written[name] = writing.result()  # a failure to write is raised here, to the writer
+
     def known_hashes(self, out: Path) -> dict[str, str]:
-        """sha256 of each image file written, by its path relative to `out` (the manifest need not read them)."""
+        """sha256 of each image file written, by its path relative to `out` (the manifest need not read them), once
+        every write is done."""
+        while self.writing:
+            self._finish_write()
         prefix = self.folder.relative_to(out).as_posix()
-        return {f"{prefix}/{name}": sha for name, sha in self.written.items()}
+        return {f"{prefix}/{self.relative(name)}": sha for name, sha in self.written.items()}
 
     def close(self) -> None:
+        """Stop making images and writing files (waiting for those under way: the caller may remove the folder)."""
         self.pool.shutdown(wait=True, cancel_futures=True)
+        self.file_pool.shutdown(wait=True, cancel_futures=True)
+
+
+def write_file(path: Path, data: bytes, sha256: str) -> str:
+    """Write `data` to `path` (making its folder if need be); its sha256, `sha256` where the caller knows it."""
+    try:
+        path.write_bytes(data)
+    except FileNotFoundError:  # the first file of its folder (another thread may be making the folder too)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return sha256 or hashlib.sha256(data).hexdigest()
 
 
 def prepared(samples: Iterable[Sample], images: ExportImages) -> Iterator[Sample]:

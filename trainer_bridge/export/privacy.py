@@ -214,14 +214,16 @@ def scrub_value(value: Any) -> tuple[Any, Counter[str]]:
         scrubbed: dict[Any, Any] = {}
         for key, item in value.items():
             scrubbed[key], found = scrub_value(item)
-            counts += found
+            if found:  # adding Counters makes a new one: most values hold nothing
+                counts += found
         return scrubbed, counts
     if isinstance(value, list | tuple):
         items = []
         for item in value:
             clean, found = scrub_value(item)
             items.append(clean)
-            counts += found
+            if found:
+                counts += found
         return (tuple(items) if isinstance(value, tuple) else items), counts
     return value, counts
 

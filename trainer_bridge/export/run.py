@@ -250,6 +250,7 @@ def export(workspace: Workspace, options: ExportOptions, on_progress: Progress |
             options.out.rmdir()
         building.rename(options.out)
     except BaseException as error:
+        images.close()  # no file is being written into the folder removed
         shutil.rmtree(building, ignore_errors=True)
         if isinstance(error, OSError) and error.errno in NO_ROOM:
             raise ExportError(f"could not write {options.out}: {error.strerror}; nothing was written") from error

@@ -22,6 +22,7 @@ CACHE_SIZE = 65_536  # completions kept parsed; a GRPO step scores a few thousan
 # The parser's own tag pattern, so that both see the same tags.
 _TAG = re.compile(r"<(/?)(think|action|tool_call)>")
 _EXPECTED = [("", "think"), ("/", "think"), ("", "action"), ("/", "action"), ("", "tool_call"), ("/", "tool_call")]
+_PIECES = 3 * len(_EXPECTED) + 1  # what _TAG.split makes of a reply with the expected tags
 
 
 class MobileReply(NamedTuple):
@@ -47,17 +48,19 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_no_repeats)
 def _tool_call_action(body: str) -> Action | None:
     """The action of a bare tool-call JSON object, None where the parser would report a problem."""
     try:
-        return action_from_tool_call(_DECODER.decode(body))
+        value, end = _DECODER.raw_decode(body)  # decode() less its check for trailing whitespace: body is stripped
+        return action_from_tool_call(value) if end == len(body) else None
     except (ValueError, RecursionError, ActionError):  # JSONDecodeError and _RepeatedKey are ValueErrors
         return None
 
 
 def _fast(text: str) -> MobileReply | None:
     """The reply when its tags are exactly the expected six; None to leave it to the parser."""
-    if _TAG.findall(text) != _EXPECTED:
+    # split() keeps the two groups of each tag: the text pieces are every third item, the tags the two after each.
+    pieces = _TAG.split(text)
+    if len(pieces) != _PIECES or list(zip(pieces[1::3], pieces[2::3], strict=True)) != _EXPECTED:
         return None
-    # split() keeps the two groups of each tag: the text pieces are every third item.
-    before, think, between1, action, between2, call, after = _TAG.split(text)[::3]
+    before, think, between1, action, between2, call, after = pieces[::3]
     body = call.strip()
     if body.startswith("```"):
         return None  # a fenced call: the parser decides what the fence allows

@@ -25,5 +25,5 @@ FORMATS = tuple(WRITERS)
 SFT_ONLY = ("llamafactory",)
 # Where the screenshots are (the manifest's `image_storage`): in each row that shows them, as the `{bytes, path}` PNG
 # structs `datasets`' `Image` feature reads (self-contained: TRL and EasyR1 need no image folder configured), or in
-# `images/`, once each, named by the rows relative to the output folder.
+# `images/<ab>/` (`ExportImages.relative`), once each, named by the rows relative to the output folder.
 IMAGE_STORAGE = {"trl": "embedded", "llamafactory": "files", "easyr1": "embedded", "jsonl": "files"}
