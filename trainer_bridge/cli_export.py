@@ -67,6 +67,9 @@ from trainer_bridge.select.keep import steps_to_keep
 @click.option("--privacy", type=click.Choice(PRIVACY_MODES), default="blur", show_default=True,
               help="How the privacy regions annotators marked are hidden.")  # fmt: skip
 @click.option("--keep-pii", is_flag=True, help="Do not scrub phone, ID-card, bank-card numbers and e-mails.")
+@click.option("--image-storage", type=click.Choice(("files", "embedded")),
+              help="easyr1 only: screenshots as files under images/ that rows name (the default; EasyR1's "
+                   "data.image_dir is the output folder), or their bytes in every row that shows them.")  # fmt: skip
 @click.option("--no-image-cache", is_flag=True,
               help=f"Do not keep resized screenshots in <data folder>/{CACHE_FOLDER} for the next export.")  # fmt: skip
 @split_options(default=WHOLE_DATASET_SPLIT)
@@ -118,6 +121,8 @@ def export_command(context: click.Context, **given: Any) -> None:
         click.echo(f"Screenshots resized or masked: {tally.images_made}; "
                    f"{tally.images_reused} read from the copies kept before")  # fmt: skip
     click.echo(f"Wrote {given['out']} (manifest.json lists every file and count)")
+    if options.format == "easyr1" and options.storage == "files":
+        click.echo(f"EasyR1 finds the screenshots with data.image_dir={Path(given['out']).resolve()}")
 
 
 def left_out_lines(tally: Tally) -> list[str]:
@@ -198,6 +203,7 @@ def export_options(given: dict[str, Any]) -> ExportOptions:
         keep_pii=given["keep_pii"], privacy=given["privacy"], error_recovery=given["error_recovery"],
         prompt_variant=prompt_variant(given["prompt_variant"]), image_cache=not given["no_image_cache"],
         checked_boxes=given["checked_boxes"], selection=selected, splits=splits,
+        image_storage=given["image_storage"],
     )  # fmt: skip
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from datasets import load_dataset, load_from_disk
+from PIL import Image
 from sqlalchemy import select
 
 from annotator.domain.model_space import model_space
@@ -67,7 +68,23 @@ def test_easyr1_parquet_has_one_image_token_per_image(corrected: Workspace, tmp_
         export(corrected, options(tmp_path / stage, stage, "easyr1"))
         data = load_dataset("parquet", data_files=str(tmp_path / stage / "data" / "train.parquet"))["train"]
         assert len(data) > 0 and all(row["prompt"].count("<image>") == len(row["images"]) for row in data)
-        assert data[0]["answer"].startswith("<think>") and data[0]["images"][0].size == (1092, 2408)
+        # paths relative to the output folder, as EasyR1 joins them to its data.image_dir
+        with Image.open(tmp_path / stage / data[0]["images"][0]) as first:
+            assert data[0]["answer"].startswith("<think>") and first.size == (1092, 2408)
+        manifest = json.loads((tmp_path / stage / "manifest.json").read_text(encoding="utf-8"))
+        assert manifest["image_storage"] == "files" and manifest["options"]["image_storage"] == "files"
+
+
+def test_easyr1_embeds_the_screenshots_when_asked(corrected: Workspace, tmp_path: Path) -> None:
+    export(corrected, options(tmp_path / "easy", "sft", "easyr1", image_storage="embedded"))
+    data = load_dataset("parquet", data_files=str(tmp_path / "easy" / "data" / "train.parquet"))["train"]
+    assert data[0]["images"][0].size == (1092, 2408) and not (tmp_path / "easy" / "images").exists()
+
+
+def test_an_image_storage_the_format_cannot_hold_is_refused(corrected: Workspace, tmp_path: Path) -> None:
+    with pytest.raises(ExportError, match="trl holds its screenshots as embedded, not files"):
+        export(corrected, options(tmp_path / "trl", "sft", "trl", image_storage="files"))
+    assert not (tmp_path / "trl").exists()
 
 
 def test_llamafactory_sharegpt_follows_its_documented_schema(corrected: Workspace, tmp_path: Path) -> None:

@@ -42,7 +42,10 @@ def masked(workspace: Workspace) -> Workspace:
 
 
 def exported(workspace: Workspace, out: Path, stage: str, fmt: str) -> dict[str, Any]:
-    options = ExportOptions(stage, fmt, out, default_export_space(), privacy="black", splits=SPLITS)
+    storage = "embedded" if fmt in ("trl", "easyr1") else None  # what `datasets`' writers would make
+    options = ExportOptions(
+        stage, fmt, out, default_export_space(), privacy="black", splits=SPLITS, image_storage=storage
+    )
     export(workspace, options)
     return json.loads((out / "manifest.json").read_text(encoding="utf-8"))
 

@@ -26,7 +26,7 @@ from annotator.storage.staging import staging_folder
 from annotator.storage.trajectories import load_trajectories
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.anonymise import scrub_trajectory
-from trainer_bridge.export.formats import FORMATS, IMAGE_STORAGE, SFT_ONLY, WRITERS
+from trainer_bridge.export.formats import FORMATS, IMAGE_STORAGES, SFT_ONLY, WRITERS
 from trainer_bridge.export.grpo import grpo_action_sample
 from trainer_bridge.export.images import ExportImages, prepared
 from trainer_bridge.export.manifest import Tally, write_manifest
@@ -81,6 +81,11 @@ class ExportOptions:
     # steps (by record.step_id); None keeps all. `kept_by` says which selection run and keep rule chose them.
     keep_steps: Mapping[str, frozenset[int]] | None = None
     kept_by: dict[str, Any] | None = None
+    image_storage: str | None = None  # where the screenshots go (formats.IMAGE_STORAGES); None: the format's default
+
+    @property
+    def storage(self) -> str:
+        return self.image_storage or IMAGE_STORAGES[self.format][0]
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -90,7 +95,7 @@ class ExportOptions:
             "after_errors": self.after_errors, "instruction_level": self.instruction_level,
             "keep_duplicates": self.keep_duplicates, "keep_pii": self.keep_pii, "privacy": self.privacy,
             "error_recovery": self.error_recovery, "prompt_variant": str(self.prompt_variant),
-            "checked_boxes": self.checked_boxes,
+            "checked_boxes": self.checked_boxes, "image_storage": self.storage,
             "selection": self.selection.as_json(),
             "splits": self.splits.as_json(),
         } | ({"judge_results_withheld": len(self.withheld)} if self.withheld else {}) | self._selected()  # fmt: skip
@@ -107,6 +112,9 @@ def _check(options: ExportOptions) -> None:
         raise ExportError(f"stage {options.stage!r}: expected one of {', '.join(STAGES)}")
     if options.format not in FORMATS:
         raise ExportError(f"format {options.format!r}: expected one of {', '.join(FORMATS)}")
+    if options.image_storage is not None and options.image_storage not in IMAGE_STORAGES[options.format]:
+        allowed = " or ".join(IMAGE_STORAGES[options.format])
+        raise ExportError(f"{options.format} holds its screenshots as {allowed}, not {options.image_storage}")
     if options.format in SFT_ONLY and options.stage != "sft":
         raise ExportError(f"the {options.format} format holds SFT data only; use trl, easyr1 or jsonl")
     if options.privacy not in PRIVACY_MODES:
@@ -241,11 +249,11 @@ def export(workspace: Workspace, options: ExportOptions, on_progress: Progress |
     try:
         progress = on_progress or (lambda done, total: None)
         samples = _samples_by_split(workspace, options, tally, progress, images)
-        hashed = WRITERS[options.format](samples, building, images, options.space, options.stage)
+        hashed = WRITERS[options.format, options.storage](samples, building, images, options.space, options.stage)
         tally.masked_images = len(images.masked)
         tally.images_made, tally.images_reused = images.made, images.reused
         known = images.known_hashes(building) | hashed
-        write_manifest(building, workspace, options.as_json(), tally, known, IMAGE_STORAGE[options.format])
+        write_manifest(building, workspace, options.as_json(), tally, known, options.storage)
         if options.out.exists():
             options.out.rmdir()
         building.rename(options.out)

@@ -15,15 +15,18 @@ from trainer_bridge.export.images import ExportImages
 from trainer_bridge.export.sft import Sample
 
 Writer = Callable[[dict[str, Iterable[Sample]], Path, ExportImages, ModelSpace, str], dict[str, str]]
-WRITERS: dict[str, Writer] = {
-    "trl": trl.write_trl,
-    "llamafactory": llamafactory.write_llamafactory,
-    "easyr1": easyr1.write_easyr1,
-    "jsonl": jsonl.write_jsonl,
+# Each format's writers by where its screenshots go (the manifest's `image_storage`): in each row that shows them, as
+# the `{bytes, path}` PNG structs `datasets`' `Image` feature reads (`embedded`: TRL needs no image folder), or in
+# `images/<ab>/` (`ExportImages.relative`), once each, named by the rows relative to the output folder (`files`).
+# A format's first storage is its default: EasyR1 reads image paths (its `data.image_dir`), and files hold each
+# screenshot once where embedded rows repeat it in every sample whose history shows it.
+WRITERS: dict[tuple[str, str], Writer] = {
+    ("trl", "embedded"): trl.write_trl,
+    ("llamafactory", "files"): llamafactory.write_llamafactory,
+    ("easyr1", "files"): easyr1.write_easyr1_files,
+    ("easyr1", "embedded"): easyr1.write_easyr1,
+    ("jsonl", "files"): jsonl.write_jsonl,
 }
-FORMATS = tuple(WRITERS)
+FORMATS = tuple(dict.fromkeys(fmt for fmt, _ in WRITERS))
+IMAGE_STORAGES = {fmt: tuple(storage for name, storage in WRITERS if name == fmt) for fmt in FORMATS}
 SFT_ONLY = ("llamafactory",)
-# Where the screenshots are (the manifest's `image_storage`): in each row that shows them, as the `{bytes, path}` PNG
-# structs `datasets`' `Image` feature reads (self-contained: TRL and EasyR1 need no image folder configured), or in
-# `images/<ab>/` (`ExportImages.relative`), once each, named by the rows relative to the output folder.
-IMAGE_STORAGE = {"trl": "embedded", "llamafactory": "files", "easyr1": "embedded", "jsonl": "files"}
