@@ -14,8 +14,9 @@ default export after that (`first_default`, no export run before) reads those co
 only) is the same export with the copies deleted (a workspace collected before they were made), which decodes,
 resizes and encodes every screenshot. The reference is copying every screenshot blob of the workspace to a new
 folder right after each export (this disk's speed drifts by 2x within minutes: each export is set against the copy
-made beside it); `*_vs_copy_of_output` scales that copy to the bytes the export wrote (trl and easyr1 hold each
-screenshot once per sample that shows it). Every time includes having the files on disk (os.sync). Prints one JSON
+made beside it); `*_vs_copy_of_output` scales that copy to the bytes the export wrote (trl, and easyr1 with
+`--image-storage embedded`, hold each screenshot once per sample that shows it; each format is measured as its
+default stores it). Every time includes having the files on disk (os.sync). Prints one JSON
 object last.
 """
 
@@ -40,8 +41,8 @@ FORMATS = ("jsonl", "llamafactory", "easyr1", "trl")
 APPS = [f"应用{number:02d}" for number in range(28)]
 DEFAULT_STEPS = 2000  # the size run_all judges the goals at (bench/README.md says why)
 TARGETS = {"as_stored": 1.5, "first_default": 3.0, "default": 3.0}
-# As stored, an export's work is writing bytes, so it is held to a copy of the bytes it writes (trl and easyr1 write
-# each screenshot once per row that shows it); the default export resizes, and is held to a copy of the screenshots.
+# As stored, an export's work is writing bytes, so it is held to a copy of the bytes it writes (trl writes each
+# screenshot once per row that shows it); the default export resizes, and is held to a copy of the screenshots.
 AGAINST_OUTPUT = ("as_stored",)
 log = functools.partial(print, "[bench export]", file=sys.stderr, flush=True)
 
