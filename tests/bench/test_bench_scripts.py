@@ -192,8 +192,8 @@ def test_export_bench_copies_the_pool_screens_copies_and_sets_each_export_agains
     tmp_path: Path,
 ) -> None:
     script = BENCH.parent / "export.py"
-    command = [sys.executable, str(script), "--steps", "80", "--formats", "jsonl,trl", "--workdir", str(tmp_path)]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    command = [sys.executable, str(script), "--steps", "80", "--formats", "jsonl,trl", "--pairs", "1"]
+    done = subprocess.run([*command, "--workdir", str(tmp_path)], capture_output=True, text=True, check=True)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     figures = result["figures"]
     assert figures["steps"] == 80 and figures["prepare_timed_screenshots"] == 64  # the other 16 given the same bytes
@@ -209,6 +209,19 @@ def test_export_bench_copies_the_pool_screens_copies_and_sets_each_export_agains
         "jsonl_default_vs_copy", "trl_default_vs_copy",
     ]  # fmt: skip
     assert list(tmp_path.iterdir()) == []
+
+
+def test_export_bench_keeps_the_median_pair_of_a_goal_near_its_target(tmp_path: Path) -> None:
+    script = BENCH.parent / "export.py"
+    command = [sys.executable, str(script), "--steps", "40", "--formats", "jsonl", "--images", "as_stored"]
+    done = subprocess.run([*command, "--workdir", str(tmp_path)], capture_output=True, text=True, check=True)
+    figures = json.loads(done.stdout.strip().splitlines()[-1])["figures"]
+    ratio = figures["jsonl_as_stored_vs_copy_of_output"]
+    if abs(ratio / 1.5 - 1) > 0.25 and "jsonl_as_stored_ratios" not in figures:
+        assert len(figures["copy_s_all"]) == 1  # far from the target: one pair decides
+        return
+    ratios = figures["jsonl_as_stored_ratios"]  # near it: three pairs, the median's figures kept
+    assert len(ratios) == 3 == len(figures["copy_s_all"]) and ratio == sorted(ratios)[1]
 
 
 def test_team_checks_bench_measures_on_a_server_or_says_there_is_none(tmp_path: Path) -> None:
