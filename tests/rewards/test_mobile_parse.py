@@ -17,6 +17,15 @@ FRAGMENTS = [
     '{"name": "mobile_use", "arguments": {"action": "wait", "time": 1, "time": 2}}', "```json\n", "```", "{",
     "'name'", '{"name": "mobile_use", "arguments": {"action": "wait", "time": 1}} extra', "[", "]",
 ]  # fmt: skip
+# Repeated keys the colon count must not miss: beside a colon in text, in another "arguments", nested, spaced.
+REPEATS = [
+    '{"name": "mobile_use", "arguments": {"action": "type", "text": "10:30", "text": "x"}}',
+    '{"name": "mobile_use", "arguments": {"action": "wait", "time": 1}, "arguments": {"action": "wait", "time": 2}}',
+    '{"name": "mobile_use", "arguments": {"action": "type", "text": {"a": 1, "a": 2}}}',
+    '{"name" : "x", "name" : "mobile_use", "arguments": {"action": "wait", "time": 1}}',
+    '{"name": "mobile_use", "arguments": {"action": "type", "text": "a:b"}}',
+]
+FRAGMENTS += REPEATS
 WELL_FORMED = ["<think>", "t", "</think>", "<action>", "a", "</action>", "<tool_call>", CALL, "</tool_call>"]
 
 
@@ -31,6 +40,7 @@ WELL_FORMED = ["<think>", "t", "</think>", "<action>", "a", "</action>", "<tool_
         "<think>t</think><answer>[{'action': 'click', 'coordinate': [1, 2]}]</answer>",  # UI-R1's: no call tag
         "<think>t</think><action>a</action>" + CALL,  # a call outside its tag is not read
         *[m for m in MALFORMED if isinstance(m, str)],
+        *["<think>t</think><action>a</action><tool_call>" + call + "</tool_call>" for call in REPEATS],
     ],
 )
 def test_fast_path_agrees_with_the_parser(text: str) -> None:

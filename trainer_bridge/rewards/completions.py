@@ -76,9 +76,9 @@ def answer_action(text: str) -> Action | None:
     return action_of_answer(loads_answer(answer)) if answer is not None else None
 
 
-@lru_cache(maxsize=CACHE_SIZE)
 def predicted_action(text: str) -> Action | None:
-    """The action a completion predicts: its valid `<tool_call>`, else its `<answer>`; None when neither."""
+    """The action a completion predicts: its valid `<tool_call>`, else its `<answer>`; None when neither.
+    Not cached itself: each reading below is, and a second cache per completion costs more than the dispatch."""
     if "<tool_call>" in text:
         if "<action>" in text:  # a Mobile-R1 reply: its action as the strict parser reads it
             return mobile_reply(text).action
@@ -194,8 +194,8 @@ def rows(completions: Sequence[Any], columns: Mapping[str, Any]) -> Iterator[tup
             _column(columns, "gt_bbox_model", "gt_bbox"), *(columns.get(name) for name in SIZE_COLUMNS),
         )
     ]  # fmt: skip
-    for completion, action, action_type, text, box, *size in zip(completions, *per_row, strict=False):
-        values, size_values = (action, action_type, text, _hashable(box)), tuple(size)
+    for completion, action, action_type, text, box, size, width, height in zip(completions, *per_row, strict=False):
+        values, size_values = (action, action_type, text, _hashable(box)), (size, width, height)
         try:  # TRL repeats a prompt's columns for each of its completions: their truth is read once
             truth = _cached_truth(values, size_values)
         except TypeError:  # a column of dicts (a dataset not from the export): read every time
@@ -223,7 +223,7 @@ _cached_truth = lru_cache(maxsize=CACHE_SIZE)(_truth)
 
 # Every cache of the package, so that the benchmark can start each reward cold; modules add their own.
 CACHES: list[Any] = [
-    mobile_reply, answer_action, tool_call_action, predicted_action, predicted_box, _decoded, _action_of_text,
+    mobile_reply, answer_action, tool_call_action, predicted_box, _decoded, _action_of_text,
     _cached_truth,
 ]  # fmt: skip
 

@@ -19,10 +19,12 @@ from annotator.domain.actions import Action, ActionError, action_from_tool_call
 from annotator.domain.response import parse_response
 
 CACHE_SIZE = 65_536  # completions kept parsed; a GRPO step scores a few thousand
-# The parser's own tag pattern, so that both see the same tags.
-_TAG = re.compile(r"<(/?)(think|action|tool_call)>")
-_EXPECTED = [("", "think"), ("/", "think"), ("", "action"), ("/", "action"), ("", "tool_call"), ("/", "tool_call")]
-_PIECES = 3 * len(_EXPECTED) + 1  # what _TAG.split makes of a reply with the expected tags
+# The parser's tags (`annotator.domain.response`), each once and in order, with text around them that holds no
+# tag: "[^<]*" runs, and a "<" only where no tag starts (one way to match each "<", so no backtracking).
+_FREE = r"([^<]*(?:<(?!/?(?:think|action|tool_call)>)[^<]*)*)"
+_EXPECTED = re.compile(
+    _FREE.join(("", "<think>", "</think>", "<action>", "</action>", "<tool_call>", "</tool_call>", "")), re.DOTALL
+)
 
 
 class MobileReply(NamedTuple):
@@ -41,26 +43,39 @@ def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
-# One decoder for every reply: json.loads with a hook builds a new one per call, half the cost of a small call.
-_DECODER = json.JSONDecoder(object_pairs_hook=_no_repeats)
+# One decoder of each kind for every reply: json.loads with a hook builds a new one per call. The plain one stays
+# in C; the one with the hook calls Python for every object, to find repeated keys.
+_DECODER = json.JSONDecoder()
+_CHECKING_DECODER = json.JSONDecoder(object_pairs_hook=_no_repeats)
+
+
+def _without_repeats(body: str) -> Any:
+    """The JSON value of ``body``, ValueError where it repeats a key (as the parser reports). Every key-value
+    pair has a colon outside strings: when the colons number no more than the keys of the call and its
+    arguments, no object holds a pair more (a repeat) or elsewhere, and the checking decoder is not needed."""
+    value, end = _DECODER.raw_decode(body)  # decode() less its check for trailing whitespace: body is stripped
+    if end != len(body):
+        raise ValueError("text after the object")
+    arguments = value.get("arguments") if type(value) is dict else None
+    if type(arguments) is dict and body.count(":") == len(value) + len(arguments):
+        return value
+    return _CHECKING_DECODER.decode(body)
 
 
 def _tool_call_action(body: str) -> Action | None:
     """The action of a bare tool-call JSON object, None where the parser would report a problem."""
     try:
-        value, end = _DECODER.raw_decode(body)  # decode() less its check for trailing whitespace: body is stripped
-        return action_from_tool_call(value) if end == len(body) else None
+        return action_from_tool_call(_without_repeats(body))
     except (ValueError, RecursionError, ActionError):  # JSONDecodeError and _RepeatedKey are ValueErrors
         return None
 
 
 def _fast(text: str) -> MobileReply | None:
     """The reply when its tags are exactly the expected six; None to leave it to the parser."""
-    # split() keeps the two groups of each tag: the text pieces are every third item, the tags the two after each.
-    pieces = _TAG.split(text)
-    if len(pieces) != _PIECES or list(zip(pieces[1::3], pieces[2::3], strict=True)) != _EXPECTED:
+    match = _EXPECTED.fullmatch(text)
+    if match is None:
         return None
-    before, think, between1, action, between2, call, after = pieces[::3]
+    before, think, between1, action, between2, call, after = match.groups()
     body = call.strip()
     if body.startswith("```"):
         return None  # a fenced call: the parser decides what the fence allows
@@ -79,6 +94,7 @@ def _slow(text: str) -> MobileReply:
 @lru_cache(maxsize=CACHE_SIZE)
 def mobile_reply(text: str) -> MobileReply:
     """Whether ``text`` is a well-formed Mobile-R1 reply, and its action (as the strict parser gives them)."""
-    if "<tool_call>" not in text:  # the parser reads a call only inside the tag: no call, no format (UI-R1 replies)
+    # The strict parser reads a call only inside a closed tag: no call, no format (UI-R1 replies, cut-off ones).
+    if "<tool_call>" not in text or "</tool_call>" not in text:
         return MobileReply(False, None)
     return _fast(text) or _slow(text)

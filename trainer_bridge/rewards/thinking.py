@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from annotator.domain.paper_answers import first_tagged
 from trainer_bridge.rewards.action import action_correct
 from trainer_bridge.rewards.completions import predicted_action, rows
 
-_THINK = re.compile(r"<think>(.*?)</think>", re.DOTALL)
 # A thought is complete when it ends as a sentence ends: Western or full-width punctuation, optionally closed
 # by a quote or bracket.
-_COMPLETE = re.compile(r"[.!?。！？…][\"'”’)）」』]*\Z")
+_SENTENCE_ENDS = ".!?。！？…"
+_CLOSERS = "\"'”’)）」』"
 
 
 class Tokenizer(Protocol):
@@ -63,12 +63,17 @@ def length_reward(length: float, bounds: ThinkingBounds = DEFAULT_BOUNDS) -> flo
 
 def think_text(text: str) -> str | None:
     """The first closed `<think>` part, stripped (both formats open with it)."""
-    match = _THINK.search(text)
-    return match.group(1).strip() if match else None
+    return first_tagged(text, "think")
 
 
 def is_complete(thought: str) -> bool:
-    return bool(_COMPLETE.search(thought))
+    """Whether the thought ends as a sentence ends.
+
+    >>> is_complete("搜索框在顶部。"), is_complete('He said "tap it."'), is_complete("（先等待）"), is_complete("”")
+    (True, True, False, False)
+    """
+    body = thought.rstrip(_CLOSERS)
+    return bool(body) and body[-1] in _SENTENCE_ENDS
 
 
 def simple_thinking_reward(
