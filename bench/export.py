@@ -45,9 +45,10 @@ TARGETS = {"as_stored": 1.5, "first_default": 3.0, "default": 3.0}
 # screenshot once per row that shows it); the default export resizes, and is held to a copy of the screenshots.
 AGAINST_OUTPUT = ("as_stored",)
 # The copy beside an export varies by 2x within seconds here (2.2-4.9 s in one run): a goal whose first ratio lands
-# this close to its target, either side, is measured in two more pairs and the pair with the median ratio kept.
+# this close to its target, either side, is measured in four more pairs and the pair with the median ratio kept
+# (three pairs still missed or met by the copy's luck: 1.50, 1.51 and 1.52 for the same export in three runs).
 NEAR = 0.25
-PAIRS = 3
+PAIRS = 5
 log = functools.partial(print, "[bench export]", file=sys.stderr, flush=True)
 
 
@@ -212,8 +213,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--steps", type=int, help=f"steps in the workspace (default {DEFAULT_STEPS:,}; 1,000 quick)")
     parser.add_argument("--formats", default=",".join(FORMATS), help=f"comma-separated (default {','.join(FORMATS)})")
     parser.add_argument("--images", default="as_stored,default", help="as_stored, default or both (default both)")
+    near = f"{NEAR * 100:.0f}%%"  # argparse formats help with %
     parser.add_argument("--pairs", type=int, help=f"exports (each with its copy) behind a goal whose first ratio is "
-                        f"within {NEAR:.0%} of its target; the median is kept (default {PAIRS}; 1 quick)")  # fmt: skip
+                        f"within {near} of its target; the median is kept (default {PAIRS}; 1 quick)")  # fmt: skip
     parser.add_argument("--workdir", type=Path, help="where the work folder goes (default: system temp)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     args = parser.parse_args(argv)

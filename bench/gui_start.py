@@ -89,4 +89,6 @@ def time_process_start(data_dir: Path, repeats: int) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1].startswith("-"):
+        sys.exit("usage: python bench/gui_start.py DATA_DIR SPAWNED_AT (bench/gui.py runs it; run that instead)")
     print(json.dumps(measure_start(Path(sys.argv[1]), float(sys.argv[2]))))
