@@ -1,3 +1,3 @@
-from annotator.cli import main
+from annotator.cli.root import main
 
 main()

@@ -71,7 +71,7 @@ def evaluation_seconds(workspace: Workspace, base_url: str, settings: EvalSettin
 
 
 def serve_endpoint() -> tuple[subprocess.Popen[str], str]:
-    command = [sys.executable, "-c", "from annotator.cli import main; main()", "scripted-endpoint", "serve"]
+    command = [sys.executable, "-c", "from annotator.cli.root import main; main()", "scripted-endpoint", "serve"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()

@@ -24,7 +24,7 @@ def measure_start(data_dir: Path, spawned_at: float) -> dict[str, Any]:
     arrive on that loop) and quits the app once the browser's model has rows.
     """
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from annotator.cli import load_gui
+    from annotator.cli.gui import load_gui
 
     run_gui = load_gui()  # first, as `annotator gui` does (see annotator/ui/__init__.py)
     imported_at = time.time()

@@ -188,7 +188,7 @@ def export_rate(url: str, work: Path) -> float:
     """Steps per second of an SFT export of one app's accepted steps (about 1/28 of the workspace's)."""
     from click.testing import CliRunner
 
-    from trainer_bridge.cli import cli
+    from trainer_bridge.cli.root import cli
 
     out = work / f"export-{uuid.uuid4().hex[:6]}"
     args = ["export", "--stage", "sft", "--format", "jsonl", "--app", APPS[3], "--out", str(out)]

@@ -35,11 +35,11 @@ from common import machine, run_in_workdir
 from labelled import build
 
 from annotator.domain.model_space import default_export_space
+from annotator.domain.recipes import load_recipe
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.run import ExportOptions, export
 from trainer_bridge.train import grpo_action, grpo_task, sft
 from trainer_bridge.train.common import LANGUAGE_MODULES, load_processor, read_manifest, train_split
-from trainer_bridge.train.recipes import load_recipe
 from trainer_bridge.train.tiny import build_qwen, build_tiny_qwen
 
 GOAL_OVERHEAD = 0.10

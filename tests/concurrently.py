@@ -6,10 +6,10 @@ from __future__ import annotations
 import sys
 import time
 
-import annotator.cli_draft
+import annotator.cli.draft
 import annotator.services.bundle
 import annotator.services.instructions  # noqa: F401  (imported before the moment, not during the race)
-from annotator.cli import cli
+from annotator.cli.root import cli
 
 if __name__ == "__main__":
     time.sleep(max(0.0, float(sys.argv[1]) - time.time()))

@@ -19,7 +19,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.storage.workspace import Workspace
 from tests.factories import database_snapshot
 from tests.postgres import ADMIN_URL

@@ -65,13 +65,13 @@ def found(modules: set[str], packages: tuple[str, ...]) -> list[str]:
 @pytest.mark.parametrize(
     "code",
     [
-        "import annotator.cli",
-        run_command("annotator.cli", "--help"),
-        run_command("annotator.cli", "--version"),
-        run_command("trainer_bridge.cli", "--help"),
-        run_command("trainer_bridge.cli", "--version"),
+        "import annotator.cli.root",
+        run_command("annotator.cli.root", "--help"),
+        run_command("annotator.cli.root", "--version"),
+        run_command("trainer_bridge.cli.root", "--help"),
+        run_command("trainer_bridge.cli.root", "--version"),
     ],
-    ids=["import annotator.cli", "annotator --help", "annotator --version", "trainer-bridge --help",
+    ids=["import annotator.cli.root", "annotator --help", "annotator --version", "trainer-bridge --help",
          "trainer-bridge --version"],
 )  # fmt: skip
 def test_help_and_version_load_neither_the_database_nor_heavy_packages(code: str, tmp_path: Path) -> None:
@@ -88,7 +88,7 @@ def test_a_workspace_command_loads_the_database_and_nothing_heavy(
     argv: tuple[str, ...], counting: tuple[str, ...], tmp_path: Path
 ) -> None:
     Workspace.open(tmp_path / "data").close()  # an up-to-date workspace: no migration to run, so no Alembic
-    modules = loaded_by(run_command("annotator.cli", "--data-dir", str(tmp_path / "data"), *argv), tmp_path)
+    modules = loaded_by(run_command("annotator.cli.root", "--data-dir", str(tmp_path / "data"), *argv), tmp_path)
     assert "annotator.storage.workspace" in modules  # the probe ran the command
     heavy = tuple(package for package in HEAVY if package not in counting)
     assert found(modules, (*heavy, "PIL", "adbutils", "PySide6", "alembic")) == []  # up to date: no migrations

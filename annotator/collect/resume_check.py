@@ -15,18 +15,15 @@ now with the last one recorded:
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
-
-from PIL import Image, ImageChops, ImageStat
 
 from annotator.device.observe import DeviceObservation
 from annotator.domain.trajectory import LabelledTrajectory
+from annotator.imaging.compare import screen_difference
 from annotator.storage.collection import action_name
 from annotator.storage.workspace import Workspace
 
 LEAVING_ACTIONS = ("system_button", "open", "key")  # what may end in another app, e.g. Back on an app's first page
-THUMBNAIL = (36, 80)  # portrait phones; a rotated screen is squeezed the same way, which is fine for a likeness
 SAME_SCREEN = 0.06  # mean absolute difference of the grey thumbnails (0-1) up to which two screens are the same
 
 
@@ -36,12 +33,6 @@ class ScreenCheck:
 
     same: bool
     reason: str
-
-
-def screen_difference(first_png: bytes, second_png: bytes) -> float:
-    """How different two screenshots look: the mean absolute difference of small grey thumbnails, 0 to 1."""
-    thumbnails = [Image.open(io.BytesIO(png)).convert("L").resize(THUMBNAIL) for png in (first_png, second_png)]
-    return float(ImageStat.Stat(ImageChops.difference(*thumbnails)).mean[0]) / 255
 
 
 def check_screen(workspace: Workspace, trajectory: LabelledTrajectory, now: DeviceObservation) -> ScreenCheck:

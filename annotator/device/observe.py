@@ -11,22 +11,20 @@ hierarchy did not change between two rounds while pixels did (a blinking cursor,
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 import struct
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar, cast
-
-from PIL import Image
+from typing import TypeVar
 
 from annotator.device.adb import ShellOutput, parse_rotation
 from annotator.device.errors import CommandTimedOut, DeviceError
+from annotator.imaging.compare import all_black
+from annotator.imaging.decode import PNG_SIGNATURE, UnreadableImage
 
 T = TypeVar("T")
 Shell = Callable[[Sequence[str] | str], ShellOutput]
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 DUMP_PATH = "/data/local/tmp/annotator_window_dump.xml"  # writable by the shell user on every Android
 # One round trip. Removing the old file first matters: uiautomator may print an ERROR, exit 0 and leave it.
 DUMP_LINE = f"rm -f {DUMP_PATH}; uiautomator dump {DUMP_PATH} && cat {DUMP_PATH}"
@@ -88,11 +86,8 @@ def is_black(png: bytes, width: int, height: int) -> bool:
     if len(png) > max(4096, width * height // 40):
         return False
     try:
-        with Image.open(io.BytesIO(png)) as image:
-            rgb = image.convert("RGB")
-            bands = cast(tuple[tuple[int, int], ...], rgb.getextrema())  # one (low, high) per band of RGB
-            return all(high == 0 for _low, high in bands)
-    except (OSError, ValueError, SyntaxError) as error:  # cut short on the way (a flaky cable)
+        return all_black(png)
+    except UnreadableImage as error:  # cut short on the way (a flaky cable)
         raise DeviceError(f"the screenshot is not a readable image ({len(png)} bytes): {error}") from None
 
 

@@ -6,7 +6,8 @@ the domain's arithmetic (`annotator.domain.coords.fit_within`, `annotator.domain
 is here.
 
 - `decode`: the size from an image's header, a verified decode (every chunk's CRC), the pixels.
-- `resize`: the one resize (a judge's copy, the agent's image, the export's image), and a PNG of a given size.
+- `resize`: the one resize (a judge's copy, the agent's image, the export's image), a PNG of a given size, a cut.
+- `compare`: how alike two screenshots look, and whether one is all black.
 - `encode`: PNG bytes and data URLs.
 - `mask`: privacy regions blurred or blacked out.
 - `kept_copies`: copies made once and kept in a cache folder.

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import io
 import struct
+from pathlib import Path
 
 from PIL import Image
 
+Picture = Image.Image  # decoded pixels, for code that holds images without doing pixel work itself
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_PIXELS = 8000 * 8000  # far beyond any phone or tablet screen
 # What Pillow raises for bytes that are not an image, are cut short or claim too many pixels.
@@ -38,6 +40,19 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     except READ_ERRORS:
         return None
     return None if too_many_pixels(size) else size
+
+
+def header_size(source: bytes | Path) -> tuple[int, int]:
+    """Width and height from the header of image bytes or an image file, nothing decoded; UnreadableImage saying
+    why not: "is not a readable image (Pillow's words)", or the size the header claims."""
+    try:
+        with Image.open(io.BytesIO(source) if isinstance(source, bytes) else source) as image:
+            size = image.size
+    except READ_ERRORS as error:
+        raise UnreadableImage(f"is not a readable image ({error})") from None
+    if problem := too_many_pixels(size):
+        raise UnreadableImage(problem)
+    return size
 
 
 def checked_image_size(data: bytes) -> tuple[int, int]:
@@ -84,3 +99,9 @@ def decoded(data: bytes) -> Image.Image:
     if problem is not None:
         raise UnreadableImage(problem)
     return image
+
+
+def decoded_rgb(data: bytes) -> Image.Image:
+    """The image's pixels as RGB; UnreadableImage (a ValueError) saying why when it cannot be decoded."""
+    with decoded(data) as image:
+        return image.convert("RGB")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from annotator.domain.geometry import ScreenSize
+from annotator.domain.geometry import Box, ScreenSize
 from annotator.imaging.decode import decoded, png_header_size
 from annotator.imaging.encode import png_bytes
 
@@ -35,3 +35,8 @@ def resized_png(data: bytes, size: ScreenSize) -> bytes:
         return data
     with decoded(data) as image:
         return png_bytes(resized(image, size))
+
+
+def cut(image: Image.Image, box: Box) -> Image.Image:
+    """The part `box` of the image (whole pixels), black beyond its edges."""
+    return image.crop((int(box.x1), int(box.y1), int(box.x2), int(box.y2)))

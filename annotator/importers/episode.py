@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from PIL import Image
-
 from annotator.domain.actions import Action, Terminate
 from annotator.domain.coords import CoordinateSpace, to_device_point
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.target_box import SuggestedBox
 from annotator.domain.trajectory import Outcome
-from annotator.imaging.decode import too_many_pixels
+from annotator.imaging.decode import UnreadableImage, header_size
 
 
 class EpisodeError(ValueError):
@@ -156,14 +153,11 @@ def find_image(name: str, json_file: Path, images: Path | None) -> Path:
 def image_header_size(data: Path | bytes) -> ScreenSize:
     """Width and height from the image header (cheap); ValueError when it is not an image."""
     try:
-        with Image.open(io.BytesIO(data) if isinstance(data, bytes) else data) as image:
-            width, height = image.size
-    except (OSError, ValueError, Image.DecompressionBombError) as error:
+        width, height = header_size(data)
+    except UnreadableImage as error:
         shown = "the screenshot" if isinstance(data, bytes) else f"screenshot {data}"
-        raise ValueError(f"{shown} is not a readable image ({error})") from None
-    problem = too_many_pixels((width, height))
-    if problem:
-        raise ValueError(f"{'the screenshot' if isinstance(data, bytes) else f'screenshot {data}'}: {problem}")
+        separator = " " if str(error).startswith("is ") else ": "
+        raise ValueError(f"{shown}{separator}{error}") from None
     return ScreenSize(width, height)
 
 

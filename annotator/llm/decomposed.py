@@ -41,8 +41,6 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
-from PIL import Image
-
 from annotator.domain import actions as act
 from annotator.domain.geometry import Box, ScreenSize
 from annotator.domain.grounding_prompt import (
@@ -55,9 +53,9 @@ from annotator.domain.grounding_prompt import (
     yes_probability,
 )
 from annotator.domain.model_space import ModelSpace, model_space
-from annotator.imaging.decode import UnreadableImage, decoded
+from annotator.imaging.decode import Picture, UnreadableImage, decoded_rgb
 from annotator.imaging.encode import data_url, png_bytes
-from annotator.imaging.resize import resized
+from annotator.imaging.resize import cut, resized
 from annotator.llm.client import Completion, LLMClient, LLMError, LLMRejected
 
 CROP_SHARE = 0.14  # UI-AGILE 4.1: the element image is 14% of the sub-image's width and height
@@ -134,13 +132,7 @@ def screen_point(answer: tuple[float, float], tile: Box, space: ModelSpace) -> t
     return (min(int(tile.x1) + x, int(tile.x2) - 1), min(int(tile.y1) + y, int(tile.y2) - 1))
 
 
-def cut(image: Image.Image, box: Box) -> Image.Image:
-    """The part `box` of the screenshot, black beyond its edges (done on the caller's thread: cheap, and one
-    image is not cropped from several threads at once)."""
-    return image.crop((int(box.x1), int(box.y1), int(box.x2), int(box.y2)))
-
-
-def image_part(part: Image.Image, space: ModelSpace) -> dict[str, Any]:
+def image_part(part: Picture, space: ModelSpace) -> dict[str, Any]:
     """A cut part as the model is shown any image of that size (its smart_resize and image scale)."""
     png = png_bytes(resized(part, space.image_size(ScreenSize(*part.size))))
     return {"type": "image_url", "image_url": {"url": data_url(png)}}
@@ -258,8 +250,7 @@ class DecomposedGrounding:
             kept.note = "kept the agent's point: there is no element text to look for"
             return kept
         try:
-            with decoded(screenshot) as image:
-                rgb = image.convert("RGB")
+            rgb = decoded_rgb(screenshot)
         except UnreadableImage as error:
             kept.note = f"kept the agent's point: the screenshot is {error}"
             return kept
@@ -272,8 +263,9 @@ class DecomposedGrounding:
         result.elapsed_ms = (time.perf_counter() - started) * 1000
         return result
 
-    def _select(self, image: Image.Image, kept: Refinement, element: str, context: GroundingContext) -> Refinement:
+    def _select(self, image: Picture, kept: Refinement, element: str, context: GroundingContext) -> Refinement:
         tiles = self.layout.tiles(context.screen)
+        # parts are cut here, on the caller's thread: cheap, and one image is never cropped from several at once
         answers = self._together([partial(self._locate, cut(image, tile), tile, element, context) for tile in tiles])
         kept.tiles = [answer for answer, _ in answers]
         kept.requests, kept.tokens = len(answers), sum(tokens for _, tokens in answers)
@@ -303,7 +295,7 @@ class DecomposedGrounding:
             futures = [pool.submit(job) for job in jobs]
         return [future.result() for future in futures]
 
-    def _locate(self, part: Image.Image, tile: Box, element: str, context: GroundingContext) -> tuple[TileAnswer, int]:
+    def _locate(self, part: Picture, tile: Box, element: str, context: GroundingContext) -> tuple[TileAnswer, int]:
         note = coordinate_note(self.space, size_of(tile))
         messages = locate_messages(context, tile, element, image_part(part, self.space), note)
         text, tokens, problem = _ask(self.client, messages)
@@ -317,7 +309,7 @@ class DecomposedGrounding:
         return TileAnswer(tile, point, outside), tokens
 
     def _judge(
-        self, part: Image.Image, point: tuple[int, int], box: Box, element: str, context: GroundingContext
+        self, part: Picture, point: tuple[int, int], box: Box, element: str, context: GroundingContext
     ) -> tuple[Judgement, int]:
         messages = relevance_messages(context, box, element, image_part(part, self.crop_space))
         completion, problem = self._ask_with_logprobs(messages)

@@ -21,15 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from annotator.domain.recipes import TRAIN_PACKAGES, load_recipe, recipe_names
 from annotator.storage import evaluations, training_runs
 from annotator.storage.database import Database, sqlite_url
 from annotator.storage.training_runs import REWARD_KEYS, RunInfo
 from annotator.storage.workspace import DATABASE_FILE, DB_URL_ENV, Workspace
-from trainer_bridge.cli import TRAIN_PACKAGES
-from trainer_bridge.train.recipes import load_recipe, recipe_names
 
-# `trainer-bridge` as this interpreter runs it (the package has no __main__; the script may not be on PATH).
-CLI = (sys.executable, "-c", "from trainer_bridge.cli import main; main()")
+# `trainer-bridge` as this interpreter runs it (the script may not be on PATH), by name: the app never imports the
+# trainer bridge (import-linter keeps it so).
+CLI = (sys.executable, "-m", "trainer_bridge")
 EXPORTS = "exports"  # where the app looks for exports in a workspace folder (the demo writes its own there)
 MANIFEST, EVENTS_LOG = "manifest.json", "train.log"
 # The settings the launch panel edits; any other key goes through a free `--set key=value`.

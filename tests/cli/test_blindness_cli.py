@@ -12,7 +12,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.services import blind_rating, studies
 from annotator.storage import judging
@@ -20,7 +20,7 @@ from annotator.storage.collection import ensure_person
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from tests.factories import add_people, add_trajectory
-from trainer_bridge.cli import cli as bridge
+from trainer_bridge.cli.root import cli as bridge
 
 pytestmark = pytest.mark.slow
 

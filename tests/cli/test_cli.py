@@ -8,7 +8,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.storage.database import head_revision
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory

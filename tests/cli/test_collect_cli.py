@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import select
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint

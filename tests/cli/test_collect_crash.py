@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.storage import models
 from annotator.storage.workspace import Workspace

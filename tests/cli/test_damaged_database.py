@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.storage.workspace import DATABASE_FILE, Workspace
 from tests.factories import add_trajectory
 

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.storage import models
 from annotator.storage.workspace import Workspace

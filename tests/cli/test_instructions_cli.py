@@ -9,7 +9,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.demo.phone.instructions import all_instructions
 from tests.chat_server import ChatServer, Reply, chat_completion, error_body
 

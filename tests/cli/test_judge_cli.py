@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.services import blind_rating
 from annotator.storage import models

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.services import studies
 from annotator.storage import judging

@@ -9,10 +9,10 @@ import sys
 import click
 import pytest
 
-from annotator import cli as annotator_cli
-from annotator.lazy_commands import Lazy, LazyGroup
+from annotator.cli import root as annotator_cli
+from annotator.cli.lazy import Lazy, LazyGroup
 from annotator.storage import workspace
-from trainer_bridge import cli as bridge_cli
+from trainer_bridge.cli import root as bridge_cli
 
 TABLES = [
     pytest.param(annotator_cli.cli, annotator_cli.COMMANDS, "annotator", id="annotator"),
@@ -34,7 +34,7 @@ def test_each_summary_is_the_first_sentence_of_the_commands_own_help(
 def help_text(module: str, load_first: bool) -> str:
     """`--help` of a command in a fresh process, after loading every lazy command or before loading any."""
     load = "import click; [cli.get_command(click.Context(cli), name) for name in COMMANDS]; " if load_first else ""
-    code = f"from {module}.cli import COMMANDS, cli, main; {load}main()"
+    code = f"from {module}.cli.root import COMMANDS, cli, main; {load}main()"
     return subprocess.run(
         [sys.executable, "-c", code, "--help"], capture_output=True, text=True, check=True, timeout=60,
         env={"COLUMNS": "80", "PATH": "/usr/bin:/bin"},
@@ -52,8 +52,8 @@ def test_help_before_any_command_loads_is_the_help_after_all_have(
 
 
 def test_an_entry_that_names_no_command_is_refused() -> None:
-    group = LazyGroup("g", lazy={"broken": Lazy("annotator.cli:COMMANDS", "Not a command.")})
-    with pytest.raises(TypeError, match=r"annotator\.cli:COMMANDS is a dict, not a click command"):
+    group = LazyGroup("g", lazy={"broken": Lazy("annotator.cli.root:COMMANDS", "Not a command.")})
+    with pytest.raises(TypeError, match=r"annotator\.cli\.root:COMMANDS is a dict, not a click command"):
         group.get_command(click.Context(group), "broken")
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.storage import labels
 from annotator.storage.database import ReadOnlyDatabaseError
 from annotator.storage.workspace import DATABASE_FILE, Workspace, is_new

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.scripted_agent import ScriptedAgent
 from annotator.domain.prompts import MOBILE_R1_VARIANTS, PROMPT_VARIANTS
@@ -19,7 +19,7 @@ from annotator.storage.selection import TrajectorySelection, selected_ids
 from annotator.storage.trajectories import load_trajectories
 from annotator.storage.workspace import Workspace
 from tests.chat_server import ChatServer, Reply, Seen, chat_completion
-from trainer_bridge.cli import cli as bridge
+from trainer_bridge.cli.root import cli as bridge
 
 pytestmark = pytest.mark.slow
 ACTION_NAMES = ('"click"', '"long_press"', '"swipe"', '"system_button"', '"terminate"', '"coordinate2"')

@@ -9,7 +9,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.domain.judge_settings import JudgeSettings, builtin_prompt
 from annotator.storage import judging
 from annotator.storage.judging import ScoreRecord

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.services.bundle import export_bundle
 from annotator.storage.workspace import DATABASE_FILE, Workspace
 from tests.factories import add_trajectory, database_snapshot

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from datasets import load_from_disk
 from sqlalchemy import text
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.collect.agent import AgentDecider
 from annotator.collect.session import CollectionRun
 from annotator.demo.phone.phone import VirtualPhone

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.demo.workspace.build import demo_db_url
 from annotator.demo.workspace.loop import EVALUATED, STEPS, DemoLoop, LoopProgress
 from annotator.storage import evaluations, training_runs

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.instructions import instruction_by_uid
 from annotator.demo.phone.phone import VirtualPhone
@@ -26,7 +26,7 @@ from annotator.storage import models
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 from tests.factories import database_snapshot
-from trainer_bridge.cli import cli as bridge
+from trainer_bridge.cli.root import cli as bridge
 
 LABEL_COLUMNS = ("think", "action_text", "tool_call", "target_box", "verdict")
 

@@ -16,7 +16,7 @@ import pytest
 from adbutils import AdbClient
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT (Ctrl+C) to a child process")

@@ -23,7 +23,7 @@ from annotator.storage.workspace import Workspace
 from tests.chat_server import ChatServer, Reply, chat_completion
 from tests.evaluate.test_offline import A_CLICK, TASKS, accepted
 from tests.evaluate.test_online import import_instructions
-from trainer_bridge.cli import cli
+from trainer_bridge.cli.root import cli
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +109,7 @@ def test_usage_errors_say_what_to_give(held_out: Workspace, tmp_path: Path) -> N
 def test_an_evaluation_killed_mid_run_is_finished_by_the_same_command(held_out: Workspace) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANNOTATOR_")}
     with ChatServer([Reply(body=chat_completion(A_CLICK), delay_s=0.3)]) as server:
-        command = [sys.executable, "-c", "from trainer_bridge.cli import main; main()", "eval", "--base-url",
+        command = [sys.executable, "-c", "from trainer_bridge.cli.root import main; main()", "eval", "--base-url",
                    server.base_url, "--model", "m",
                    "--concurrency", "1", "--data-dir", str(held_out.data_dir)]  # fmt: skip
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -14,7 +14,7 @@ from annotator.storage import evaluations
 from annotator.storage.selection import TrajectorySelection
 from annotator.storage.workspace import Workspace
 from tests.evaluate.test_offline import accepted
-from trainer_bridge.cli import cli
+from trainer_bridge.cli.root import cli
 from trainer_bridge.evaluate.local_policy import LocalModelError, LocalPolicy
 from trainer_bridge.evaluate.offline import EvalJob, EvalSettings, OfflineEvaluation
 from trainer_bridge.train.tiny import build_tiny_qwen

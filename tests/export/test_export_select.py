@@ -15,7 +15,7 @@ from annotator.storage import evaluations
 from annotator.storage.selection import TrajectorySelection
 from annotator.storage.workspace import Workspace
 from tests.select.planned import PlannedModel, Step, add_typing_trajectory
-from trainer_bridge.cli import cli
+from trainer_bridge.cli.root import cli
 from trainer_bridge.evaluate.offline import EvalSettings
 from trainer_bridge.evaluate.policy import EndpointPolicy
 from trainer_bridge.select.run import SelectionJob, run_selection

@@ -16,7 +16,7 @@ from annotator.judge.screens import workspace_screens
 from annotator.storage import labels, models
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
-from trainer_bridge.cli import cli
+from trainer_bridge.cli.root import cli
 from trainer_bridge.export.manifest import Tally
 from trainer_bridge.export.run import ExportOptions, export
 

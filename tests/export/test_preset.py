@@ -13,7 +13,7 @@ from sqlalchemy import select
 from annotator.storage import labels, models
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
-from trainer_bridge.cli import cli
+from trainer_bridge.cli.root import cli
 
 pytestmark = pytest.mark.slow
 

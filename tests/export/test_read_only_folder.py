@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from annotator.storage.workspace import Workspace
 from tests.cli.test_workspace_errors import files_under, tmpfs
 from tests.factories import add_trajectory
-from trainer_bridge.cli import cli
+from trainer_bridge.cli.root import cli
 
 
 def test_export_and_stats_read_a_read_only_folder(tmp_path: Path) -> None:

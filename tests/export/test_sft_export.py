@@ -15,7 +15,7 @@ from annotator.domain.geometry import ScreenSize
 from annotator.domain.model_space import MODEL_SPACE_NAMES, model_space
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
-from trainer_bridge.cli import cli
+from trainer_bridge.cli.root import cli
 from trainer_bridge.export.run import ExportError, ExportOptions, export
 
 pytestmark = pytest.mark.slow

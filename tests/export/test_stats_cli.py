@@ -16,7 +16,7 @@ from annotator.storage import models, statistics
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from tests.services.test_dataset_stats import second_run
-from trainer_bridge.cli import cli
+from trainer_bridge.cli.root import cli
 
 pytestmark = pytest.mark.slow
 
@@ -73,7 +73,7 @@ def records(path: Path) -> list[tuple]:
 def test_the_printed_tables_are_table_2_and_table_6_as_annotator_stats_counts_them(dataset: Workspace) -> None:
     """One definition of Table 2 (annotator.domain.counting): the accepted trajectories and their annotated steps,
     here and in `annotator stats`; every row only when asked, and then not called Table 2."""
-    from annotator.cli import cli as annotator_cli
+    from annotator.cli.root import cli as annotator_cli
 
     output = stats(dataset)
     assert printed_table(output, "Table 2") == [

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_S = 60.0  # how long a test waits for a process to reach the point where it is killed

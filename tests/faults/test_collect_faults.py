@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.instructions import instruction_by_uid
 from annotator.demo.phone.phone import VirtualPhone

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.collect.agent import AgentDecider
 from annotator.collect.session import CollectionRun, Settings, StopKind, Task
 from annotator.demo.phone.instructions import instruction_by_uid

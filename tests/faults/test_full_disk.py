@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from annotator.cli import cli as annotator_cli
+from annotator.cli.root import cli as annotator_cli
 from annotator.domain.trajectory import CollectorKind, Outcome, ReviewStatus, TrajectoryStatus
 from annotator.services.bundle import export_bundle
 from annotator.storage import collection, labels
@@ -24,7 +24,7 @@ from annotator.storage.workspace import Workspace
 from tests.cli.test_workspace_errors import files_under, tmpfs
 from tests.factories import add_trajectory, database_snapshot, finish_labelling
 from tests.faults.processes import annotator, db_check, one_line_error, start
-from trainer_bridge.cli import cli as trainer_bridge_cli
+from trainer_bridge.cli.root import cli as trainer_bridge_cli
 
 pytestmark = pytest.mark.slow
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.storage.workspace import Workspace
 from tests.faults.processes import db_check, kill, open_fifo_writer, start
-from trainer_bridge.cli import cli as trainer_bridge
+from trainer_bridge.cli.root import cli as trainer_bridge
 
 pytestmark = pytest.mark.slow
 

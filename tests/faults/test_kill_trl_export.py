@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from annotator.storage.workspace import Workspace
 from tests.faults.processes import assert_checks_clean
 from tests.faults.test_kill_exports import killed_while_reading_a_screenshot, leftovers
-from trainer_bridge.cli import cli as trainer_bridge
+from trainer_bridge.cli.root import cli as trainer_bridge
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.domain.trajectory import CollectorKind, Outcome, TrajectoryStatus
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.storage import collection, models

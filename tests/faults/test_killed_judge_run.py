@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.storage import models
 from annotator.storage.workspace import Workspace
 from tests.chat_server import ChatServer, Reply, Seen, chat_completion

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.collect.session import StepEvent, StopKind, Task
 from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.instructions import instruction_by_uid

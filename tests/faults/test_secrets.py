@@ -10,14 +10,14 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import select
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
 from annotator.domain.trajectory import ReviewStatus
 from annotator.storage import labels, models
 from annotator.storage.workspace import Workspace
 from tests.factories import finish_labelling
-from trainer_bridge.cli import cli as trainer_cli
+from trainer_bridge.cli.root import cli as trainer_cli
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.judge.ratings_csv import RatingsFileError, read_ratings_csv
 from annotator.services.bundle import export_bundle
 from annotator.services.importing import import_dataset

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.device.hierarchy import hierarchy_box, parse_hierarchy
 from annotator.imaging.decode import UnreadableImage, checked_image_size, decoded, image_size
 from annotator.importers import tfrecord

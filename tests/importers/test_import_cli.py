@@ -6,7 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.services.review import review_queue
 from annotator.storage.workspace import Workspace
 from tests.importers.datasets import (

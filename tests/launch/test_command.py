@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from trainer_bridge.cli_train import train_command
+from trainer_bridge.cli.train import train_command
 from trainer_bridge.launch.command import deepspeed_config
 from trainer_bridge.launch.settings import parse_sets
 

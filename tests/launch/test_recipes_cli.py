@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from trainer_bridge.cli import cli
-from trainer_bridge.cli_recipes import RELIED_ON
-from trainer_bridge.cli_train import train_command
-from trainer_bridge.train.recipes import load_recipe, recipe_names
+from annotator.domain.recipes import load_recipe, recipe_names
+from trainer_bridge.cli.recipes import RELIED_ON
+from trainer_bridge.cli.root import cli
+from trainer_bridge.cli.train import train_command
 
 PAPER_RECIPES = [name for name in recipe_names() if not load_recipe(name)["paper"].startswith("none")]
 

@@ -19,8 +19,8 @@ from annotator.storage import training_runs
 from annotator.storage.owners import Owner, reap_abandoned
 from annotator.storage.training_runs import NewRun
 from annotator.storage.workspace import Workspace
-from trainer_bridge.cli_runs import runs_command
-from trainer_bridge.cli_train import train_command
+from trainer_bridge.cli.runs import runs_command
+from trainer_bridge.cli.train import train_command
 from trainer_bridge.launch.command import Topology
 from trainer_bridge.launch.process import group_members
 from trainer_bridge.launch.run import Plan, cancel, follow, launch, sync

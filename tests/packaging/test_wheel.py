@@ -32,7 +32,7 @@ def test_wheel_carries_resources_and_migrations(wheel: Path) -> None:
     assert "annotator/resources/prompts/mobile_agent_paper.txt" in names
     assert "annotator/storage/migrations/env.py" in names
     assert any(n.startswith("annotator/storage/migrations/versions/0001") for n in names)
-    assert "trainer_bridge/cli.py" in names
+    assert "trainer_bridge/cli/root.py" in names
     assert not any(n.startswith("tests/") for n in names)
 
 

@@ -20,10 +20,10 @@ from annotator.demo.workspace.build import build_demo, demo_db_url
 from annotator.domain.model_space import default_export_space
 from annotator.domain.paper_answers import loads
 from annotator.domain.prompts import PromptVariant
+from annotator.domain.recipes import load_recipe, recipe_names
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.run import ExportOptions, export
 from trainer_bridge.rewards.recipes import RECIPES, trl_rewards
-from trainer_bridge.train.recipes import load_recipe, recipe_names
 
 pytestmark = pytest.mark.slow
 

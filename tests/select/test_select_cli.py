@@ -14,7 +14,7 @@ from annotator.storage import evaluations
 from annotator.storage.workspace import Workspace
 from tests.chat_server import Reply, Seen
 from tests.select.planned import PlannedModel, Step, add_typing_trajectory
-from trainer_bridge.cli import cli
+from trainer_bridge.cli.root import cli
 
 pytestmark = pytest.mark.slow
 

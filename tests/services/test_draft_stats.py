@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.domain.drafts import Draft
 from annotator.services.annotation import Editor
 from annotator.services.draft_stats import draft_stats

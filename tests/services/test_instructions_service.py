@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.demo.phone.instructions import all_instructions
 from annotator.llm import LLMClient, LLMConfig
 from annotator.services import instructions as service

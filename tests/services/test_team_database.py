@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.services import review
 from annotator.services import team as team_service
 from annotator.services.annotation import Editor, IncompleteWork

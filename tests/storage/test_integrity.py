@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from annotator.cli import cli
+from annotator.cli.root import cli
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.storage import integrity
 from annotator.storage.collection import PNG, store_blob

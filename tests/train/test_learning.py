@@ -23,7 +23,7 @@ from annotator.demo.workspace.build import DemoRun, build_demo, demo_db_url
 from annotator.storage import instructions
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
-from trainer_bridge.cli import cli
+from trainer_bridge.cli.root import cli
 from trainer_bridge.train import grpo_action, grpo_task, sft
 
 pytestmark = [pytest.mark.slow, pytest.mark.train]

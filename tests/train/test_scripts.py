@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from safetensors.torch import load_file
 
+from annotator.domain.recipes import SCRIPTS, load_recipe, recipe_names, recipe_path
 from trainer_bridge.rewards import RECIPES
 from trainer_bridge.train import grpo_action, sft
 from trainer_bridge.train.common import load_model
-from trainer_bridge.train.recipes import SCRIPTS, load_recipe, recipe_names, recipe_path
 
 pytestmark = [pytest.mark.slow, pytest.mark.train]
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
+from annotator.domain.recipes import load_recipe
 from tests.rewards.calls import infigui, truth
 from trainer_bridge.launch.command import LaunchError
 from trainer_bridge.launch.settings import check_reward
 from trainer_bridge.train import rloo_action
-from trainer_bridge.train.recipes import load_recipe
 
 INFIGUI = {"prompt_variant": "infigui-r1"}  # an export's manifest, as far as the checks read it
 LABELLED = "<think>当前在首页</think><action>点击“搜索”</action><tool_call>{}</tool_call>"

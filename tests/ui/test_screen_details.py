@@ -120,9 +120,9 @@ def test_every_shipped_recipe_is_said_in_chinese_and_dates_read_one_way(qtbot: Q
     (a new recipe without one fails here), and the Runs view shows them translated."""
     from datetime import datetime
 
+    from annotator.domain.recipes import load_recipe, recipe_names
     from annotator.ui.models.tables import moment
     from annotator.ui.runs.recipe_words import WORDS
-    from trainer_bridge.train.recipes import load_recipe, recipe_names
 
     for name in recipe_names():
         recipe = load_recipe(name)

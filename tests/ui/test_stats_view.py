@@ -23,7 +23,7 @@ from annotator.ui.stats import view as view_module
 from annotator.ui.workers import Jobs
 from tests.factories import add_trajectory
 from tests.ui.conftest import bulk_trajectories
-from trainer_bridge.cli import cli
+from trainer_bridge.cli.root import cli
 
 pytestmark = pytest.mark.slow
 

@@ -19,9 +19,9 @@ from typing import Any
 import yaml
 
 from annotator.domain.endpoint_url import url_secrets
+from annotator.domain.recipes import SCRIPTS, RecipeError, load_recipe, recipe_names
 from trainer_bridge.launch.command import LaunchError, Topology
 from trainer_bridge.train.common import MANIFEST, TrainingSetupError, read_manifest
-from trainer_bridge.train.recipes import SCRIPTS, RecipeError, load_recipe, recipe_names
 
 RESOLVED = "recipe.yaml"
 FIXED_KEYS = ("script", "stage")  # what the recipe is for: another script or stage is another recipe

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from trainer_bridge.train.recipes import SCRIPTS, RecipeError, load_recipe, recipe_path
+from annotator.domain.recipes import SCRIPTS, RecipeError, load_recipe, recipe_path
 
 MANIFEST = "manifest.json"  # written by trainer_bridge.export (not imported: training needs no database)
 # The language model's projections (Qwen2.5-VL names); the vision tower's are left frozen unless asked.

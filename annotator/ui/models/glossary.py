@@ -1,7 +1,7 @@
 """What each figure of the Models view means and which paper names it so: the names, the list's short headers,
 the tooltips that explain them and the legend line under the list.
 
-The names are the papers' (annotator.domain.evaluation, trainer_bridge.cli_eval_text): Mobile-R1's Acc., Task
+The names are the papers' (annotator.domain.evaluation, trainer_bridge.cli.eval_text): Mobile-R1's Acc., Task
 Succ., Tail Succ. and R_Act; the AndroidControl / GUI-Odyssey protocol's TM, GR and SR (OS-Atlas's 14% rule; the
 EM / SR that UI-R1 and GUI-R1 publish).
 """

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from annotator.cli_common import opened_workspace
+from annotator.cli.common import opened_workspace
 from annotator.domain.counting import Counting
 from annotator.services.stats import dataset_stats
 from annotator.services.target_boxes import suggest_missing_boxes

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from annotator.cli_common import emit
+from annotator.cli.common import emit
 from annotator.judge import REPORT_FORMATS as FORMATS
 from annotator.judge.agreement_consensus import TIE_RULES
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from annotator.cli_common import opened_workspace
+from annotator.cli.common import opened_workspace
 
 PATH = click.Path(exists=True, path_type=Path)
 IMAGES_HELP = (

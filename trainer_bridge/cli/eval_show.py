@@ -12,8 +12,8 @@ import click
 from annotator.domain.evaluation import HEADLINE, compare
 from annotator.storage import evaluations
 from annotator.storage.workspace import Workspace
-from trainer_bridge.cli_eval_text import LABELS, headline_lines, percent, write_reports
-from trainer_bridge.cli_options import workspace_options
+from trainer_bridge.cli.eval_text import LABELS, headline_lines, percent, write_reports
+from trainer_bridge.cli.options import workspace_options
 
 
 def _evaluation(workspace: Workspace, evaluation_id: int) -> evaluations.EvaluationInfo:

@@ -18,8 +18,8 @@ from annotator.domain.model_space import DEFAULT_IMAGE_SCALE, MODEL_SPACE_NAMES
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS, prompt_variant
 from annotator.llm.client import LLMConfig
 from annotator.storage.workspace import Workspace
-from trainer_bridge.cli_eval_options import given_space
-from trainer_bridge.cli_options import selection, selection_options, workspace_options
+from trainer_bridge.cli.eval_options import given_space
+from trainer_bridge.cli.options import selection, selection_options, workspace_options
 from trainer_bridge.evaluate.offline import LEVELS, EvalProgress, EvalSettings
 from trainer_bridge.evaluate.policy import EndpointPolicy
 from trainer_bridge.select.rates import load_selection

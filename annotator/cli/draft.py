@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from annotator.cli_common import command_workspace, request_tries_options
+from annotator.cli.common import command_workspace, request_tries_options
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, MOBILE_R1_VARIANTS, prompt_variant
 from annotator.llm.client import LLMError
 from annotator.services.drafting import DraftProgress, DraftSummary, draft_steps

@@ -15,7 +15,7 @@ import click
 import yaml
 
 from annotator.storage.workspace import DATA_DIR_ENV, DB_URL_ENV, Workspace, default_data_dir
-from trainer_bridge.cli_options import workspace_options
+from trainer_bridge.cli.options import workspace_options
 from trainer_bridge.launch.command import DEEPSPEED, MAIN_PORT, LaunchError, Topology, shell_line
 from trainer_bridge.launch.run import Plan, follow, launch
 from trainer_bridge.launch.settings import (

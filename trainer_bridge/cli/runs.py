@@ -12,7 +12,7 @@ import click
 from annotator.storage import training_runs
 from annotator.storage.training_runs import RunInfo, RunNotFoundError
 from annotator.storage.workspace import Workspace
-from trainer_bridge.cli_options import workspace_options
+from trainer_bridge.cli.options import workspace_options
 from trainer_bridge.launch.process import GRACE_S
 from trainer_bridge.launch.run import cancel, follow, resume, sync
 from trainer_bridge.launch.text import event_line, run_lines, run_row
@@ -105,7 +105,7 @@ def cancel_command(run_id: int, grace: float, data_dir: Any, db_url: str | None)
 @workspace_options
 def resume_command(run_id: int, detach: bool, data_dir: Any, db_url: str | None) -> None:
     """Launch an ended run again with the same configuration; it goes on from its last checkpoint."""
-    from trainer_bridge.cli_train import start_follower
+    from trainer_bridge.cli.train import start_follower
 
     with Workspace.open(data_dir, db_url) as workspace:
         _get(workspace, run_id)

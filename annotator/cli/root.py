@@ -1,83 +1,79 @@
-"""The `annotator` command: the root group, the desktop app, and where each subcommand lives.
+"""The `annotator` command: the root group and where each subcommand lives.
 
-Subcommands load when they run (annotator.lazy_commands): `annotator --help` and `--version` import no
+Subcommands load when they run (annotator.cli.lazy): `annotator --help` and `--version` import no
 command's module, and a command imports only what it uses (tests/test_startup_imports.py keeps it so).
 """
 
 from __future__ import annotations
 
-import gc
-import importlib
 import signal
-import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from annotator import __version__
-from annotator.lazy_commands import Lazy, LazyGroup
+from annotator.cli.lazy import Lazy, LazyGroup
 
-GUI_MODULE = "annotator.ui.app"
 # The variables annotator.storage.workspace reads, named here so that `--help` does not load the database
 # layer to spell them (tests/cli/test_lazy_commands.py checks that they agree).
 DATA_DIR_ENV, DB_URL_ENV = "ANNOTATOR_DATA_DIR", "ANNOTATOR_DB_URL"
 
 COMMANDS = {
     "agreement": Lazy(
-        "annotator.cli_agreement:agreement",
+        "annotator.cli.agreement:agreement",
         "Agreement of a judge with human raters: exact / within-one (Wilson 95%), MAD, bias, Spearman, Kendall "
         "tau-b, quadratic-weighted kappa (bootstrap 95%), Krippendorff's alpha and Fleiss' kappa of the humans.",
     ),
     "assign": Lazy(
-        "annotator.cli_team:assign",
+        "annotator.cli.team:assign",
         "Give trajectories, an app's instruction set or a study to a person (admins only).",
     ),
     "collect": Lazy(
-        "annotator.cli_collect:collect",
+        "annotator.cli.collect:collect",
         "Record trajectories: a VLM agent (--agent-url) or you (teleoperation) drive the phone, step by step.",
     ),
-    "db": Lazy("annotator.cli_db:db", "Database information and upgrades."),
+    "db": Lazy("annotator.cli.db:db", "Database information and upgrades."),
+    "gui": Lazy("annotator.cli.gui:gui", "Open the desktop app on the workspace (--data-dir / --db)."),
     "draft": Lazy(
-        "annotator.cli_draft:draft",
+        "annotator.cli.draft:draft",
         "Ask a model for drafts of the steps nobody has labelled yet (pre-annotation, InfiGUI-R1 3.1).",
     ),
-    "demo": Lazy("annotator.cli_demo:demo", "Build a demo workspace with real data and open the app on it."),
+    "demo": Lazy("annotator.cli.demo:demo", "Build a demo workspace with real data and open the app on it."),
     "devices": Lazy(
-        "annotator.cli_collect:devices",
+        "annotator.cli.collect:devices",
         "List connected phones: model, Android version, screen size, density, rotation.",
     ),
-    "export": Lazy("annotator.cli_bundle:export_group", "Write data out."),
-    "import": Lazy("annotator.cli_bundle:import_group", "Bring data in."),
+    "export": Lazy("annotator.cli.bundle:export_group", "Write data out."),
+    "import": Lazy("annotator.cli.bundle:import_group", "Bring data in."),
     "instructions": Lazy(
-        "annotator.cli_instructions:instructions",
+        "annotator.cli.instructions:instructions",
         "The tasks to collect: import lists, generate drafts with a model, review them.",
     ),
     "judge": Lazy(
-        "annotator.cli_judge:judge",
+        "annotator.cli.judge:judge",
         "Score whole trajectories with an LLM judge (Mobile-R1 B.3 rubric, 0-4) and list the judges.",
     ),
     "people": Lazy(
-        "annotator.cli_team:people", "The people of this workspace and their roles (annotator, reviewer, admin)."
+        "annotator.cli.team:people", "The people of this workspace and their roles (annotator, reviewer, admin)."
     ),
     "queue": Lazy(
-        "annotator.cli_team:queue",
+        "annotator.cli.team:queue",
         "What a person has to do: trajectories to label and to review, studies to rate, instruction sets.",
     ),
     "scripted-endpoint": Lazy(
-        "annotator.cli_virtual:scripted_endpoint",
+        "annotator.cli.virtual:scripted_endpoint",
         "The built-in scripted agent behind an OpenAI-compatible API (model `scripted`).",
     ),
     "stats": Lazy(
-        "annotator.cli_db:stats_command",
+        "annotator.cli.db:stats_command",
         "Counts of apps, instructions, trajectories and steps, per action and per app.",
     ),
     "study": Lazy(
-        "annotator.cli_study:study",
+        "annotator.cli.study:study",
         "Blind human-scoring studies that check a judge against people (Mobile-R1 Appendix I).",
     ),
     "virtual-phone": Lazy(
-        "annotator.cli_virtual:virtual_phone",
+        "annotator.cli.virtual:virtual_phone",
         "The built-in virtual phone: a Chinese shopping, video and settings phone on a loopback adb server.",
     ),
 }
@@ -100,35 +96,9 @@ def cli(context: click.Context, data_dir: Path | None, db_url: str | None) -> No
     # data_dir None is the user data folder; Workspace.open works it out when a command opens the workspace
     context.obj = {"data_dir": data_dir, "db_url": db_url}
     if context.invoked_subcommand is None:  # plain `annotator`: the desktop app on the user's workspace
+        from annotator.cli.gui import gui
+
         context.invoke(gui)
-
-
-@cli.command("gui")
-@click.pass_context
-def gui(context: click.Context) -> None:
-    """Open the desktop app on the workspace (--data-dir / --db)."""
-    from annotator.storage.workspace import default_data_dir
-
-    run_gui = load_gui()  # by name: the other commands never load Qt
-    sys.exit(run_gui(context.obj["data_dir"] or default_data_dir(), db_url=context.obj["db_url"]))
-
-
-def load_gui(module: str = GUI_MODULE) -> Callable[..., int]:
-    """The desktop app's `run_gui`, loaded before any work so that a missing app is said at once.
-
-    Imported by name: the CLI must not pull Qt in for its other commands (import-linter checks that).
-    """
-    gc.disable()  # the app's ~900 modules would trigger two full collections (~0.15 s) that free nothing
-    try:
-        return importlib.import_module(module).run_gui
-    except ImportError as error:
-        raise click.ClickException(
-            f"the desktop app is not available in this installation ({error}); "
-            "`annotator demo --no-gui` builds the demo workspace without it."
-        ) from None
-    finally:
-        gc.freeze()  # what the imports made lives as long as the app: later collections need not walk it
-        gc.enable()
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS, Pr
 from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.storage.studies import PERSON_ENV, hidden_judging, person_asking
 from annotator.storage.workspace import Workspace
-from trainer_bridge.cli_options import (
+from trainer_bridge.cli.options import (
     WHOLE_DATASET_SPLIT,
     opened_workspace,
     selection,

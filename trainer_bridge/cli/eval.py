@@ -14,7 +14,7 @@ import click
 from annotator.device.adb import devices_option
 from annotator.storage import evaluations
 from annotator.storage.workspace import Workspace
-from trainer_bridge.cli_eval_options import (
+from trainer_bridge.cli.eval_options import (
     endpoint_config,
     eval_settings,
     make_policy,
@@ -22,9 +22,9 @@ from trainer_bridge.cli_eval_options import (
     sampling_options,
     with_manifest,
 )
-from trainer_bridge.cli_eval_show import compare_command, list_command, report_command, show_command
-from trainer_bridge.cli_eval_text import headline_lines, write_reports
-from trainer_bridge.cli_options import selection, selection_options, workspace_options
+from trainer_bridge.cli.eval_show import compare_command, list_command, report_command, show_command
+from trainer_bridge.cli.eval_text import headline_lines, write_reports
+from trainer_bridge.cli.options import selection, selection_options, workspace_options
 from trainer_bridge.evaluate.offline import EvalJob, EvalProgress, EvalResult, OfflineEvaluation
 
 

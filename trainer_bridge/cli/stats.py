@@ -1,7 +1,7 @@
 """`trainer-bridge stats`: the shape of a selection and of its splits, as Mobile-R1 reports its dataset.
 
 The numbers come from ``annotator.storage.statistics``, the module the app's statistics view counts with, and
-the selection and split options are `trainer-bridge export`'s own (trainer_bridge.cli_options), so a split's
+the selection and split options are `trainer-bridge export`'s own (trainer_bridge.cli.options), so a split's
 statistics describe exactly the trajectories an export with the same options puts in it. What is counted is
 `annotator stats`'s definition (``annotator.domain.counting``): by default Mobile-R1 Table 2's dataset (the
 accepted trajectories of the selection and their annotated steps), with --every-row every trajectory of the
@@ -27,7 +27,7 @@ from annotator.storage.database import Database
 from annotator.storage.selection import TrajectorySelection, selected_ids, selected_keys
 from annotator.storage.statistics import WHOLE, DatasetShape, load_facts, split_shapes, totals_table, write_tables
 from annotator.storage.studies import PERSON_ENV, HiddenJudging, hidden_judging, person_asking
-from trainer_bridge.cli_options import (
+from trainer_bridge.cli.options import (
     opened_workspace,
     selection,
     selection_options,

@@ -1,6 +1,8 @@
-"""The shipped training recipes: one YAML file each, a paper's settings (or a tiny CPU run), read by the scripts'
-`--recipe NAME` (TRL's `--config FILE`) and by the launcher. Each names its `script` (sft, grpo_action, grpo_task)
-and the export `stage` it trains on; the other keys are the script's arguments and TRL's config fields."""
+"""The shipped training recipes: one YAML file each in annotator/resources/recipes, a paper's settings (or a tiny
+CPU run), read by the training scripts' `--recipe NAME` (TRL's `--config FILE`), by the launcher and by the app's
+Runs view: here, in the domain, so that the app lists them without importing the trainer bridge. Each names its
+`script` (sft, grpo_action, grpo_task) and the export `stage` it trains on; the other keys are the script's
+arguments and TRL's config fields."""
 
 from __future__ import annotations
 
@@ -8,6 +10,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+FOLDER = "recipes"  # under annotator/resources
+# What a recipe's run needs installed (the `train` extra); `trainer-bridge doctor` and the Runs view check them.
+TRAIN_PACKAGES = ("torch", "torchvision", "transformers", "trl", "peft", "accelerate", "datasets")
 SCRIPTS = {"sft": "sft", "grpo_action": "grpo-action", "rloo_action": "grpo-action", "grpo_task": "grpo-task"}
 
 
@@ -16,7 +21,7 @@ class RecipeError(ValueError):
 
 
 def recipe_names() -> list[str]:
-    folder = resources.files(__package__)
+    folder = resources.files("annotator.resources").joinpath(FOLDER)
     return sorted(entry.name[: -len(".yaml")] for entry in folder.iterdir() if entry.name.endswith(".yaml"))
 
 
@@ -27,7 +32,7 @@ def recipe_path(name_or_path: str) -> Path:
         return given
     if name_or_path not in recipe_names():
         raise RecipeError(f"no recipe {name_or_path!r}; shipped: {', '.join(recipe_names())} (or a .yaml file)")
-    return Path(str(resources.files(__package__) / f"{name_or_path}.yaml"))
+    return Path(str(resources.files("annotator.resources").joinpath(FOLDER, f"{name_or_path}.yaml")))
 
 
 def load_recipe(name_or_path: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from annotator.cli_common import command_workspace
+from annotator.cli.common import command_workspace
 from annotator.domain.trajectory import InstructionStatus
 from annotator.llm.client import LLMClient, LLMConfig, LLMError
 from annotator.services import instructions as service

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from annotator.cli_common import command_workspace, emit
+from annotator.cli.common import command_workspace, emit
 from annotator.judge import REPORT_FORMATS as FORMATS
 from annotator.judge.agreement_consensus import TIE_RULES, TieRule
 from annotator.services import studies as service

@@ -13,7 +13,7 @@ from dataclasses import asdict
 
 import click
 
-from annotator.cli_common import command_workspace
+from annotator.cli.common import command_workspace
 from annotator.domain.trajectory import ReviewStatus, TrajectoryStatus
 from annotator.services import team
 from annotator.services.team import Target

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from annotator.cli import load_gui
+from annotator.cli.gui import load_gui
 from annotator.demo.workspace.build import (
     DemoExistsError,
     DemoReport,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from annotator.cli_common import opened_workspace
+from annotator.cli.common import opened_workspace
 from annotator.collect.decide import Decider
 from annotator.collect.session import RunResult, Settings, StepEvent, Task
 from annotator.collect.teleop import HELP, TeleopDecider, parse_command
@@ -288,7 +288,7 @@ def _report(results: list[RunResult], wanted: int) -> bool:
 
 
 def _collect_on_devices(workspace: Workspace, options: dict[str, Any], settings: Settings) -> bool:
-    from annotator.cli_collect_devices import collect_on_devices
+    from annotator.cli.collect_devices import collect_on_devices
     from annotator.services.parallel_collecting import choose_phones
 
     if options["serial"] is not None or options["resume_id"] is not None:

@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from annotator.cli_common import command_workspace, progress_printer
-from annotator.cli_import import dataset_commands
+from annotator.cli.common import command_workspace, progress_printer
+from annotator.cli.importing import dataset_commands
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.services.bundle_manifest import BundleError
 from annotator.services.studies import hidden_judging

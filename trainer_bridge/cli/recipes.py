@@ -12,8 +12,8 @@ from typing import Any
 
 import click
 
+from annotator.domain.recipes import RecipeError, load_recipe, recipe_names
 from trainer_bridge.launch.settings import script_fields
-from trainer_bridge.train.recipes import RecipeError, load_recipe, recipe_names
 
 DESCRIBING = ("script", "stage", "description", "paper", "sources")  # what a recipe says of itself
 # The settings a GRPO-style run relies on: shown with the default they take when a recipe leaves them out.

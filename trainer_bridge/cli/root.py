@@ -1,4 +1,4 @@
-"""The `trainer-bridge` command; `export` and `stats` load when they run (annotator.lazy_commands)."""
+"""The `trainer-bridge` command; `export` and `stats` load when they run (annotator.cli.lazy)."""
 
 from __future__ import annotations
 
@@ -9,36 +9,36 @@ from importlib import import_module
 import click
 
 from annotator import __version__
-from annotator.lazy_commands import Lazy, LazyGroup
+from annotator.cli.lazy import Lazy, LazyGroup
+from annotator.domain.recipes import TRAIN_PACKAGES
 
 COMMANDS = {
     "export": Lazy(
-        "trainer_bridge.cli_export:export_command",
+        "trainer_bridge.cli.export:export_command",
         "Write a training dataset of labelled steps (manifest.json says what is in it).",
     ),
     "eval": Lazy(
-        "trainer_bridge.cli_eval:eval_command",
+        "trainer_bridge.cli.eval:eval_command",
         "Evaluate a policy on held-out steps (offline) or on phones (--online).",
     ),
     "select": Lazy(
-        "trainer_bridge.cli_select:select_command",
+        "trainer_bridge.cli.select:select_command",
         "Sample a model N times per step and store pass rates, for `export --select` (hard, band, bottleneck).",
     ),
     "train": Lazy(
-        "trainer_bridge.cli_train:train_command",
+        "trainer_bridge.cli.train:train_command",
         "Launch a training recipe with accelerate, recorded and followed in the workspace's database.",
     ),
-    "runs": Lazy("trainer_bridge.cli_runs:runs_command", "List, show, follow, cancel and resume training runs."),
+    "runs": Lazy("trainer_bridge.cli.runs:runs_command", "List, show, follow, cancel and resume training runs."),
     "recipes": Lazy(
-        "trainer_bridge.cli_recipes:recipes_command",
+        "trainer_bridge.cli.recipes:recipes_command",
         "The shipped training recipes and where each of their settings comes from.",
     ),
     "stats": Lazy(
-        "trainer_bridge.cli_stats:stats_command",
+        "trainer_bridge.cli.stats:stats_command",
         "Dataset statistics per split: Mobile-R1 Table 2 and Table 6, trajectory lengths, action types.",
     ),
 }
-TRAIN_PACKAGES = ("torch", "torchvision", "transformers", "trl", "peft", "accelerate", "datasets")
 
 
 def installed_version(package: str) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from annotator.cli_common import command_workspace, request_tries_options
+from annotator.cli.common import command_workspace, request_tries_options
 from annotator.domain.judge_settings import DEFAULT_PROMPT, ImagePolicy, builtin_prompts
 from annotator.domain.trajectory import ReviewStatus, TrajectoryStatus
 from annotator.judge.runner import RunProgress, RunSummary

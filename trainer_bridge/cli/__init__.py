@@ -1,0 +1,1 @@
+"""The `trainer-bridge` command, one module per command group; `root` is the entry point (its `main`)."""
