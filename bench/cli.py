@@ -3,7 +3,7 @@
 Each command is a new process, as a user starts it; the commands are run in turn, round after round, so that
 a busy machine slows them alike, and each figure is the median of its rounds. `annotator db info` (on a fresh
 workspace) and `trainer-bridge --help` are reported beside them. Prints one JSON object as its last line
-(DESIGN.md section 6).
+(docs/architecture.md#benchmarks).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ the phone's commands, plus its waits for the other phones' writes) at 8 phones w
 reported beside it (`wall_overhead_ratio`): on a small machine the 8 virtual phones' rendering takes the cores
 the steps need, which grows every wall-time figure whatever the app does.
 
-Prints one JSON object as its last line (DESIGN.md section 6).
+Prints one JSON object as its last line (docs/architecture.md#benchmarks).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ time of the very adb calls it issues, run bare through adbutils (target 1.3: wha
 checks and parsing add); `screencap_bytes_vs_screenshot_png` is the raw PNG bytes' time over `screenshot()`
 plus the PNG encoding needed to store its image (target 1.0: the method observe() uses must be the faster).
 
-Prints one JSON object as its last line (DESIGN.md section 6).
+Prints one JSON object as its last line (docs/architecture.md#benchmarks).
 """
 
 from __future__ import annotations

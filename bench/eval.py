@@ -92,20 +92,30 @@ def measure(work: Path, steps: int, rounds: int) -> dict[str, Any]:
                 reference.append(endpoint_seconds(base_url, built))
                 seconds, result = evaluation_seconds(workspace, base_url, settings, run)
                 measured.append(seconds)
-                log(f"round {run + 1}: endpoint {reference[-1]:.2f} s, evaluation {seconds:.2f} s "
-                    f"({result.answered} answered, accuracy {result.summary['step_accuracy']:.3f})")  # fmt: skip
+                log(
+                    f"round {run + 1}: endpoint {reference[-1]:.2f} s, evaluation {seconds:.2f} s "
+                    f"({result.answered} answered, accuracy {result.summary['step_accuracy']:.3f})"
+                )
         finally:
             process.terminate()
             process.wait()
     best_reference, best = min(reference), min(measured)
     overhead = best / best_reference - 1
     figures = {
-        "steps": len(built), "endpoint_s": round(best_reference, 3), "evaluation_s": round(best, 3),
+        "steps": len(built),
+        "endpoint_s": round(best_reference, 3),
+        "evaluation_s": round(best, 3),
         "endpoint_steps_per_s": round(len(built) / best_reference, 1),
-        "evaluation_steps_per_s": round(len(built) / best, 1), "overhead": round(overhead, 4),
-    }  # fmt: skip
-    goal = {"name": "evaluation_overhead", "value": round(100 * overhead, 1), "target": 100 * GOAL_OVERHEAD,
-            "unit": "%", "better": "lower"}  # fmt: skip
+        "evaluation_steps_per_s": round(len(built) / best, 1),
+        "overhead": round(overhead, 4),
+    }
+    goal = {
+        "name": "evaluation_overhead",
+        "value": round(100 * overhead, 1),
+        "target": 100 * GOAL_OVERHEAD,
+        "unit": "%",
+        "better": "lower",
+    }
     return {"bench": "eval", "machine": machine() | {"concurrency": CONCURRENCY}, "figures": figures, "goals": [goal]}
 
 

@@ -83,16 +83,23 @@ def build_workspace(folder: Path, steps: int, pool_size: int, origins: dict[str,
         instruction = collection.add_instruction(db, app, f"在{app}里完成第 {number} 个任务")
         trajectory = collection.start_trajectory(db, instruction, collector)
         for index in range(length):
-            call = click(rng) if index < length - 1 else {
-                "name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}  # fmt: skip
+            call = (
+                click(rng)
+                if index < length - 1
+                else {"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}
+            )
             screen = with_text_chunk(pool[(number + index) % pool_size], f"trajectory {number} step {index}")
             if origins is not None:
                 origins[hashlib.sha256(screen).hexdigest()] = (number + index) % pool_size
             step_id = collection.record_step(db, workspace.blobs, trajectory, collection.Observation(screen, call))
             with db.session() as session, session.begin():
                 row = session.get(models.Step, step_id)
-                changes = {"think": f"当前在第 {index} 步，下一步点击目标", "action_text": "点击目标",
-                           "tool_call": call, "verdict": "correct"}  # fmt: skip
+                changes = {
+                    "think": f"当前在第 {index} 步，下一步点击目标",
+                    "action_text": "点击目标",
+                    "tool_call": call,
+                    "verdict": "correct",
+                }
                 labels.apply_label_changes(session, row, changes, None)
             written += 1
         collection.finish_trajectory(db, trajectory, TrajectoryStatus.COMPLETE, Outcome.SUCCESS)
@@ -176,10 +183,12 @@ def export_once(workspace: Any, fmt: str, out: Path, scale: float | None) -> dic
 def export_figures(key: str, run: dict[str, float], copy_s: float, copied: int) -> dict[str, Any]:
     seconds = run["seconds"]
     return {
-        f"{key}_s": round(seconds, 2), f"{key}_steps_per_s": round(run["samples"] / seconds, 1),
-        f"{key}_vs_copy": round(seconds / copy_s, 2), f"{key}_output_mib": round(run["bytes"] / 2**20, 1),
+        f"{key}_s": round(seconds, 2),
+        f"{key}_steps_per_s": round(run["samples"] / seconds, 1),
+        f"{key}_vs_copy": round(seconds / copy_s, 2),
+        f"{key}_output_mib": round(run["bytes"] / 2**20, 1),
         f"{key}_vs_copy_of_output": round(seconds / (copy_s * run["bytes"] / copied), 2),
-    }  # fmt: skip
+    }
 
 
 def goal_ratio(mode: str, run: dict[str, float], copy_s: float, copied: int) -> float:
@@ -214,8 +223,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--formats", default=",".join(FORMATS), help=f"comma-separated (default {','.join(FORMATS)})")
     parser.add_argument("--images", default="as_stored,default", help="as_stored, default or both (default both)")
     near = f"{NEAR * 100:.0f}%%"  # argparse formats help with %
-    parser.add_argument("--pairs", type=int, help=f"exports (each with its copy) behind a goal whose first ratio is "
-                        f"within {near} of its target; the median is kept (default {PAIRS}; 1 quick)")  # fmt: skip
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        help=f"exports (each with its copy) behind a goal whose first ratio is "
+        f"within {near} of its target; the median is kept (default {PAIRS}; 1 quick)",
+    )
     parser.add_argument("--workdir", type=Path, help="where the work folder goes (default: system temp)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     args = parser.parse_args(argv)
@@ -279,8 +292,11 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             result, copy_s, copied = export_and_copy(workspace, fmt, mode, work / key, work / "copy")
             pairs[key] = (mode, fmt, [(result, copy_s)])
             copies.append(copy_s)
-        close = [key for key, (mode, _, [(run, copy_s)]) in pairs.items()
-                 if near_target(mode, goal_ratio(mode, run, copy_s, copied))]  # fmt: skip
+        close = [
+            key
+            for key, (mode, _, [(run, copy_s)]) in pairs.items()
+            if near_target(mode, goal_ratio(mode, run, copy_s, copied))
+        ]
         for _ in range(args.pairs - 1):  # round by round, so that each goal's pairs spread over the minutes
             for key in close:
                 mode, fmt, measured = pairs[key]
@@ -299,8 +315,10 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                     round(goal_ratio(mode, run, seconds, copied), 2) for run, seconds in measured
                 ]
             of_output, mib = figures[f"{key}_vs_copy_of_output"], figures[f"{key}_output_mib"]
-            log(f"{key}: {figures[f'{key}_steps_per_s']:.0f} steps/s, {figures[f'{key}_vs_copy']:.1f}x the copy, "
-                f"{of_output:.1f}x a copy of its {mib:.0f} MiB")  # fmt: skip
+            log(
+                f"{key}: {figures[f'{key}_steps_per_s']:.0f} steps/s, {figures[f'{key}_vs_copy']:.1f}x the copy, "
+                f"{of_output:.1f}x a copy of its {mib:.0f} MiB"
+            )
             if mode in TARGETS:
                 goals.append(goal(figures, key, mode))
     figures["total_s"] = round(time.perf_counter() - started, 1)

@@ -7,7 +7,7 @@ until the first page is in the table and until the counts are shown, the same pa
 Then the app as `annotator gui` starts it (run_gui; bench/gui_start.py), in fresh processes, from process start to
 the first rows of the browser. Then a second workspace of 25-step trajectories with real virtual-phone screenshots
 (1,000 of them: 25,000 steps; bench/gui_annotation.py): opening a trajectory in the annotation view, switching
-steps, and the peak memory of a window that has loaded it. Prints one JSON object (DESIGN.md section 6) as its last
+steps, and the peak memory of a window holding it. Prints one JSON object (docs/architecture.md#benchmarks) as its last
 line.
 """
 
@@ -92,10 +92,14 @@ def build(data_dir: Path, n_trajectories: int, max_steps: int, seed: int = 7) ->
             insert(models.Person), [{"id": i + 1, "name": n, "role": "annotator"} for i, n in enumerate(PEOPLE)]
         )
         instructions = [
-            {"id": i + 1, "uid": f"i-{i}", "app_id": i % len(APPS) + 1,
-             "text": f"打开{APPS[i % len(APPS)]}，{rng.choice(VERBS)}{rng.choice(THINGS)}（第 {i} 条）"}
+            {
+                "id": i + 1,
+                "uid": f"i-{i}",
+                "app_id": i % len(APPS) + 1,
+                "text": f"打开{APPS[i % len(APPS)]}，{rng.choice(VERBS)}{rng.choice(THINGS)}（第 {i} 条）",
+            }
             for i in range(1500)
-        ]  # fmt: skip
+        ]
         connection.execute(insert(models.Instruction), instructions)
         connection.execute(insert(models.Blob), [{"sha256": "0" * 64, "size": 1, "media_type": "image/png"}])
         step_id = 0
@@ -104,23 +108,38 @@ def build(data_dir: Path, n_trajectories: int, max_steps: int, seed: int = 7) ->
             for t in range(first + 1, min(first + CHUNK, n_trajectories) + 1):
                 review = rng.choice(REVIEW_STATES)
                 human = rng.random() < 0.2
-                trajectories.append({
-                    "id": t, "uid": f"t-{t}", "instruction_id": rng.randint(1, 1500), "run_number": 1,
-                    "collector_kind": "human" if human else "agent", "collector_person_id": 1 if human else None,
-                    "agent_model": None if human else rng.choice(["qwen2.5-vl-7b", "gpt-4o", "scripted"]),
-                    "status": "complete" if rng.random() < 0.95 else "interrupted", "review_status": review,
-                    "outcome": rng.choice(["success", "failure"]), "started_at": start + timedelta(seconds=37 * t),
-                })  # fmt: skip
+                trajectories.append(
+                    {
+                        "id": t,
+                        "uid": f"t-{t}",
+                        "instruction_id": rng.randint(1, 1500),
+                        "run_number": 1,
+                        "collector_kind": "human" if human else "agent",
+                        "collector_person_id": 1 if human else None,
+                        "agent_model": None if human else rng.choice(["qwen2.5-vl-7b", "gpt-4o", "scripted"]),
+                        "status": "complete" if rng.random() < 0.95 else "interrupted",
+                        "review_status": review,
+                        "outcome": rng.choice(["success", "failure"]),
+                        "started_at": start + timedelta(seconds=37 * t),
+                    }
+                )
                 labelled = review != "unlabelled"
                 labeller = rng.randint(1, 3)
                 for index in range(rng.randint(1, max_steps)):
                     step_id += 1
-                    steps.append({
-                        "id": step_id, "trajectory_id": t, "index": index, "screenshot_sha256": "0" * 64,
-                        "screen_width": 1080, "screen_height": 2400, "raw_action": "click",
-                        "think": f"当前在第 {index} 步，需要{rng.choice(VERBS)}" if labelled else None,
-                        "action_text": f"点击{rng.choice(THINGS)}" if labelled else None,
-                    })  # fmt: skip
+                    steps.append(
+                        {
+                            "id": step_id,
+                            "trajectory_id": t,
+                            "index": index,
+                            "screenshot_sha256": "0" * 64,
+                            "screen_width": 1080,
+                            "screen_height": 2400,
+                            "raw_action": "click",
+                            "think": f"当前在第 {index} 步，需要{rng.choice(VERBS)}" if labelled else None,
+                            "action_text": f"点击{rng.choice(THINGS)}" if labelled else None,
+                        }
+                    )
                     if labelled:
                         revisions.append({"step_id": step_id, "field": "think", "person_id": labeller})
             connection.execute(insert(models.Trajectory), trajectories)
@@ -359,20 +378,50 @@ def main(argv: list[str] | None = None) -> int:
             "better": "lower",
         },
         {"name": "peak_rss_mib", "value": figures["peak_rss_mib"], "target": 400, "unit": "MiB", "better": "lower"},
-        {"name": "process_to_rows_ms", "value": figures["process_to_rows_ms"], "target": 1500, "unit": "ms",
-         "better": "lower"},
-        {"name": "open_trajectory_ms", "value": figures["open_trajectory_ms"], "target": 150, "unit": "ms",
-         "better": "lower"},
+        {
+            "name": "process_to_rows_ms",
+            "value": figures["process_to_rows_ms"],
+            "target": 1500,
+            "unit": "ms",
+            "better": "lower",
+        },
+        {
+            "name": "open_trajectory_ms",
+            "value": figures["open_trajectory_ms"],
+            "target": 150,
+            "unit": "ms",
+            "better": "lower",
+        },
         {"name": "switch_step_ms", "value": figures["switch_step_ms"], "target": 50, "unit": "ms", "better": "lower"},
-        {"name": "annotation_peak_rss_mib", "value": figures["annotation_peak_rss_mib"], "target": 400, "unit": "MiB",
-         "better": "lower"},
-        {"name": "keys_accept_step", "value": figures["keys_accept_step"], "target": 1, "unit": "keys",
-         "better": "lower"},
-        {"name": "keys_fix_click", "value": figures["keys_fix_click"], "target": 2, "unit": "clicks and keys",
-         "better": "lower"},
-        {"name": "keys_five_step_trajectory", "value": figures["keys_five_step_trajectory"], "target": 7,
-         "unit": "keys", "better": "lower"},
-    ]  # fmt: skip
+        {
+            "name": "annotation_peak_rss_mib",
+            "value": figures["annotation_peak_rss_mib"],
+            "target": 400,
+            "unit": "MiB",
+            "better": "lower",
+        },
+        {
+            "name": "keys_accept_step",
+            "value": figures["keys_accept_step"],
+            "target": 1,
+            "unit": "keys",
+            "better": "lower",
+        },
+        {
+            "name": "keys_fix_click",
+            "value": figures["keys_fix_click"],
+            "target": 2,
+            "unit": "clicks and keys",
+            "better": "lower",
+        },
+        {
+            "name": "keys_five_step_trajectory",
+            "value": figures["keys_five_step_trajectory"],
+            "target": 7,
+            "unit": "keys",
+            "better": "lower",
+        },
+    ]
     print(json.dumps({"bench": "gui", "machine": machine(), "figures": figures, "goals": goals}, ensure_ascii=False))
     return 0
 

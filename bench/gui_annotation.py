@@ -36,14 +36,25 @@ def _record_real_trajectory(workspace: Any) -> int:
         }
         reply = f"<think>当前在推荐页第 {index} 屏，向上滑动，以便看到更多商品</think><action>向上滑动页面</action>"
         observation = collection.Observation(
-            phone.screencap_png(), tool_call, hierarchy_xml=phone.hierarchy_xml().encode(), package=shop,
+            phone.screencap_png(),
+            tool_call,
+            hierarchy_xml=phone.hierarchy_xml().encode(),
+            package=shop,
             model_reply=reply,
-        )  # fmt: skip
+        )
         step_id = collection.record_step(db, workspace.blobs, trajectory, observation)
         if index % 2 == 0:
-            labels.update_label(db, step_id, {"think": f"当前在第 {index} 屏，向上滑动，以便浏览更多商品",
-                                              "tool_call": tool_call, "target_box": [0, 300, 1080, 2200],
-                                              "verdict": "correct"}, person="小王")  # fmt: skip
+            labels.update_label(
+                db,
+                step_id,
+                {
+                    "think": f"当前在第 {index} 屏，向上滑动，以便浏览更多商品",
+                    "tool_call": tool_call,
+                    "target_box": [0, 300, 1080, 2200],
+                    "verdict": "correct",
+                },
+                person="小王",
+            )
         phone.swipe(x, y, x, y - 700) if index % 5 != 4 else phone.keyevent("KEYCODE_BACK")
     collection.finish_trajectory(db, trajectory, TrajectoryStatus.COMPLETE, Outcome.SUCCESS, stop_reason="bench")
     return trajectory

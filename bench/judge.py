@@ -7,7 +7,7 @@ starts an OpenAI-compatible endpoint in a child process (bench/judge_endpoint.py
 share this process's GIL) that reads each request fully and answers after `--delay` seconds, and runs the
 real `JudgeRunner` with the real openai client. With `--full` it also shows where the time over the delay goes:
 concurrency 32 with the screenshots unprepared, unscaled and left out, and the parts of judging one trajectory one
-after the other. Prints one JSON object (DESIGN.md section 6) last.
+after the other. Prints one JSON object (docs/architecture.md#benchmarks) last.
 """
 
 from __future__ import annotations

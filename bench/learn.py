@@ -72,9 +72,26 @@ def online_success(data_dir: Path) -> dict[str, Any] | None:
 
 
 def checkpoint_accuracy(data_dir: Path, checkpoint: Path, export: Path) -> float:
-    command = [sys.executable, "-m", "trainer_bridge", "eval", "--model-path", str(checkpoint), "--export", str(export),
-               "--name", f"bench: {checkpoint.name}", "--max-new-tokens", "128", "--new", "--json",
-               "--data-dir", str(data_dir), "--db", demo_db_url(data_dir)]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "trainer_bridge",
+        "eval",
+        "--model-path",
+        str(checkpoint),
+        "--export",
+        str(export),
+        "--name",
+        f"bench: {checkpoint.name}",
+        "--max-new-tokens",
+        "128",
+        "--new",
+        "--json",
+        "--data-dir",
+        str(data_dir),
+        "--db",
+        demo_db_url(data_dir),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, check=True)
     return float(json.loads(done.stdout.strip().splitlines()[-1])["summary"]["step_accuracy"])
 
@@ -101,32 +118,53 @@ def measure(work: Path, full: bool) -> dict[str, Any]:
     if not full:
         keep_only_shortest_accepted(data_dir)
     log(f"demo built in {built.seconds} s")
-    loop = DemoLoop(data_dir, lambda progress: log(f"{progress.step}: {progress.state}"),
-                    settings=("save_steps=100", "save_total_limit=100"))  # fmt: skip
+    loop = DemoLoop(
+        data_dir,
+        lambda progress: log(f"{progress.step}: {progress.state}"),
+        settings=("save_steps=100", "save_total_limit=100"),
+    )
     report = loop.run()
     found = accuracies(data_dir)
     untrained, after_sft, after_grpo = (found.get(name) for name, _, _ in EVALUATED)
     learned_s, checkpoints = seconds_to_learned(data_dir, loop.paths.run("tiny-sft"), loop.paths.exports["grpo-action"])
-    figures = {"loop_s": report.total_s, "steps_s": report.seconds, "untrained_step_accuracy": untrained,
-               "sft_step_accuracy": after_sft, "grpo_step_accuracy": after_grpo, "sft_checkpoints": checkpoints,
-               "seconds_to_0.9": learned_s, "online": online_success(data_dir)}  # fmt: skip
-    timed = {"name": "seconds_to_0.9_step_accuracy", "value": round(learned_s, 1) if learned_s is not None else None,
-             "target": GOAL_SECONDS, "unit": "s", "better": "lower"}  # fmt: skip
+    figures = {
+        "loop_s": report.total_s,
+        "steps_s": report.seconds,
+        "untrained_step_accuracy": untrained,
+        "sft_step_accuracy": after_sft,
+        "grpo_step_accuracy": after_grpo,
+        "sft_checkpoints": checkpoints,
+        "seconds_to_0.9": learned_s,
+        "online": online_success(data_dir),
+    }
+    timed = {
+        "name": "seconds_to_0.9_step_accuracy",
+        "value": round(learned_s, 1) if learned_s is not None else None,
+        "target": GOAL_SECONDS,
+        "unit": "s",
+        "better": "lower",
+    }
     goals = [timed] if full else []
     goals += [
         {"name": "sft_step_accuracy", "value": after_sft, "target": GOAL_ACCURACY, "unit": "", "better": "higher"},
         {"name": "grpo_step_accuracy", "value": after_grpo, "target": GOAL_ACCURACY, "unit": "", "better": "higher"},
-        {"name": "untrained_step_accuracy", "value": untrained, "target": UNTRAINED_AT_MOST, "unit": "",
-         "better": "lower"},
-    ]  # fmt: skip
+        {
+            "name": "untrained_step_accuracy",
+            "value": untrained,
+            "target": UNTRAINED_AT_MOST,
+            "unit": "",
+            "better": "lower",
+        },
+    ]
     return {"bench": "learn", "machine": machine() | {"full": full}, "figures": figures, "goals": goals}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="The default's size: learning is not measured in less.")
-    parser.add_argument("--full", action="store_true",
-                        help="The demo's 4 trajectories (28 steps) and the time goal: 6-11 minutes.")  # fmt: skip
+    parser.add_argument(
+        "--full", action="store_true", help="The demo's 4 trajectories (28 steps) and the time goal: 6-11 minutes."
+    )
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--keep", action="store_true", help="Keep the work folder.")
     given = parser.parse_args()

@@ -5,7 +5,7 @@ presses, swipes, typed text, buttons, keys, waits, terminates; a sixth malformed
 tags, bad JSON, unknown actions) with the `grpo-action` export's ground-truth columns, 8 completions per prompt
 (the truth repeats, as TRL passes it), scored in TRL's batches. Each reward starts with cold caches, so its figure
 includes parsing every completion itself (in training the rewards of a recipe share the parse, and the later ones
-are faster). Prints one JSON object as its last line (DESIGN.md section 6).
+are faster). Prints one JSON object as its last line (docs/architecture.md#benchmarks).
 """
 
 from __future__ import annotations
@@ -97,9 +97,12 @@ def _truth(rng: random.Random) -> tuple[str, dict[str, Any], dict[str, Any]]:
     text = next((str(arguments[k]) for k in ("text", "button", "status") if k in arguments), None)
     columns = {
         "gt_action_model": json.dumps(truth, ensure_ascii=False, sort_keys=True),
-        "gt_action_type": action, "gt_text": text, "gt_bbox_model": box,
-        "image_width": SCREEN[0], "image_height": SCREEN[1],
-    }  # fmt: skip
+        "gt_action_type": action,
+        "gt_text": text,
+        "gt_bbox_model": box,
+        "image_width": SCREEN[0],
+        "image_height": SCREEN[1],
+    }
     return action, arguments, columns
 
 
@@ -156,10 +159,15 @@ def main(argv: list[str] | None = None) -> int:
         figures[f"{name}_per_s"] = round(rate(name, data, repeats))
         log(f"{name}: {figures[f'{name}_per_s']:,} per second")
     goals = [
-        {"name": f"{name}_per_s", "value": figures[f"{name}_per_s"], "target": GOAL_PER_S,
-         "unit": "completions/s", "better": "higher"}
+        {
+            "name": f"{name}_per_s",
+            "value": figures[f"{name}_per_s"],
+            "target": GOAL_PER_S,
+            "unit": "completions/s",
+            "better": "higher",
+        }
         for name in REWARDS
-    ]  # fmt: skip
+    ]
     print(json.dumps({"bench": "rewards", "machine": machine(), "figures": figures, "goals": goals}))
     return 0
 

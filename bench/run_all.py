@@ -1,6 +1,6 @@
 """Every benchmark in one go: runs each bench/*.py, writes bench/results.json and prints one table against the goals.
 
-Each bench runs in its own process with a timeout; its last stdout line is its JSON object (DESIGN.md section 6).
+Each bench runs in its own process with a timeout; its last stdout line is its JSON (docs/architecture.md#benchmarks).
 Without a flag each bench runs at its default size, the size where its goals are judged (BENCH_ARGS adds what a
 bench needs for that): a goal not met prints a line starting `MISSED`. With `--quick` each bench runs at its smoke
 size, where fixed costs weigh more than the goals allow for: the goals are not judged, a goal not met prints
@@ -148,9 +148,14 @@ def results_document(runs: list[BenchRun], machine: dict[str, Any], quick: bool)
     when = datetime.now(UTC).isoformat(timespec="seconds")
     total_s = round(sum(run.wall_s for run in runs), 1)
     return {
-        "when": when, "quick": quick, "goals_judged": not quick, "total_s": total_s, "machine": machine,
-        "benches": benches, "failures": failures,
-    }  # fmt: skip
+        "when": when,
+        "quick": quick,
+        "goals_judged": not quick,
+        "total_s": total_s,
+        "machine": machine,
+        "benches": benches,
+        "failures": failures,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

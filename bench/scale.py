@@ -103,25 +103,41 @@ class Grower:
             self._trajectory(length, made)
             steps -= length
         with self.workspace.database.engine.begin() as connection:
-            for table, key in ((models.Trajectory, "trajectories"), (models.Step, "steps"),
-                               (models.LabelRevision, "revisions"), (models.Review, "reviews")):  # fmt: skip
+            for table, key in (
+                (models.Trajectory, "trajectories"),
+                (models.Step, "steps"),
+                (models.LabelRevision, "revisions"),
+                (models.Review, "reviews"),
+            ):
                 if made[key]:
                     connection.execute(insert(table), made[key])
 
     def _trajectory(self, length: int, made: dict[str, list[dict[str, Any]]]) -> None:
         self.trajectories += 1
         t, review = self.trajectories, self.rng.choice(REVIEW_STATES)
-        made["trajectories"].append({
-            "id": t, "uid": f"t-{t}", "instruction_id": self.rng.randint(1, 3000), "run_number": 1 + t // 3000,
-            "collector_kind": "agent", "agent_model": "qwen2.5-vl-7b", "status": "complete", "outcome": "success",
-            "review_status": review, "label_outcome": "success" if review != "unlabelled" else None,
-        })  # fmt: skip
+        made["trajectories"].append(
+            {
+                "id": t,
+                "uid": f"t-{t}",
+                "instruction_id": self.rng.randint(1, 3000),
+                "run_number": 1 + t // 3000,
+                "collector_kind": "agent",
+                "agent_model": "qwen2.5-vl-7b",
+                "status": "complete",
+                "outcome": "success",
+                "review_status": review,
+                "label_outcome": "success" if review != "unlabelled" else None,
+            }
+        )
         labelled = review not in ("unlabelled",)
         for index in range(length):
             self.steps += 1
             last = index == length - 1
-            call = {"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}} if last else {
-                "name": "mobile_use", "arguments": {"action": "click", "coordinate": [100 + index, 300]}}  # fmt: skip
+            call = (
+                {"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}
+                if last
+                else {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [100 + index, 300]}}
+            )
             step = {
                 "id": self.steps,
                 "trajectory_id": t,
@@ -140,10 +156,23 @@ class Grower:
             }  # every row the same keys (executemany)
             if labelled:
                 action = call["arguments"]["action"]
-                step |= {"think": f"第 {index} 步，目标在屏幕上方", "action_text": "点击目标", "tool_call": call,
-                         "label_action": action, "verdict": "correct", "label_version": 1}  # fmt: skip
-                made["revisions"].append({"step_id": self.steps, "trajectory_id": t, "field": "think",
-                                          "person_id": 1, "new_value": step["think"]})  # fmt: skip
+                step |= {
+                    "think": f"第 {index} 步，目标在屏幕上方",
+                    "action_text": "点击目标",
+                    "tool_call": call,
+                    "label_action": action,
+                    "verdict": "correct",
+                    "label_version": 1,
+                }
+                made["revisions"].append(
+                    {
+                        "step_id": self.steps,
+                        "trajectory_id": t,
+                        "field": "think",
+                        "person_id": 1,
+                        "new_value": step["think"],
+                    }
+                )
             made["steps"].append(step)
         if review in ("accepted", "rejected"):
             made["reviews"].append({"trajectory_id": t, "status": review, "reviewer_id": 2, "comment": "好"})
@@ -204,11 +233,26 @@ def export_rate(url: str, work: Path) -> float:
 def goals(by_size: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
     sizes = sorted(by_size)
     smallest, largest = by_size[sizes[0]], by_size[sizes[-1]]
-    found = [{"name": f"{key}_ms_at_{sizes[-1]}", "value": largest[key], "target": INTERACTIVE_MS, "unit": "ms",
-              "better": "lower"} for key in INTERACTIVE]  # fmt: skip
+    found = [
+        {
+            "name": f"{key}_ms_at_{sizes[-1]}",
+            "value": largest[key],
+            "target": INTERACTIVE_MS,
+            "unit": "ms",
+            "better": "lower",
+        }
+        for key in INTERACTIVE
+    ]
     slowdown = smallest["export_steps_per_s"] / largest["export_steps_per_s"]
-    found.append({"name": "export_throughput_smallest_vs_largest", "value": round(slowdown, 2), "target": 1.5,
-                  "unit": "x", "better": "lower"})  # fmt: skip
+    found.append(
+        {
+            "name": "export_throughput_smallest_vs_largest",
+            "value": round(slowdown, 2),
+            "target": 1.5,
+            "unit": "x",
+            "better": "lower",
+        }
+    )
     return found
 
 
@@ -234,8 +278,11 @@ def run_sizes(work: Path, base: str, sizes: tuple[int, ...], repeats: int) -> di
             connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.dispose()
     growth = {key: round(by_size[sizes[-1]][key] / max(by_size[sizes[0]][key], 0.1), 1) for key in INTERACTIVE}
-    return {"sizes": {str(size): figures for size, figures in by_size.items()}, "growth_largest_vs_smallest": growth,
-            "by_size": by_size}  # fmt: skip
+    return {
+        "sizes": {str(size): figures for size, figures in by_size.items()},
+        "growth_largest_vs_smallest": growth,
+        "by_size": by_size,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,8 +299,12 @@ def main(argv: list[str] | None = None) -> int:
     def run(work: Path) -> dict[str, Any]:
         if base is None:
             log("no PostgreSQL server: set ANNOTATOR_BENCH_POSTGRES_URL (a superuser's URL); nothing measured")
-            return {"bench": "scale", "machine": common.machine(), "figures": {"skipped": "no PostgreSQL server"},
-                    "goals": []}  # fmt: skip
+            return {
+                "bench": "scale",
+                "machine": common.machine(),
+                "figures": {"skipped": "no PostgreSQL server"},
+                "goals": [],
+            }
         figures = run_sizes(work, base, sizes, args.repeats)
         by_size = figures.pop("by_size")
         return {"bench": "scale", "machine": common.machine(), "figures": figures, "goals": goals(by_size)}

@@ -2,7 +2,7 @@
 
 Writes a realistic bundle (distinct 1080x2400 PNG screenshots, ~50 KB UI hierarchies, labels, revisions,
 reviews), then times in the same run `shutil.copytree` of it, `import_bundle` into a fresh workspace,
-`export_bundle` of everything and `dataset_stats`; prints one JSON object (DESIGN.md section 6) last.
+`export_bundle` of everything and `dataset_stats`; prints one JSON object (docs/architecture.md#benchmarks) last.
 """
 
 from __future__ import annotations

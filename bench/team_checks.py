@@ -71,11 +71,15 @@ def populate(workspace: Workspace, trajectories: int, steps: int) -> list[int]:
     png = common.render_screen(1, 216, 480)
     for t in range(trajectories):
         instruction = collection.add_instruction(db, "淘宝", f"任务 {t}")
-        trajectory = collection.start_trajectory(db, instruction, collection.Collector("agent", agent_model="m"),
-                                                 device_serial="bench-1", settings={})  # fmt: skip
+        trajectory = collection.start_trajectory(
+            db, instruction, collection.Collector("agent", agent_model="m"), device_serial="bench-1", settings={}
+        )
         for _ in range(steps):
-            observed = collection.Observation(png, {"name": "mobile_use", "arguments": {"action": "click",
-                                              "coordinate": [10, 20]}}, package="com.taobao")  # fmt: skip
+            observed = collection.Observation(
+                png,
+                {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [10, 20]}},
+                package="com.taobao",
+            )
             step_ids.append(collection.record_step(db, workspace.blobs, trajectory, observed))
         judging.save_score(db, config, None, trajectory, ScoreRecord(t % 5, "理由", "{}", None, None, 1.0, 1))
     return step_ids
@@ -117,8 +121,9 @@ def measure(work: Path, base: str, args: argparse.Namespace) -> dict[str, Any]:
 
 def saves_and_reads(work: Path, url: str, logins: dict[str, tuple[str, str]], step_ids: list[int], repeats: int):
     def saver(workspace: Workspace, person: str) -> Callable[[int], None]:
-        return lambda n: labels.update_label(workspace.database, step_ids[n % len(step_ids)],
-                                             {"think": f"第 {n} 次"}, person=person)  # fmt: skip
+        return lambda n: labels.update_label(
+            workspace.database, step_ids[n % len(step_ids)], {"think": f"第 {n} 次"}, person=person
+        )
 
     def reader(workspace: Workspace) -> Callable[[int], None]:
         def read(_n: int) -> None:

@@ -14,7 +14,7 @@ What it measures depends on the machine, and the JSON says which (`measured`):
   memory) to check it where no GPU is lent; `--size tiny` asks for the CPU figures on a GPU machine.
 
 Each side runs `--rounds` times, alternating, in this process; the best of each is kept. Prints one JSON object as
-its last line (DESIGN.md section 6).
+its last line (docs/architecture.md#benchmarks).
 """
 
 from __future__ import annotations
@@ -57,8 +57,14 @@ def plain_settings(recipe: str, steps: int, output: Path) -> dict[str, Any]:
     """The recipe's TRL settings, as a script without the bridge would write them."""
     chosen = load_recipe(recipe)
     settings = {key: chosen[key] for key in SETTING_KEYS if key in chosen}
-    return settings | {"output_dir": str(output), "max_steps": steps, "use_cpu": True, "report_to": [],
-                       "logging_steps": 1, "save_strategy": "no"}  # fmt: skip
+    return settings | {
+        "output_dir": str(output),
+        "max_steps": steps,
+        "use_cpu": True,
+        "report_to": [],
+        "logging_steps": 1,
+        "save_strategy": "no",
+    }
 
 
 def sized_settings(recipe: str, config_class: Any, steps: int, output: Path, gpu: bool) -> dict[str, Any]:
@@ -83,8 +89,9 @@ def plain_run(stage: str, data: Path, model: Path, settings: dict[str, Any], lor
     dataset = train_split(str(data), "train")
     peft: Any = None
     if lora:
-        peft = LoraConfig(r=16, lora_alpha=32, lora_dropout=0.05, target_modules=LANGUAGE_MODULES,
-                          task_type="CAUSAL_LM")  # fmt: skip
+        peft = LoraConfig(
+            r=16, lora_alpha=32, lora_dropout=0.05, target_modules=LANGUAGE_MODULES, task_type="CAUSAL_LM"
+        )
     loaded = AutoModelForImageTextToText.from_pretrained(model)
     for parameter in () if lora else loaded.model.visual.parameters():
         parameter.requires_grad = False
@@ -93,28 +100,61 @@ def plain_run(stage: str, data: Path, model: Path, settings: dict[str, Any], lor
             [c for c in dataset.column_names if c not in ("prompt", "completion", "images")]
         )
         config: Any = SFTConfig(**settings, max_length=None)
-        trainer: Any = SFTTrainer(model=loaded, args=config, train_dataset=dataset, peft_config=peft,
-                                  processing_class=load_processor(str(model), manifest))  # fmt: skip
+        trainer: Any = SFTTrainer(
+            model=loaded,
+            args=config,
+            train_dataset=dataset,
+            peft_config=peft,
+            processing_class=load_processor(str(model), manifest),
+        )
     else:
         functions: Any
         functions, weights = trl_rewards("mobile-r1")
         config = GRPOConfig(**settings, reward_weights=weights)
-        trainer = GRPOTrainer(model=loaded, args=config, train_dataset=dataset, reward_funcs=functions,
-                              peft_config=peft, processing_class=load_processor(str(model), manifest,
-                                                                                padding_side="left"))  # fmt: skip
+        trainer = GRPOTrainer(
+            model=loaded,
+            args=config,
+            train_dataset=dataset,
+            reward_funcs=functions,
+            peft_config=peft,
+            processing_class=load_processor(str(model), manifest, padding_side="left"),
+        )
     started = time.perf_counter()
     trainer.train()
     return time.perf_counter() - started
 
 
-def bridge_run(stage: str, data: Path, model: Path, steps: int, output: Path, recipe: str | None = None,
-               extra: tuple[str, ...] = ()) -> float:  # fmt: skip
+def bridge_run(
+    stage: str,
+    data: Path,
+    model: Path,
+    steps: int,
+    output: Path,
+    recipe: str | None = None,
+    extra: tuple[str, ...] = (),
+) -> float:
     """The script's whole `main` (recipe, checks, model, training, events, saving): its `train` part is timed from
     its events (start to end), the rest is load and save, which the plain run's figure leaves out too."""
     script, tiny = (sft, "tiny-sft") if stage == "sft" else (grpo_action, "tiny-grpo")
-    arguments = ["--recipe", recipe or tiny, "--data", str(data), "--model", str(model), "--output_dir",
-                 str(output), "--max_steps", str(steps), "--save_strategy", "no", "--report_to", "none",
-                 "--resume", "false", *extra]  # fmt: skip
+    arguments = [
+        "--recipe",
+        recipe or tiny,
+        "--data",
+        str(data),
+        "--model",
+        str(model),
+        "--output_dir",
+        str(output),
+        "--max_steps",
+        str(steps),
+        "--save_strategy",
+        "no",
+        "--report_to",
+        "none",
+        "--resume",
+        "false",
+        *extra,
+    ]
     if script.main(arguments) != 0:
         raise RuntimeError(f"the {stage} script failed")
     lines = [json.loads(line) for line in (output / "events.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -135,9 +175,26 @@ def _seconds(start: str, end: str, lines: list[dict[str, Any]]) -> float:
 
 def task_run(data: Path, model: Path, steps: int, output: Path) -> dict[str, float]:
     """tiny-grpo-task for `steps` steps: seconds per step and the share spent in the rollouts."""
-    arguments = ["--recipe", "tiny-grpo-task", "--data", str(data), "--model", str(model), "--output_dir",
-                 str(output), "--workspace_dir", str(output / "workspace"), "--max_steps", str(steps),
-                 "--save_strategy", "no", "--report_to", "none", "--resume", "false"]  # fmt: skip
+    arguments = [
+        "--recipe",
+        "tiny-grpo-task",
+        "--data",
+        str(data),
+        "--model",
+        str(model),
+        "--output_dir",
+        str(output),
+        "--workspace_dir",
+        str(output / "workspace"),
+        "--max_steps",
+        str(steps),
+        "--save_strategy",
+        "no",
+        "--report_to",
+        "none",
+        "--resume",
+        "false",
+    ]
     if grpo_task.main(arguments) != 0:
         raise RuntimeError("the grpo_task script failed")
     lines = [json.loads(line) for line in (output / "events.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -170,19 +227,29 @@ def measure(work: Path, steps: int, rounds: int) -> dict[str, Any]:
         bridge_run(stage, exports[stage], model, 1, work / f"warm-{stage}")  # first-call costs paid by neither side
         plain, bridged = [], []
         for round_ in range(rounds):
-            settings = plain_settings("tiny-sft" if stage == "sft" else "tiny-grpo", steps,
-                                      work / f"plain-{stage}-{round_}")  # fmt: skip
+            settings = plain_settings(
+                "tiny-sft" if stage == "sft" else "tiny-grpo", steps, work / f"plain-{stage}-{round_}"
+            )
             lora = bool(load_recipe("tiny-sft" if stage == "sft" else "tiny-grpo").get("use_lora", True))
             plain.append(plain_run(stage, exports[stage], model, settings, lora))
             bridged.append(bridge_run(stage, exports[stage], model, steps, work / f"bridge-{stage}-{round_}"))
             log(f"{stage} round {round_ + 1}: TRL {plain[-1]:.2f} s, bridge {bridged[-1]:.2f} s for {steps} steps")
         name = stage.replace("-", "_")
         overhead = min(bridged) / min(plain) - 1
-        figures |= {f"{name}_trl_steps_per_s": round(steps / min(plain), 3),
-                    f"{name}_bridge_steps_per_s": round(steps / min(bridged), 3),
-                    f"{name}_bridge_overhead": round(overhead, 4)}  # fmt: skip
-        goals.append({"name": f"{name}_bridge_overhead", "value": round(100 * overhead, 1),
-                      "target": 100 * GOAL_OVERHEAD, "unit": "%", "better": "lower"})  # fmt: skip
+        figures |= {
+            f"{name}_trl_steps_per_s": round(steps / min(plain), 3),
+            f"{name}_bridge_steps_per_s": round(steps / min(bridged), 3),
+            f"{name}_bridge_overhead": round(overhead, 4),
+        }
+        goals.append(
+            {
+                "name": f"{name}_bridge_overhead",
+                "value": round(100 * overhead, 1),
+                "target": 100 * GOAL_OVERHEAD,
+                "unit": "%",
+                "better": "lower",
+            }
+        )
     figures |= task_run(exports["grpo-task"], model, steps, work / "task")
     share = figures["grpo_task_rollout_share"]
     log(f"grpo-task: {figures['grpo_task_seconds_per_step']} s per step, {share:.0%} rollouts")
@@ -239,12 +306,21 @@ def measure_sized(work: Path, size: str, steps: int, rounds: int) -> dict[str, A
             bridged.append(peak_gib(partial(bridge_run, stage, exports[stage], made, steps, out, recipe, on_cpu), gpu))
             shutil.rmtree(out)
             peaks = f" (peak {plain[-1][1]} and {bridged[-1][1]} GiB)" if gpu else ""
-            log(f"{stage} round {round_ + 1}: TRL {plain[-1][0]:.1f} s, bridge {bridged[-1][0]:.1f} s for {steps} "
-                f"steps{peaks}")  # fmt: skip
+            log(
+                f"{stage} round {round_ + 1}: TRL {plain[-1][0]:.1f} s, bridge {bridged[-1][0]:.1f} s for {steps} "
+                f"steps{peaks}"
+            )
         figures |= sized_figures(stage, chosen, steps, plain, bridged)
         name = stage.replace("-", "_")
-        goals.append({"name": f"{name}_bridge_overhead", "value": round(100 * figures[f"{name}_bridge_overhead"], 1),
-                      "target": 100 * GOAL_OVERHEAD, "unit": "%", "better": "lower"})  # fmt: skip
+        goals.append(
+            {
+                "name": f"{name}_bridge_overhead",
+                "value": round(100 * figures[f"{name}_bridge_overhead"], 1),
+                "target": 100 * GOAL_OVERHEAD,
+                "unit": "%",
+                "better": "lower",
+            }
+        )
     measured = f"{'gpu' if gpu else 'cpu'}-{size}"
     return {"bench": "train", "machine": described(), "measured": measured, "figures": figures, "goals": goals}
 
@@ -277,12 +353,18 @@ def main() -> int:
     parser.add_argument("--steps", type=int, help="Optimizer steps per run (default 12; 4 with --quick).")
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--keep", action="store_true", help="Keep the work folder.")
-    parser.add_argument("--size", choices=("tiny", "small", "3b"),
-                        help="The model: 3b where a GPU exists, tiny (the tiny recipes) otherwise; small runs the "
-                        "3B's path (stage-1/2 recipes) on a small model, on the CPU too.")  # fmt: skip
-    parser.add_argument("--gpu-only", action="store_true",
-                        help="Without a GPU, say so and measure nothing (run_all's default: on 2 CPU cores the "
-                        "tiny figures take ~20 minutes and vary more from run to run than the 10%% goal).")  # fmt: skip
+    parser.add_argument(
+        "--size",
+        choices=("tiny", "small", "3b"),
+        help="The model: 3b where a GPU exists, tiny (the tiny recipes) otherwise; small runs the "
+        "3B's path (stage-1/2 recipes) on a small model, on the CPU too.",
+    )
+    parser.add_argument(
+        "--gpu-only",
+        action="store_true",
+        help="Without a GPU, say so and measure nothing (run_all's default: on 2 CPU cores the "
+        "tiny figures take ~20 minutes and vary more from run to run than the 10%% goal).",
+    )
     given = parser.parse_args()
     steps = given.steps or (4 if given.quick else 12)
     rounds = 1 if given.quick else 2
@@ -298,8 +380,9 @@ def main() -> int:
         parser.error("--size 3b needs a GPU (its 7.5 GB of bf16 weights are made there); try --size small")
     if size == "tiny":
         return run_in_workdir("train", given.workdir, given.keep, lambda work: measure(work, steps, rounds), log)
-    return run_in_workdir("train", given.workdir, given.keep,
-                          lambda work: measure_sized(work, size, steps, rounds), log)  # fmt: skip
+    return run_in_workdir(
+        "train", given.workdir, given.keep, lambda work: measure_sized(work, size, steps, rounds), log
+    )
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ of the scripted endpoint, against the same work done in-process (the protocol's 
 Hierarchy dumps and taps have no goal: adbutils itself sleeps 10 ms per connection (see adb_echo_ms). The two sides
 of each goal's ratio are timed in turn, call after call, so that the machine's other work weighs on both alike.
 
-Prints one JSON object as its last line (DESIGN.md section 6).
+Prints one JSON object as its last line (docs/architecture.md#benchmarks).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from tests.postgres import emptied_postgres_url, needs_postgres, postgres_databases, postgres_url, shared_postgres_url
 from tests.team_database import team
+from tests.workspaces import NewWorkspace, migrated_template, open_new
 
 # fixtures for all
 __all__ = ["emptied_postgres_url", "postgres_databases", "postgres_url", "shared_postgres_url", "team"]
@@ -49,11 +50,37 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(getattr(request, "param", "sqlite"))
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new workspace's SQLite file, migrated once per test process (tmp_path_factory is per xdist worker)."""
+    return migrated_template(tmp_path_factory.mktemp("migrated") / "data")
+
+
 @pytest.fixture
-def workspace(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Iterator[Workspace]:
-    """A new workspace: its SQLite file in the data folder, or this process's emptied PostgreSQL database."""
-    url = request.getfixturevalue("emptied_postgres_url") if backend == "postgresql" else None
-    opened = Workspace.open(tmp_path / "data", url)
+def new_workspace(migrated_database: Path) -> Iterator[NewWorkspace]:
+    """Opens a new SQLite workspace in an empty folder, as Workspace.open would, from a copy of the migrated
+    database (tests/workspaces.py); what the test leaves open is closed after it."""
+    opened: list[Workspace] = []
+
+    def open_in(data_dir: Path) -> Workspace:
+        opened.append(open_new(data_dir, migrated_database))
+        return opened[-1]
+
+    yield open_in
+    for each in opened:
+        each.close()
+
+
+@pytest.fixture
+def workspace(
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest, new_workspace: NewWorkspace
+) -> Iterator[Workspace]:
+    """A new workspace: its SQLite file in the data folder (a copy of the migrated one), or this process's emptied
+    PostgreSQL database."""
+    if backend == "postgresql":
+        opened = Workspace.open(tmp_path / "data", request.getfixturevalue("emptied_postgres_url"))
+    else:
+        opened = new_workspace(tmp_path / "data")
     yield opened
     opened.close()
 
@@ -85,7 +112,7 @@ def device(server: VirtualAdbServer, phone: VirtualPhone) -> AndroidDevice:
 
 
 @pytest.fixture(scope="session")
-def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def exports(tmp_path_factory: pytest.TempPathFactory, migrated_database: Path) -> dict[str, Path]:
     """An sft, a grpo-action and a grpo-task export in the trl format of two accepted virtual-phone trajectories,
     and grpo-action exports in InfiGUI-R1's and UI-R1's prompt variants, built once for the training scripts' and the
     launcher's tests."""
@@ -95,7 +122,7 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     from trainer_bridge.export.run import ExportOptions, export
 
     root = tmp_path_factory.mktemp("training-exports")
-    with Workspace.open(root / "data") as workspace:
+    with open_new(root / "data", migrated_database) as workspace:
         for uid in ("video-pause", "settings-wifi-off"):
             accepted(workspace, uid)
         made = {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import io
 
 from PIL import Image, ImageDraw
@@ -29,6 +31,7 @@ from annotator.storage.database import Database
 from annotator.storage.workspace import Workspace
 
 
+@functools.cache  # encoding a full-size PNG takes ~0.1 s and the same seeds come back in test after test
 def make_png(width: int = 1080, height: int = 2400, seed: int = 0) -> bytes:
     """A small-but-real screenshot: distinct per seed, so blobs do not collapse into one."""
     image = Image.new("RGB", (width, height), (245, 245, 245))
@@ -101,6 +104,22 @@ def step_ids(workspace: Workspace) -> list[int]:
         return list(session.scalars(select(models.Step.id).order_by(models.Step.id)))
 
 
+@functools.cache  # the phone plays the same way every time; drawing its screens is most of a trajectory's cost
+def _played(uid: str, actions_done: int | None) -> tuple[tuple[bytes, ...], list[dict], tuple[bytes, ...]]:
+    """The screens, tool calls and UI dumps of `uid`'s solution played on a new virtual phone (see below)."""
+    phone = VirtualPhone()
+    screens, calls = [phone.screencap_png()], []
+    dumps = [phone.hierarchy_xml().encode()]
+    for _index, action in run_solution(phone, instruction_by_uid(uid)):
+        if actions_done is not None and len(calls) == actions_done:
+            calls.append(act.Terminate(status="failure").to_tool_call())
+            break
+        calls.append(action.to_tool_call())
+        screens.append(phone.screencap_png())
+        dumps.append(phone.hierarchy_xml().encode())
+    return tuple(screens), calls, tuple(dumps)
+
+
 def add_virtual_trajectory(
     workspace: Workspace, uid: str, *, actions_done: int | None = None, hierarchy: bool = False
 ) -> int:
@@ -108,16 +127,8 @@ def add_virtual_trajectory(
     action, or only the first `actions_done` and then a terminate(failure), as an agent that gave up.
     `hierarchy`: each step keeps its screen's UI hierarchy, as collection stores it."""
     instruction = instruction_by_uid(uid)
-    phone = VirtualPhone()
-    screens, calls = [phone.screencap_png()], []
-    dumps = [phone.hierarchy_xml().encode()]
-    for _index, action in run_solution(phone, instruction):
-        if actions_done is not None and len(calls) == actions_done:
-            calls.append(act.Terminate(status="failure").to_tool_call())
-            break
-        calls.append(action.to_tool_call())
-        screens.append(phone.screencap_png())
-        dumps.append(phone.hierarchy_xml().encode())
+    screens, played_calls, dumps = _played(uid, actions_done)
+    calls = copy.deepcopy(played_calls)  # each trajectory its own dicts, as if it had played them itself
     db = workspace.database
     instruction_id = collection.add_instruction(db, instruction.app, instruction.text)
     trajectory_id = collection.start_trajectory(

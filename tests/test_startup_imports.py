@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from annotator.storage.workspace import Workspace
+from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 
@@ -85,9 +85,9 @@ COUNTING = ("pandas", "numpy", "pyarrow")
 
 @pytest.mark.parametrize(("argv", "counting"), [(("db", "info"), ()), (("stats", "--json"), COUNTING)], ids=str)
 def test_a_workspace_command_loads_the_database_and_nothing_heavy(
-    argv: tuple[str, ...], counting: tuple[str, ...], tmp_path: Path
+    argv: tuple[str, ...], counting: tuple[str, ...], tmp_path: Path, new_workspace: NewWorkspace
 ) -> None:
-    Workspace.open(tmp_path / "data").close()  # an up-to-date workspace: no migration to run, so no Alembic
+    new_workspace(tmp_path / "data").close()  # an up-to-date workspace: no migration to run, so no Alembic
     modules = loaded_by(run_command("annotator.cli.root", "--data-dir", str(tmp_path / "data"), *argv), tmp_path)
     assert "annotator.storage.workspace" in modules  # the probe ran the command
     heavy = tuple(package for package in HEAVY if package not in counting)

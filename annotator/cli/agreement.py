@@ -1,7 +1,7 @@
 """`annotator agreement FILE.csv`: the judge-vs-human agreement report for scores made anywhere.
 
 The CSV has the columns `item`, `judge` and one column per human rater (an empty cell is a missing rating).
-No workspace is opened. Registered in cli.py with ``cli.add_command(agreement)``.
+No workspace is opened. Listed in annotator/cli/root.py's lazy table.
 """
 
 from __future__ import annotations
@@ -20,13 +20,22 @@ from annotator.judge.agreement_consensus import TIE_RULES
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (same as --format json).")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option(
-    "--tie-rule", type=click.Choice(TIE_RULES), default="median", show_default=True,
+    "--tie-rule",
+    type=click.Choice(TIE_RULES),
+    default="median",
+    show_default=True,
     help="The human label when raters have no majority: the median rating, a seeded random choice among the "
     "tied labels, or the lowest of them (the report shows how the numbers move under the others).",
-)  # fmt: skip
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds the bootstrap and random tie-breaking.")
-@click.option("--bootstrap", "n_boot", type=click.IntRange(0), default=2000, show_default=True,
-              help="Bootstrap resamples for the rank and kappa intervals (0: none).")  # fmt: skip
+@click.option(
+    "--bootstrap",
+    "n_boot",
+    type=click.IntRange(0),
+    default=2000,
+    show_default=True,
+    help="Bootstrap resamples for the rank and kappa intervals (0: none).",
+)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here.")
 def agreement(
     csv_file: Path, as_json: bool, output_format: str, tie_rule: str, seed: int, n_boot: int, out: Path | None

@@ -1,6 +1,6 @@
 """`annotator import bundle | aitz | gui-odyssey | androidcontrol` and `annotator export bundle`.
 
-Loaded by cli.py's lazy table when one of these commands runs.
+Loaded by annotator/cli/root.py's lazy table when one of these commands runs.
 """
 
 from __future__ import annotations
@@ -56,14 +56,19 @@ def export_group() -> None:
 @click.argument("out", type=click.Path(path_type=Path))
 @click.option("--app", default=None, help="Only trajectories of this app.")
 @click.option(
-    "--status", default=None,
+    "--status",
+    default=None,
     help="Only trajectories with this collection status (collecting, interrupted, complete) "
     "or review status (unlabelled, in_progress, annotated, accepted, rejected).",
-)  # fmt: skip
-@click.option("--as", "person", metavar="NAME",
-              help=f"Who writes it (default: ${PERSON_ENV}, else your login name when the workspace knows it). The "
-                   "judge results of a study still being rated stay out of a bundle its raters, or someone "
-                   "unnamed, write.")  # fmt: skip
+)
+@click.option(
+    "--as",
+    "person",
+    metavar="NAME",
+    help=f"Who writes it (default: ${PERSON_ENV}, else your login name when the workspace knows it). The "
+    "judge results of a study still being rated stay out of a bundle its raters, or someone "
+    "unnamed, write.",
+)
 def export_bundle_command(out: Path, app: str | None, status: str | None, person: str | None) -> None:
     """Write a bundle to OUT: a folder, or a zip file when OUT ends in .zip."""
     with command_workspace((BundleError,), writes=False) as workspace:

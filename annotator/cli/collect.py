@@ -90,8 +90,10 @@ def print_step(event: StepEvent) -> None:
 
 def print_run(task: Task, number: int, result: RunResult) -> None:
     outcome = f", {result.outcome}" if result.outcome else ""
-    click.echo(f"run {number} of “{task.text}”: trajectory {result.trajectory_id}, {result.steps} steps, "
-               f"{result.status}{outcome} ({result.stop_reason})")  # fmt: skip
+    click.echo(
+        f"run {number} of “{task.text}”: trajectory {result.trajectory_id}, {result.steps} steps, "
+        f"{result.status}{outcome} ({result.stop_reason})"
+    )
 
 
 # A closed terminal (SIGHUP) and `kill` (SIGTERM) stop a run as Ctrl+C does; SIGKILL cannot be caught, and the
@@ -133,8 +135,12 @@ def read_commands(decider: TeleopDecider) -> None:
 
 @click.command("collect")
 @click.option("--device", "serial", help="Phone serial (default: the only connected phone).")
-@click.option("--devices", "devices_text", metavar="all|SERIAL,...",
-              help="The agent on several phones at once, one worker each: `all` usable ones, or serials.")  # fmt: skip
+@click.option(
+    "--devices",
+    "devices_text",
+    metavar="all|SERIAL,...",
+    help="The agent on several phones at once, one worker each: `all` usable ones, or serials.",
+)
 @click.option("--app", help="App name, as in the instruction list (e.g. 优选商城).")
 @click.option("--instruction", "text", help="A new instruction's text.")
 @click.option("--instruction-id", type=int, help="An instruction from `annotator instructions list`.")
@@ -172,12 +178,19 @@ def read_commands(decider: TeleopDecider) -> None:
     show_default=True,
     help="The agent's system prompt: qwen2.5-vl declares mobile_use's parameters; mobile-r1-paper is B.4 as printed.",
 )
-@click.option("--decomposed-grounding", is_flag=True,
-              help="Refine the agent's points on 4 overlapping sub-images of the screen (UI-AGILE 3.4).")  # fmt: skip
+@click.option(
+    "--decomposed-grounding",
+    is_flag=True,
+    help="Refine the agent's points on 4 overlapping sub-images of the screen (UI-AGILE 3.4).",
+)
 @click.option("--person", help="Who teleoperates (recorded with the trajectory).")
 @click.option("--resume", "resume_id", type=int, help="Go on with an interrupted trajectory.")
-@click.option("--resume-anyway", is_flag=True, help="--resume even when the phone shows another screen than the "
-              "run stopped on (it goes on from the screen shown).")  # fmt: skip
+@click.option(
+    "--resume-anyway",
+    is_flag=True,
+    help="--resume even when the phone shows another screen than the "
+    "run stopped on (it goes on from the screen shown).",
+)
 @click.option("--close", "close_id", type=int, help="Close an interrupted trajectory (no resume).")
 @click.option("--port", type=int, envvar="ANDROID_ADB_SERVER_PORT", help="adb server port.")
 @click.pass_context
@@ -239,8 +252,16 @@ def _run(workspace, device, decider, options: dict, settings: Settings, endpoint
     if options["resume_id"] is not None:
         stopped = collecting.open_run(workspace, options["resume_id"])
         click.echo(f"resuming trajectory {options['resume_id']} ({stopped})")
-        result = collecting.resume_run(workspace, device, decider, options["resume_id"], settings=settings,
-                                       on_step=print_step, stop=stop, anyway=options["resume_anyway"])  # fmt: skip
+        result = collecting.resume_run(
+            workspace,
+            device,
+            decider,
+            options["resume_id"],
+            settings=settings,
+            on_step=print_step,
+            stop=stop,
+            anyway=options["resume_anyway"],
+        )
         click.echo(f"trajectory {result.trajectory_id}: {result.steps} steps, {result.status} ({result.stop_reason})")
         return _report([result], 1)
     tasks = _tasks(workspace, options)
@@ -252,24 +273,43 @@ def _run(workspace, device, decider, options: dict, settings: Settings, endpoint
         click.echo(f"run {number} of “{task.text}”: skipped ({why})")
 
     results = collecting.run_tasks(
-        workspace, device, decider, tasks, runs=options["runs"], settings=settings, person=options["person"],
-        endpoint=endpoint, on_step=print_step, on_run=print_run, on_skip=skip, stop=stop,
-    )  # fmt: skip
+        workspace,
+        device,
+        decider,
+        tasks,
+        runs=options["runs"],
+        settings=settings,
+        person=options["person"],
+        endpoint=endpoint,
+        on_step=print_step,
+        on_run=print_run,
+        on_skip=skip,
+        stop=stop,
+    )
     return _report(results, len(tasks) * options["runs"] - len(skipped))
 
 
 def _endpoint(options: dict[str, Any]) -> collecting.AgentEndpoint:
-    return collecting.AgentEndpoint(options["agent_url"], options["agent_model"], options["api_key_env"],
-                                    timeout_s=options["timeout"], retries=options["retries"])  # fmt: skip
+    return collecting.AgentEndpoint(
+        options["agent_url"],
+        options["agent_model"],
+        options["api_key_env"],
+        timeout_s=options["timeout"],
+        retries=options["retries"],
+    )
 
 
 def _tasks(workspace: Workspace, options: dict[str, Any]) -> list[Task]:
     if not options["app"]:
         raise collecting.CollectError("--app is required (the app the instruction is for)")
     return collecting.tasks_for(
-        workspace, options["app"], text=options["text"], instruction_id=options["instruction_id"],
-        all_pending=options["all_pending"], runs=options["runs"],
-    )  # fmt: skip
+        workspace,
+        options["app"],
+        text=options["text"],
+        instruction_id=options["instruction_id"],
+        all_pending=options["all_pending"],
+        runs=options["runs"],
+    )
 
 
 def _report(results: list[RunResult], wanted: int) -> bool:

@@ -30,17 +30,24 @@ def print_event(event: parallel.PhoneEvent) -> None:
     elif isinstance(event, parallel.RunEnded):
         result = event.result
         outcome = f", {result.outcome}" if result.outcome else ""
-        click.echo(f"{prefix} trajectory {result.trajectory_id}: {result.steps} steps, {result.status}{outcome} "
-                   f"({result.stop_reason})")  # fmt: skip
+        click.echo(
+            f"{prefix} trajectory {result.trajectory_id}: {result.steps} steps, {result.status}{outcome} "
+            f"({result.stop_reason})"
+        )
     elif isinstance(event, parallel.PhoneLost):
         again = f"; “{event.job.task.text}” goes to the other phones" if event.job else ""
         click.echo(f"{prefix} phone lost: {event.reason}{again}", err=True)
 
 
 def collect_on_devices(
-    workspace: Workspace, devices: list[AndroidDevice], endpoint: AgentEndpoint, tasks: list[Task], runs: int,
-    settings: Settings, stop: threading.Event,
-) -> bool:  # fmt: skip
+    workspace: Workspace,
+    devices: list[AndroidDevice],
+    endpoint: AgentEndpoint,
+    tasks: list[Task],
+    runs: int,
+    settings: Settings,
+    stop: threading.Event,
+) -> bool:
     """Run the tasks on the phones; prints a summary per phone and one line for the whole; whether all was done."""
     click.echo(f"collecting on {len(devices)} phones: {', '.join(device.serial for device in devices)}")
     result = parallel.collect_on_phones(

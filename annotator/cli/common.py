@@ -87,9 +87,12 @@ def command_workspace(errors: tuple[type[Exception], ...], *, writes: bool = Tru
 def request_tries_options(command: Any) -> Any:
     """--timeout and --retries of a command that asks an OpenAI-compatible endpoint (the judge, drafts)."""
     command = click.option(
-        "--retries", type=click.IntRange(0, 10), default=3, show_default=True,
+        "--retries",
+        type=click.IntRange(0, 10),
+        default=3,
+        show_default=True,
         help="Tries again after 429 (waiting what retry-after asks), 5xx and timeouts.",
-    )(command)  # fmt: skip
+    )(command)
     return click.option(
         "--timeout", type=click.FloatRange(min=1), default=120, show_default=True, help="Seconds per try."
     )(command)

@@ -1,7 +1,7 @@
 """`annotator db info | upgrade | check` and `annotator stats`: where the data is, its schema, whether its files
 and rows agree, and what it holds.
 
-Loaded by cli.py's lazy table when one of these commands runs.
+Loaded by annotator/cli/root.py's lazy table when one of these commands runs.
 """
 
 from __future__ import annotations
@@ -173,9 +173,11 @@ def stats_command(context: click.Context, as_json: bool, every_row: bool) -> Non
 def _echo_drafts(drafts: dict[str, Any]) -> None:
     if not drafts["drafts"]:
         return
-    click.echo(f"\nModel drafts (all of them): {drafts['steps_with_drafts']} steps drafted, "
-               f"{drafts['steps_with_matched_drafts']} with a matching draft; {drafts['flagged']} drafts flagged; "
-               f"{drafts['labels_from_drafts']} steps took a draft into their label")  # fmt: skip
+    click.echo(
+        f"\nModel drafts (all of them): {drafts['steps_with_drafts']} steps drafted, "
+        f"{drafts['steps_with_matched_drafts']} with a matching draft; {drafts['flagged']} drafts flagged; "
+        f"{drafts['labels_from_drafts']} steps took a draft into their label"
+    )
     for stage, row in drafts["per_stage"].items():
         if row["accepted"]:
             edits = f", mean edit ratio {row['mean_edit_ratio']:.2f}" if row.get("mean_edit_ratio") is not None else ""

@@ -45,34 +45,44 @@ def summary(report: DemoReport) -> list[str]:
         f"  {report.trajectories} trajectories, {report.steps} steps: "
         + ", ".join(f"{app} {count}" for app, count in sorted(apps.items())),
         f"  collected by the scripted agent: {agent}, teleoperated: {report.trajectories - agent}",
-        "  ended: " + ", ".join(f"{name} {count}" for name, count in sorted(outcomes.items()))
+        "  ended: "
+        + ", ".join(f"{name} {count}" for name, count in sorted(outcomes.items()))
         + f" (the phone shows {not_done} task(s) not done)",
         f"  reviews: {report.accepted} accepted, {report.rejected} rejected, {reviews['annotated']} awaiting review, "
         f"{reviews['in_progress']} in progress, {reviews['unlabelled']} unlabelled",
         f"  model drafts to accept (scripted endpoint): {report.drafted} steps of an unlabelled trajectory",
         f"  built in {report.seconds:.1f} s",
-    ]  # fmt: skip
+    ]
 
 
 @click.command("demo")
 @click.option("--no-gui", is_flag=True, help="Only build the demo workspace and print a summary.")
 @click.option(
-    "--data-dir", "local_data_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    "--data-dir",
+    "local_data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
     help="Folder for the demo workspace (also `annotator --data-dir DIR demo`; default: <user data folder>/demo).",
-)  # fmt: skip
+)
 @click.option("--trajectories", type=click.IntRange(1, 100), default=12, show_default=True, help="How many to record.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Varies the tasks, the agent's mistakes, labels.")
 @click.option("--replace", is_flag=True, help="Delete the folder's database and blobs first and build anew.")
 @click.option(
-    "--with-training", is_flag=True,
+    "--with-training",
+    is_flag=True,
     help="With --no-gui: also export, train tiny-sft and tiny-grpo and evaluate, printing the progress (the app "
-         "does this in the background); an existing demo workspace is then kept and only what is missing runs.",
-)  # fmt: skip
+    "does this in the background); an existing demo workspace is then kept and only what is missing runs.",
+)
 @click.pass_context
 def demo(
-    context: click.Context, no_gui: bool, local_data_dir: Path | None, trajectories: int, seed: int, replace: bool,
+    context: click.Context,
+    no_gui: bool,
+    local_data_dir: Path | None,
+    trajectories: int,
+    seed: int,
+    replace: bool,
     with_training: bool,
-) -> None:  # fmt: skip
+) -> None:
     """Build a demo workspace with real data and open the app on it.
 
     The demo records trajectories on the built-in virtual phone (优选商城, 趣看视频, 设置) with the scripted
@@ -131,9 +141,11 @@ def close_the_loop(data_dir: Path) -> None:
         raise click.ClickException(str(error)) from None
     if report.ran:
         timings = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in report.seconds.items())
-        click.echo(f"Loop closed in {report.total_s:.0f} s ({timings}): `trainer-bridge runs list --data-dir "
-                   f"{data_dir}` and `trainer-bridge eval list --data-dir {data_dir}` show the runs and the "
-                   "evaluation.")  # fmt: skip
+        click.echo(
+            f"Loop closed in {report.total_s:.0f} s ({timings}): `trainer-bridge runs list --data-dir "
+            f"{data_dir}` and `trainer-bridge eval list --data-dir {data_dir}` show the runs and the "
+            "evaluation."
+        )
     else:
         click.echo("The loop was closed already: every step's result is there.")
 

@@ -1,6 +1,6 @@
 """`annotator draft`: ask a model for drafts of the steps nobody has labelled yet (pre-annotation).
 
-Loaded by cli.py's lazy table when the command runs. The work is annotator.services.drafting's.
+Loaded by annotator/cli/root.py's lazy table when the command runs. The work is annotator.services.drafting's.
 """
 
 from __future__ import annotations
@@ -38,8 +38,11 @@ class _Progress:
                 if progress.done >= progress.total:
                     self.bar.render_finish()
             elif progress.done * 10 // total > self.reported * 10 // total:
-                click.echo(f"drafted {progress.done}/{progress.total}: {progress.kept} kept, {progress.flagged} "
-                           f"flagged, {progress.failed} failed", err=True)  # fmt: skip
+                click.echo(
+                    f"drafted {progress.done}/{progress.total}: {progress.kept} kept, {progress.flagged} "
+                    f"flagged, {progress.failed} failed",
+                    err=True,
+                )
             self.reported = progress.done
 
 
@@ -49,20 +52,34 @@ class _Progress:
 @click.option("--base-url", required=True, help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1.")
 @click.option("--model", required=True, help="The model's name at that endpoint.")
 @click.option(
-    "--api-key-env", default="OPENAI_API_KEY", show_default=True,
+    "--api-key-env",
+    default="OPENAI_API_KEY",
+    show_default=True,
     help="Env var holding the API key (else the keyring's key for the URL; never given on the command line).",
-)  # fmt: skip
+)
 @click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Requests at once.")
 @click.option(
-    "--prompt-variant", "variant_name", type=click.Choice(MOBILE_R1_VARIANTS), default=DEFAULT_PROMPT_VARIANT.value,
-    show_default=True, help="The agent's system prompt the draft request starts from.",
-)  # fmt: skip
+    "--prompt-variant",
+    "variant_name",
+    type=click.Choice(MOBILE_R1_VARIANTS),
+    default=DEFAULT_PROMPT_VARIANT.value,
+    show_default=True,
+    help="The agent's system prompt the draft request starts from.",
+)
 @request_tries_options
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as one JSON object.")
 def draft(
-    app: str | None, trajectory_ids: tuple[int, ...], base_url: str, model: str, api_key_env: str,
-    concurrency: int, variant_name: str, timeout: float, retries: int, as_json: bool,
-) -> None:  # fmt: skip
+    app: str | None,
+    trajectory_ids: tuple[int, ...],
+    base_url: str,
+    model: str,
+    api_key_env: str,
+    concurrency: int,
+    variant_name: str,
+    timeout: float,
+    retries: int,
+    as_json: bool,
+) -> None:
     """Ask a model for drafts of the steps nobody has labelled yet (pre-annotation, InfiGUI-R1 3.1).
 
     Each step's screenshot, instruction, history and a short description of its screen's elements (from the stored
@@ -76,10 +93,18 @@ def draft(
     with command_workspace(ERRORS) as workspace:
         try:
             summary = draft_steps(
-                workspace, base_url=base_url, model=model, app=app, trajectory_ids=trajectory_ids,
-                api_key_env=api_key_env, concurrency=concurrency, timeout_s=timeout,
-                max_retries=retries, variant=prompt_variant(variant_name), progress=_Progress(),
-            )  # fmt: skip
+                workspace,
+                base_url=base_url,
+                model=model,
+                app=app,
+                trajectory_ids=trajectory_ids,
+                api_key_env=api_key_env,
+                concurrency=concurrency,
+                timeout_s=timeout,
+                max_retries=retries,
+                variant=prompt_variant(variant_name),
+                progress=_Progress(),
+            )
         except KeyboardInterrupt:
             raise click.ClickException("stopped; the drafts so far are kept, run the same command to go on") from None
     _report(summary, as_json)

@@ -1,6 +1,6 @@
 """`annotator import aitz | gui-odyssey | androidcontrol PATH`: public GUI-agent datasets as trajectories to review.
 
-Registered in cli.py on the `import` group, beside `import bundle`, with ``import_group.add_command``.
+Added to the `import` group (annotator/cli/bundle.py), beside `import bundle`, with ``import_group.add_command``.
 Each episode is imported whole or not at all; the summary says how many were imported, how many were
 there already, and which failed and why. The exit status is 1 when any episode failed.
 """

@@ -1,8 +1,7 @@
 """`annotator instructions ...`: import, list, generate and review the tasks collectors work on.
 
-Registered in cli.py with ``cli.add_command(instructions)``. The workspace comes from the root group's
-``--data-dir`` / ``--db`` (``context.obj``) through cli.py's ``opened_workspace``, imported when a command
-runs because cli.py imports this module.
+Listed in annotator/cli/root.py's lazy table. The workspace comes from the root group's ``--data-dir`` /
+``--db`` (``context.obj``) through ``opened_workspace`` (annotator/cli/common.py).
 """
 
 from __future__ import annotations
@@ -81,14 +80,19 @@ def list_command(app: str | None, status: str | None, as_json: bool) -> None:
 @click.option("--base-url", required=True, help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1.")
 @click.option("--model", required=True, help="The model's name at that endpoint.")
 @click.option(
-    "--api-key-env", default="OPENAI_API_KEY", show_default=True,
+    "--api-key-env",
+    default="OPENAI_API_KEY",
+    show_default=True,
     help="Environment variable holding the API key (else the keyring entry for the URL, else none).",
-)  # fmt: skip
+)
 @click.option("--timeout", type=click.FloatRange(min=1), default=120, show_default=True, help="Seconds per try.")
 @click.option(
-    "--temperature", type=click.FloatRange(0, 2), default=0.7, show_default=True,
+    "--temperature",
+    type=click.FloatRange(0, 2),
+    default=0.7,
+    show_default=True,
     help="Sampling temperature; above 0 gives more varied tasks.",
-)  # fmt: skip
+)
 def generate_command(
     app: str,
     count: int,

@@ -1,6 +1,6 @@
 """`annotator judge run|list`: score trajectories with an LLM judge on the Mobile-R1 0-4 rubric.
 
-Registered in cli.py with ``cli.add_command(judge)``.
+Listed in annotator/cli/root.py's lazy table.
 """
 
 from __future__ import annotations
@@ -46,8 +46,11 @@ class _Progress:
                 if progress.done >= progress.total:
                     self.bar.render_finish()
             elif progress.done * 10 // max(1, progress.total) > self.reported * 10 // max(1, progress.total):
-                click.echo(f"judged {progress.done}/{progress.total}: {progress.scored} scored, "
-                           f"{progress.failed} without a usable score", err=True)  # fmt: skip
+                click.echo(
+                    f"judged {progress.done}/{progress.total}: {progress.scored} scored, "
+                    f"{progress.failed} without a usable score",
+                    err=True,
+                )
             self.reported = progress.done
 
 
@@ -60,42 +63,69 @@ def judge() -> None:
 @click.option("--base-url", required=True, help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8001/v1.")
 @click.option("--model", required=True, help="The judge model's name at that endpoint.")
 @click.option(
-    "--prompt", default=DEFAULT_PROMPT, show_default=True,
+    "--prompt",
+    default=DEFAULT_PROMPT,
+    show_default=True,
     help=f"Built-in judge prompt ({', '.join(builtin_prompts())}), or the name for --prompt-file.",
-)  # fmt: skip
+)
 @click.option(
-    "--prompt-file", type=click.Path(dir_okay=False, path_type=Path),
+    "--prompt-file",
+    type=click.Path(dir_okay=False, path_type=Path),
     help="A prompt variant of your own (UTF-8 text; the trajectory follows it as the user message).",
-)  # fmt: skip
+)
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="Env var holding the API key.")
 @click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Requests at once.")
 @click.option("--temperature", type=click.FloatRange(0, 2), default=0.0, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed sent to the endpoint.")
 @click.option(
-    "--max-side", type=click.IntRange(28), default=1024, show_default=True,
+    "--max-side",
+    type=click.IntRange(28),
+    default=1024,
+    show_default=True,
     help="Screenshots are scaled so that their longer side is at most this many pixels.",
-)  # fmt: skip
+)
 @click.option(
-    "--max-images", type=click.IntRange(1), default=16, show_default=True,
+    "--max-images",
+    type=click.IntRange(1),
+    default=16,
+    show_default=True,
     help="At most this many screenshots per trajectory (the first and the last ones).",
-)  # fmt: skip
+)
 @click.option("--app", "apps", multiple=True, help="Only this app (repeat for more).")
 @click.option("--review", multiple=True, type=click.Choice([s.value for s in ReviewStatus]), help="Review state.")
 @click.option(
-    "--status", "statuses", multiple=True, type=click.Choice([s.value for s in TrajectoryStatus]),
+    "--status",
+    "statuses",
+    multiple=True,
+    type=click.Choice([s.value for s in TrajectoryStatus]),
     help="Trajectory status (default: complete and interrupted).",
-)  # fmt: skip
+)
 @click.option("--id", "ids", multiple=True, type=int, help="Only this trajectory (repeat for more).")
 @click.option("--unscored", is_flag=True, help="Leave out what this judge scored before --limit applies.")
 @click.option("--limit", type=click.IntRange(1), help="At most this many trajectories.")
 @request_tries_options
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as one JSON object.")
 def run_command(
-    base_url: str, model: str, prompt: str, prompt_file: Path | None, api_key_env: str, concurrency: int,
-    temperature: float, seed: int, max_side: int, max_images: int, apps: tuple[str, ...], review: tuple[str, ...],
-    statuses: tuple[str, ...], ids: tuple[int, ...], unscored: bool, limit: int | None, timeout: float,
-    retries: int, as_json: bool,
-) -> None:  # fmt: skip
+    base_url: str,
+    model: str,
+    prompt: str,
+    prompt_file: Path | None,
+    api_key_env: str,
+    concurrency: int,
+    temperature: float,
+    seed: int,
+    max_side: int,
+    max_images: int,
+    apps: tuple[str, ...],
+    review: tuple[str, ...],
+    statuses: tuple[str, ...],
+    ids: tuple[int, ...],
+    unscored: bool,
+    limit: int | None,
+    timeout: float,
+    retries: int,
+    as_json: bool,
+) -> None:
     """Score the chosen trajectories; those this judge already scored are skipped (a run can be resumed)."""
     images = ImagePolicy(max_side=max_side, max_images=max_images)
     try:
@@ -149,9 +179,13 @@ def _report(summary: RunSummary, prompt: str, model: str, as_json: bool) -> None
 
 @judge.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array.")
-@click.option("--as", "person", metavar="NAME",
-              help="Who asks (default: $ANNOTATOR_PERSON, else your login name when the workspace knows it): a "
-                   "study's raters get means without its trajectories while it is being rated.")  # fmt: skip
+@click.option(
+    "--as",
+    "person",
+    metavar="NAME",
+    help="Who asks (default: $ANNOTATOR_PERSON, else your login name when the workspace knows it): a "
+    "study's raters get means without its trajectories while it is being rated.",
+)
 def list_command(as_json: bool, person: str | None) -> None:
     """The judge configurations of this workspace and what each has scored."""
     with _workspace() as workspace:
@@ -178,5 +212,7 @@ def list_command(as_json: bool, person: str | None) -> None:
     if hidden is not None:
         for row in judges:
             if row.hidden:
-                click.echo(f"Judge {row.id}: {row.hidden} answers are left out of its counts and mean, since "
-                           f"{hidden.why()}; they show once every rater has finished.")  # fmt: skip
+                click.echo(
+                    f"Judge {row.id}: {row.hidden} answers are left out of its counts and mean, since "
+                    f"{hidden.why()}; they show once every rater has finished."
+                )

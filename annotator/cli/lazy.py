@@ -47,8 +47,10 @@ class LazyGroup(click.Group):
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """Click's own listing, with the summaries of commands not loaded yet taken from the table."""
-        listed = {name: self.commands.get(name) or click.Command(name, help=self.lazy[name].summary)
-                  for name in self.list_commands(ctx)}  # fmt: skip
+        listed = {
+            name: self.commands.get(name) or click.Command(name, help=self.lazy[name].summary)
+            for name in self.list_commands(ctx)
+        }
         shown = {name: command for name, command in listed.items() if not command.hidden}
         if not shown:
             return

@@ -83,9 +83,12 @@ COMMANDS = {
     cls=LazyGroup, lazy=COMMANDS, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]}
 )
 @click.option(
-    "--data-dir", type=click.Path(file_okay=False, path_type=Path), envvar=DATA_DIR_ENV, default=None,
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar=DATA_DIR_ENV,
+    default=None,
     help=f"Folder for the database and blobs (env {DATA_DIR_ENV}; default: the user data folder).",
-)  # fmt: skip
+)
 @click.option("--db", "db_url", envvar=DB_URL_ENV, default=None, help=f"Database URL (env {DB_URL_ENV}).")
 @click.version_option(__version__, prog_name="annotator")
 @click.pass_context

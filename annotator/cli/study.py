@@ -1,7 +1,7 @@
 """`annotator study create|list|status|adjudicate|report`: blind human studies of a judge.
 
 Raters score in the desktop app (Studies view); these commands set studies up, follow them and report.
-Registered in cli.py with ``cli.add_command(study)``.
+Listed in annotator/cli/root.py's lazy table.
 """
 
 from __future__ import annotations
@@ -49,29 +49,54 @@ def study() -> None:
 @click.argument("name")
 @click.option("--judge", "judge_id", type=int, required=True, help="The judge's id (`annotator judge list`).")
 @click.option("--size", type=click.IntRange(1), default=30, show_default=True, help="Trajectories to sample.")
-@click.option("--rater", "raters", multiple=True, required=True,
-              help="A rater's name, someone on the workspace's list (`annotator people list`); repeat: Mobile-R1 "
-                   "used 3.")  # fmt: skip
+@click.option(
+    "--rater",
+    "raters",
+    multiple=True,
+    required=True,
+    help="A rater's name, someone on the workspace's list (`annotator people list`); repeat: Mobile-R1 used 3.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds the sample and each rater's order.")
 @click.option("--by-app", is_flag=True, help="Spread each level's picks over the apps.")
-@click.option("--rubric-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The rubric raters read (default: the judge's prompt without its reply format).")  # fmt: skip
+@click.option(
+    "--rubric-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The rubric raters read (default: the judge's prompt without its reply format).",
+)
 @click.option("--by", "created_by", help="Who creates the study (recorded).")
-@click.option("--show-differences-early", is_flag=True,
-              help="Show a rater where they and the judge differ as soon as they finish, not only once every rater "
-                   "has (recorded in the study).")  # fmt: skip
+@click.option(
+    "--show-differences-early",
+    is_flag=True,
+    help="Show a rater where they and the judge differ as soon as they finish, not only once every rater "
+    "has (recorded in the study).",
+)
 def create_command(
-    name: str, judge_id: int, size: int, raters: tuple[str, ...], seed: int, by_app: bool,
-    rubric_file: Path | None, created_by: str | None, show_differences_early: bool,
-) -> None:  # fmt: skip
+    name: str,
+    judge_id: int,
+    size: int,
+    raters: tuple[str, ...],
+    seed: int,
+    by_app: bool,
+    rubric_file: Path | None,
+    created_by: str | None,
+    show_differences_early: bool,
+) -> None:
     """Sample SIZE trajectories the judge scored, stratified over its 0-4 levels, for RATERs to score blind."""
     rubric = rubric_file.read_text(encoding="utf-8") if rubric_file else None
     with _workspace() as workspace:
         try:
             info = service.create_study(
-                workspace.database, name, judge_id, size, list(raters), seed=seed, by_app=by_app, rubric=rubric,
-                created_by=created_by, show_differences_early=show_differences_early,
-            )  # fmt: skip
+                workspace.database,
+                name,
+                judge_id,
+                size,
+                list(raters),
+                seed=seed,
+                by_app=by_app,
+                rubric=rubric,
+                created_by=created_by,
+                show_differences_early=show_differences_early,
+            )
         except UnknownRaters as error:  # a mistyped option value, not a failure: usage error, exit code 2
             raise click.BadParameter(str(error), param_hint="'--rater'") from None
     for line in _status_lines(info):
@@ -88,8 +113,16 @@ def list_command(as_json: bool) -> None:
     with _workspace() as workspace:
         found = service.list_studies(workspace.database)
     if as_json:
-        rows = [{"name": s.name, "judge": s.judge_id, "size": s.size, "finished": s.finished,
-                 "raters": {r.name: [r.rated, r.total] for r in s.raters}} for s in found]  # fmt: skip
+        rows = [
+            {
+                "name": s.name,
+                "judge": s.judge_id,
+                "size": s.size,
+                "finished": s.finished,
+                "raters": {r.name: [r.rated, r.total] for r in s.raters},
+            }
+            for s in found
+        ]
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
     if not found:
@@ -129,9 +162,12 @@ def adjudicate_command(name: str, trajectory_id: int, label: int, note: str, who
 @click.option("--tie-rule", type=click.Choice(TIE_RULES), default="median", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds the bootstrap and random tie-breaks.")
 @click.option("--bootstrap", "n_boot", type=click.IntRange(0), default=2000, show_default=True)
-@click.option("--as", "viewer",
-              help=f"Who asks (default: ${PERSON_ENV}, else your login name when the workspace knows it); while the "
-                   "study is being rated, a person the workspace knows who is not one of its raters.")  # fmt: skip
+@click.option(
+    "--as",
+    "viewer",
+    help=f"Who asks (default: ${PERSON_ENV}, else your login name when the workspace knows it); while the "
+    "study is being rated, a person the workspace knows who is not one of its raters.",
+)
 def report_command(
     name: str, output_format: str, out: Path | None, tie_rule: TieRule, seed: int, n_boot: int, viewer: str | None
 ) -> None:

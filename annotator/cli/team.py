@@ -2,7 +2,7 @@
 
 Roles and who may change them: annotator.services.roles and docs/adr/0008-people-and-roles.md. Who runs a
 command is its --as, else ANNOTATOR_PERSON, else the login name when the workspace knows it.
-Registered in cli.py (lazily).
+Listed in annotator/cli/root.py's lazy table.
 """
 
 from __future__ import annotations
@@ -68,8 +68,9 @@ def add_command(name: str, role: str, login: str | None, password_stdin: bool, w
     """Put someone on the list (once the workspace has an admin, only an admin may)."""
     password = _password(password_stdin)
     with _workspace() as workspace:
-        made = team.add_person(workspace, name, role, by=person_asking(workspace.database, who), login=login,
-                               password=password)  # fmt: skip
+        made = team.add_person(
+            workspace, name, role, by=person_asking(workspace.database, who), login=login, password=password
+        )
         where = pgpass_address(workspace.database)
     click.echo(f"{name.strip()} added as {role}" + (f", connecting as {login}." if login else "."))
     _hand_over(made, login, where)
@@ -96,8 +97,10 @@ def whoami_command() -> None:
     with _workspace() as workspace:
         found = connected(workspace.database)
     if found is None:
-        click.echo("SQLite: no logins. Whoever can write this workspace's file can do anything; roles are a "
-                   "workflow aid (--as or ANNOTATOR_PERSON says who works).")  # fmt: skip
+        click.echo(
+            "SQLite: no logins. Whoever can write this workspace's file can do anything; roles are a "
+            "workflow aid (--as or ANNOTATOR_PERSON says who works)."
+        )
     elif found.owner:
         click.echo(f"{found.login}: the database's owner, trusted by every check; --as says whom you act for.")
     elif found.person is None:
@@ -139,13 +142,27 @@ def role_command(name: str, role: str, who: str | None) -> None:
 @click.option("--to", "person", required=True, help="Whom the work is given to (someone on the list).")
 @click.option("--id", "ids", multiple=True, type=int, help="This trajectory (repeat for more).")
 @click.option("--app", "apps", multiple=True, help="Trajectories of this app (repeat for more).")
-@click.option("--review", "review_states", multiple=True, type=click.Choice([s.value for s in ReviewStatus]),
-              help="Trajectories in this review state (repeat for more).")  # fmt: skip
-@click.option("--status", "statuses", multiple=True, type=click.Choice([s.value for s in TrajectoryStatus]),
-              help="Trajectories with this status (repeat for more).")  # fmt: skip
+@click.option(
+    "--review",
+    "review_states",
+    multiple=True,
+    type=click.Choice([s.value for s in ReviewStatus]),
+    help="Trajectories in this review state (repeat for more).",
+)
+@click.option(
+    "--status",
+    "statuses",
+    multiple=True,
+    type=click.Choice([s.value for s in TrajectoryStatus]),
+    help="Trajectories with this status (repeat for more).",
+)
 @click.option("--limit", type=click.IntRange(1), help="At most this many trajectories, oldest first.")
-@click.option("--instructions", "instruction_set", metavar="APP",
-              help="The instruction set of an app: its instructions and every trajectory of them.")  # fmt: skip
+@click.option(
+    "--instructions",
+    "instruction_set",
+    metavar="APP",
+    help="The instruction set of an app: its instructions and every trajectory of them.",
+)
 @click.option("--study", help="A study, to rate (the person becomes one of its raters).")
 @click.option(
     "--task",
@@ -155,17 +172,26 @@ def role_command(name: str, role: str, who: str | None) -> None:
 @click.option("--remove", is_flag=True, help="Take the work back instead.")
 @click.option("--as", "who", help=AS_HELP)
 def assign(
-    person: str, ids: tuple[int, ...], apps: tuple[str, ...], review_states: tuple[str, ...],
-    statuses: tuple[str, ...], limit: int | None, instruction_set: str | None, study: str | None,
-    task: str | None, remove: bool, who: str | None,
-) -> None:  # fmt: skip
+    person: str,
+    ids: tuple[int, ...],
+    apps: tuple[str, ...],
+    review_states: tuple[str, ...],
+    statuses: tuple[str, ...],
+    limit: int | None,
+    instruction_set: str | None,
+    study: str | None,
+    task: str | None,
+    remove: bool,
+    who: str | None,
+) -> None:
     """Give trajectories, an app's instruction set or a study to a person (admins only)."""
     selecting = bool(apps or review_states or statuses or limit)
     with _workspace() as workspace:
         db = workspace.database
         if selecting:
-            chosen = TrajectorySelection(apps=apps, review_states=review_states, statuses=statuses,
-                                         trajectory_ids=ids, limit=limit)  # fmt: skip
+            chosen = TrajectorySelection(
+                apps=apps, review_states=review_states, statuses=statuses, trajectory_ids=ids, limit=limit
+            )
             ids = tuple(selected_ids(db, chosen))
             if not ids:
                 raise click.ClickException("the selection holds no trajectory; nothing was assigned")
@@ -224,13 +250,23 @@ def _as_json(found: team.PersonalQueue) -> dict[str, object]:
         if part is None:
             return None
         return [
-            {"trajectory_id": i.trajectory_id, "review_status": i.review_status, "app": i.app,
-             "instruction": i.instruction, "assigned": i.trajectory_id in part.assigned}
+            {
+                "trajectory_id": i.trajectory_id,
+                "review_status": i.review_status,
+                "app": i.app,
+                "instruction": i.instruction,
+                "assigned": i.trajectory_id in part.assigned,
+            }
             for i in part.items
-        ]  # fmt: skip
+        ]
 
     return {
-        "person": found.person, "role": found.role, "label": rows(found.label), "review": rows(found.review),
-        "label_total": found.label.total, "review_total": found.review.total if found.review else None,
-        "rate": [asdict(s) for s in found.rate], "instruction_sets": [r.target for r in found.instruction_sets],
-    }  # fmt: skip
+        "person": found.person,
+        "role": found.role,
+        "label": rows(found.label),
+        "review": rows(found.review),
+        "label_total": found.label.total,
+        "review_total": found.review.total if found.review else None,
+        "rate": [asdict(s) for s in found.rate],
+        "instruction_sets": [r.target for r in found.instruction_sets],
+    }

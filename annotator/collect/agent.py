@@ -39,8 +39,10 @@ class AgentDecider:
         image_scale: float = 1.0,
     ) -> None:
         if prompt_variant not in MOBILE_R1_VARIANTS:
-            raise ValueError(f"prompt variant {prompt_variant}: collecting reads Mobile-R1 replies; use one of "
-                             f"{', '.join(MOBILE_R1_VARIANTS)}")  # fmt: skip
+            raise ValueError(
+                f"prompt variant {prompt_variant}: collecting reads Mobile-R1 replies; use one of "
+                f"{', '.join(MOBILE_R1_VARIANTS)}"
+            )
         self.client, self.history_images, self.resize = client, history_images, resize
         self.image_scale = image_scale  # the screenshot scaled before smart_resize (Mobile-R1 stage 3: 0.5)
         self.decomposed = decomposed

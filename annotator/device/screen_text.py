@@ -128,11 +128,20 @@ def _elements(nodes: Sequence[UiNode], screen: ScreenSize) -> list[_Element]:
 
 
 def _flags(node: UiNode) -> list[str]:
-    flags = [name for name, on in (
-        ("clickable", node.clickable), ("long-clickable", node.long_clickable), ("checkable", node.checkable),
-        ("checked", node.checked), ("selected", node.selected), ("scrollable", node.scrollable),
-        ("editable", node.is_text_field), ("focused", node.focused),
-    ) if on]  # fmt: skip
+    flags = [
+        name
+        for name, on in (
+            ("clickable", node.clickable),
+            ("long-clickable", node.long_clickable),
+            ("checkable", node.checkable),
+            ("checked", node.checked),
+            ("selected", node.selected),
+            ("scrollable", node.scrollable),
+            ("editable", node.is_text_field),
+            ("focused", node.focused),
+        )
+        if on
+    ]
     return [*flags, "disabled"] if not node.enabled else flags
 
 

@@ -1,4 +1,4 @@
-"""The Qwen2.5-VL ``mobile_use`` action space (DESIGN.md section 3; Mobile-R1 Table 5 plus ``open``).
+"""The Qwen2.5-VL ``mobile_use`` action space (docs/architecture.md#the-action-space; Mobile-R1 Table 5 plus ``open``).
 
 Checking happens in two layers, so that each error is reported where it can be decided:
 

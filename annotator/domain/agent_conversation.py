@@ -66,9 +66,7 @@ def model_action(step: HistoryStep, screen: ScreenSize, space: ModelSpace) -> Ac
         return None
 
 
-def paper_reply(
-    step: HistoryStep, screen: ScreenSize, space: ModelSpace, variant: PromptVariant
-) -> str | None:  # fmt: skip
+def paper_reply(step: HistoryStep, screen: ScreenSize, space: ModelSpace, variant: PromptVariant) -> str | None:
     """The step as a paper's variant answers it, None when that paper's actions cannot say it."""
     action = model_action(step, screen, space)
     if action is None:

@@ -1,6 +1,6 @@
 """Coordinate spaces: device pixels inside the project, model spaces only at the edges.
 
-Stored coordinates are device pixels of the screenshot they belong to (DESIGN.md section 3). Models
+Stored coordinates are device pixels of the screenshot they belong to (docs/architecture.md#coordinate-spaces). Models
 see other spaces:
 
 - ``qwen2.5-vl``: absolute pixels of the image after Qwen's ``smart_resize`` (e.g. a 1080x2400

@@ -1,7 +1,7 @@
 """The shipped training recipes: one YAML file each in annotator/resources/recipes, a paper's settings (or a tiny
 CPU run), read by the training scripts' `--recipe NAME` (TRL's `--config FILE`), by the launcher and by the app's
 Runs view: here, in the domain, so that the app lists them without importing the trainer bridge. Each names its
-`script` (sft, grpo_action, grpo_task) and the export `stage` it trains on; the other keys are the script's
+`script` (one of SCRIPTS) and the export `stage` it trains on; the other keys are the script's
 arguments and TRL's config fields."""
 
 from __future__ import annotations

@@ -43,6 +43,7 @@ def steps_without_box(trajectory: LabelledTrajectory) -> tuple[int, ...]:
     """Positions of the kept steps whose action has a point (a click, a long press, a swipe's start) but no target
     box to check it against: the action rewards fall back to a distance rule for them. A warning, not a gap."""
     return tuple(
-        step.position for step in trajectory.steps
+        step.position
+        for step in trajectory.steps
         if not step.removed and action_point(step.label.tool_call) is not None and step.target()[0] is None
-    )  # fmt: skip
+    )

@@ -378,12 +378,6 @@ class LabelledTrajectory:
                 return step
         raise LookupError(f"step {step_id} is not in trajectory {self.id}")
 
-    def corrected_step(self, step: LabelledStep) -> LabelledStep | None:
-        """The wrong step an inserted step corrects (None for a collected step)."""
-        if not step.inserted:
-            return None
-        return next((s for s in self.executed if s.index == step.corrects_index), None)
-
     def labelled_actions(self) -> list[dict[str, Any]]:
         """The tool calls the labelled trajectory performs, in order: the first correction in place of a wrong
         step, none for removed or redundant steps (a reference run for online training)."""

@@ -65,9 +65,10 @@ def episode_files(path: Path) -> list[Path]:
     if not path.is_dir():
         return [path]
     return sorted(
-        p for p in path.rglob("*")
+        p
+        for p in path.rglob("*")
         if p.is_file() and (p.name.startswith("android_control") or ".tfrecord" in p.name or p.suffix == ".gz")
-    )  # fmt: skip
+    )
 
 
 def read_androidcontrol(path: Path, *, app: str | None = None) -> Iterator[SourceEpisode | EpisodeError]:

@@ -25,14 +25,15 @@ from annotator.domain.trajectory import LabelledTrajectory
 from annotator.judge.messages import JudgeMessages, ScreenSource, build_judge_messages, judged_trajectory
 from annotator.judge.reply import JudgeReplyError, parse_judge_reply
 from annotator.judge.screens import workspace_screens
-from annotator.llm.client import LLMClient, LLMConfig, LLMError, LLMRejected, LLMUnavailable
+from annotator.llm.batch import BatchResult, Outcome, Progress, failed_request, run_batch
+from annotator.llm.client import LLMClient, LLMConfig, LLMError
 from annotator.storage import judging
 from annotator.storage.blobs import BlobError
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
-UNAVAILABLE_IN_A_ROW = 3  # at least this many, or the concurrency if higher: a few bad requests are not an outage
+JUDGE_ENDPOINT = "the judge endpoint"  # as the reason a run ended names it
 
 
 @dataclass(frozen=True)
@@ -68,33 +69,6 @@ class RunSummary:
     trajectories_with_screens_dropped: int = 0
 
 
-class _Tally:
-    """Counts shared by the worker threads, and the reason to stop the run early, if any."""
-
-    def __init__(self, total: int, stop: threading.Event, unavailable_limit: int) -> None:
-        self.lock = threading.Lock()
-        self.total, self.stop, self.unavailable_limit = total, stop, unavailable_limit
-        self.done = self.scored = self.failed = self.unavailable_in_a_row = 0
-        self.screens_dropped = self.trajectories_with_screens_dropped = 0
-        self.abort: str | None = None
-
-    def count(self, answer: Answer, failure: LLMError | None, dropped: int = 0) -> RunProgress:
-        with self.lock:
-            self.done += 1
-            self.screens_dropped += dropped
-            self.trajectories_with_screens_dropped += dropped > 0
-            self.scored += answer.reward is not None
-            self.failed += answer.reward is None
-            self.unavailable_in_a_row = self.unavailable_in_a_row + 1 if isinstance(failure, LLMUnavailable) else 0
-            if isinstance(failure, LLMRejected) and self.abort is None:
-                self.abort = f"the judge endpoint refused the request: {failure.message}"
-            elif self.unavailable_in_a_row >= self.unavailable_limit and self.abort is None:
-                self.abort = f"the judge endpoint stayed unavailable: {failure.message if failure else ''}"
-            if self.abort is not None:
-                self.stop.set()
-            return RunProgress(self.done, self.total, self.scored, self.failed, answer)
-
-
 @dataclass(frozen=True)
 class _Request:
     """What to send about one trajectory, or (`unsent`) why nothing can be."""
@@ -113,11 +87,13 @@ class _Lookahead:
         workers = max(1, min(ahead, os.cpu_count() or 1))  # scaling releases the GIL: one thread per core
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="judge-prepare")
         self.build, self.trajectory_ids, self.ahead = build, trajectory_ids, ahead
+        self.position = {trajectory_id: index for index, trajectory_id in enumerate(trajectory_ids)}
         self.lock = threading.Lock()
         self.futures: dict[int, Future[_Request]] = {}
         self.submitted = 0
 
-    def take(self, index: int) -> _Request:
+    def take(self, trajectory_id: int) -> _Request:
+        index = self.position[trajectory_id]
         with self.lock:
             while self.submitted < min(len(self.trajectory_ids), index + 1 + self.ahead):
                 self.futures[self.submitted] = self.pool.submit(self.build, self.trajectory_ids[self.submitted])
@@ -127,6 +103,15 @@ class _Lookahead:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _reporting(on_progress: Callable[[RunProgress], None]) -> Callable[[Progress[int, Answer]], None]:
+    def report(progress: Progress[int, Answer]) -> None:
+        tally, answer = progress.tally, progress.outcome.value
+        assert answer is not None  # every outcome of JudgeRunner._judge_one holds its answer
+        on_progress(RunProgress(tally.done, progress.total, tally.succeeded, tally.failed, answer))
+
+    return report
 
 
 def _record_of_reply(text: str, usage: dict[str, Any], latency_ms: float, images: int) -> ScoreRecord:
@@ -192,56 +177,67 @@ class JudgeRunner:
         db = self.workspace.database
         requested = list(dict.fromkeys(trajectory_ids))
         already = judging.scored_trajectories(db, self.config_id)
-        todo = [trajectory for trajectory in requested if trajectory not in already]
+        todo = [trajectory for trajectory in requested if trajectory not in already]  # the lookahead's order
         run_id = judging.start_run(
             db, self.config_id, self.endpoint.base_url, concurrency, selection or {}, len(requested)
         )
-        stop = stop or threading.Event()
-        tally = _Tally(len(todo), stop, max(UNAVAILABLE_IN_A_ROW, concurrency))
 
-        def work(index: int) -> None:
-            if stop.is_set():
-                return
-            request = lookahead.take(index)
-            answer, failure = self._judge_one(client, run_id, request)
-            progress = tally.count(answer, failure, request.dropped)
-            if on_progress is not None:
-                on_progress(progress)
-
-        interrupted: BaseException | None = None
         lookahead = _Lookahead(self._prepare, todo, ahead=concurrency)
-        with LLMClient(self.endpoint) as client, ThreadPoolExecutor(concurrency, thread_name_prefix="judge") as pool:
-            futures = [pool.submit(work, index) for index in range(len(todo))]
+        with LLMClient(self.endpoint) as client:
             try:
-                for future in futures:
-                    future.result()  # a bug in our own code surfaces here instead of vanishing in a thread
-            except BaseException as error:  # Ctrl+C, or that bug: the queued ones are not asked, the run is recorded
-                stop.set()
-                interrupted = error
+                result = run_batch(
+                    todo,
+                    lambda trajectory_id: self._judge_one(client, run_id, lookahead.take(trajectory_id)),
+                    workers=concurrency,
+                    on_progress=_reporting(on_progress) if on_progress else None,
+                    cancel=stop,
+                    endpoint=JUDGE_ENDPOINT,
+                    thread_name="judge",
+                )
             finally:
                 lookahead.close()
-        status = "failed" if tally.abort else "stopped" if tally.done < len(todo) else "complete"
-        if interrupted is not None:
-            status = "stopped" if isinstance(interrupted, KeyboardInterrupt) else "failed"
-        message = tally.abort or (f"interrupted: {interrupted!r}" if interrupted is not None else None)
-        counts = {
-            "scored": tally.scored, "failed": tally.failed, "skipped": len(requested) - len(todo),
-            "screens_dropped": tally.screens_dropped,
-            "trajectories_with_screens_dropped": tally.trajectories_with_screens_dropped,
-        }  # fmt: skip
-        judging.finish_run(db, run_id, counts=counts, status=status, message=message)
-        if interrupted is not None:
-            raise interrupted
-        return RunSummary(
-            run_id, self.config_id, len(requested), counts["skipped"], tally.scored, tally.failed, status,
-            message, time.perf_counter() - started, tally.screens_dropped, tally.trajectories_with_screens_dropped,
-        )  # fmt: skip
+        summary = self._finish(run_id, result, len(requested) - len(todo), time.perf_counter() - started)
+        result.raise_interruption()
+        return summary
 
-    def _judge_one(self, client: LLMClient, run_id: int, request: _Request) -> tuple[Answer, LLMError | None]:
+    def _finish(self, run_id: int, result: BatchResult[int], skipped: int, seconds: float) -> RunSummary:
+        """Record how the run ended, with its counts."""
+        tally = result.tally
+        dropped = tally.counts.get("screens_dropped", 0)
+        with_dropped = tally.counts.get("trajectories_with_screens_dropped", 0)
+        counts = {
+            "scored": tally.succeeded,
+            "failed": tally.failed,
+            "skipped": skipped,
+            "screens_dropped": dropped,
+            "trajectories_with_screens_dropped": with_dropped,
+        }
+        judging.finish_run(self.workspace.database, run_id, counts=counts, status=result.status, message=result.message)
+        return RunSummary(
+            run_id,
+            self.config_id,
+            result.total + skipped,
+            skipped,
+            tally.succeeded,
+            tally.failed,
+            result.status,
+            result.message,
+            seconds,
+            dropped,
+            with_dropped,
+        )
+
+    def _judge_one(self, client: LLMClient, run_id: int, request: _Request) -> Outcome[Answer]:
         unsent = request.unsent
         record, failure = (unsent, None) if unsent else ask_judge(client, request.messages, request.images)
         judging.save_score(self.workspace.database, self.config_id, run_id, request.trajectory_id, record)
-        return Answer(request.trajectory_id, record.reward, record.error), failure
+        answer = Answer(request.trajectory_id, record.reward, record.error)
+        dropped = {"screens_dropped": request.dropped, "trajectories_with_screens_dropped": int(request.dropped > 0)}
+        if failure is not None:
+            return failed_request(failure, answer, dropped)
+        if record.reward is None:  # a reply with no usable score, or a request that could not be made
+            return Outcome.failed(record.error or "no usable score", answer, counts=dropped)
+        return Outcome.done(answer, dropped)
 
     def _prepare(self, trajectory_id: int) -> _Request:
         try:

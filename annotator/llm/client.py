@@ -136,9 +136,10 @@ def _first_token_logprobs(choice: Any) -> dict[str, float] | None:
         return None
     alternatives = getattr(content[0], "top_logprobs", None) or []
     found = {
-        item.token: float(item.logprob) for item in alternatives
+        item.token: float(item.logprob)
+        for item in alternatives
         if isinstance(getattr(item, "token", None), str) and isinstance(getattr(item, "logprob", None), (int, float))
-    }  # fmt: skip
+    }
     return found or None
 
 

@@ -171,13 +171,21 @@ class Refinement:
     def as_json(self) -> dict[str, Any]:
         """The record kept with the step or prediction (its usage), so a reader sees why a point moved."""
         return {
-            "refined": self.refined, "note": self.note, "original": list(self.original), "point": list(self.point),
-            "tiles": [{"region": t.tile.as_list(), "point": _listed(t.point), "problem": t.problem}
-                      for t in self.tiles],
-            "candidates": [{"point": list(j.point), "score": j.score, "scored_by": j.scored_by, "problem": j.problem}
-                           for j in self.judgements],
-            "requests": self.requests, "tokens": self.tokens, "ms": round(self.elapsed_ms, 1),
-        }  # fmt: skip
+            "refined": self.refined,
+            "note": self.note,
+            "original": list(self.original),
+            "point": list(self.point),
+            "tiles": [
+                {"region": t.tile.as_list(), "point": _listed(t.point), "problem": t.problem} for t in self.tiles
+            ],
+            "candidates": [
+                {"point": list(j.point), "score": j.score, "scored_by": j.scored_by, "problem": j.problem}
+                for j in self.judgements
+            ],
+            "requests": self.requests,
+            "tokens": self.tokens,
+            "ms": round(self.elapsed_ms, 1),
+        }
 
 
 def _listed(point: tuple[int, int] | None) -> list[int] | None:
@@ -218,11 +226,15 @@ class DecomposedGrounding:
     def settings(self) -> dict[str, Any]:
         """What decides the refinement (the evaluation's fingerprint includes it): not the servers' URLs."""
         return self.layout.as_json() | {
-            "crop_share": self.crop_share, "swipes": self.swipes, "space": self.space.name,
-            "min_pixels": self.space.resize.min_pixels, "max_pixels": self.space.resize.max_pixels,
-            "image_scale": self.space.image_scale, "model": self.client.config.model,
+            "crop_share": self.crop_share,
+            "swipes": self.swipes,
+            "space": self.space.name,
+            "min_pixels": self.space.resize.min_pixels,
+            "max_pixels": self.space.resize.max_pixels,
+            "image_scale": self.space.image_scale,
+            "model": self.client.config.model,
             "selector_model": self.selector.config.model,
-        }  # fmt: skip
+        }
 
     def refine_action(
         self, action: act.Action, screenshot: bytes, element: str, context: GroundingContext
@@ -285,8 +297,10 @@ class DecomposedGrounding:
             kept.note = f"kept the agent's point: no candidate was judged to be the element ({scores})"
             return kept
         kept.point, kept.refined = best.point, True
-        kept.note = (f"chose {list(best.point)} (relevance {best.score:.2f}, by {best.scored_by}) of {len(found)} "
-                     "candidate point(s)")  # fmt: skip
+        kept.note = (
+            f"chose {list(best.point)} (relevance {best.score:.2f}, by {best.scored_by}) of {len(found)} "
+            "candidate point(s)"
+        )
         return kept
 
     def _together(self, jobs: Sequence[Callable[[], T]]) -> list[T]:

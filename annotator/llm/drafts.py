@@ -58,9 +58,13 @@ def draft_request(
 ) -> AgentRequest:
     """The chat messages that ask for a draft of `step`, and the image size the model is shown."""
     request = build_agent_messages(
-        step.instruction, step.history, step.screenshots, step.screen, history_images=history_images,
+        step.instruction,
+        step.history,
+        step.screenshots,
+        step.screen,
+        history_images=history_images,
         variant=variant,
-    )  # fmt: skip
+    )
     last = request.messages[-1]
     last["content"] = [*last["content"], {"type": "text", "text": screen_elements_text(step.elements)}]
     return request
@@ -116,7 +120,14 @@ def ask_for_draft(
         read.tool_call, step.executed, step.screen, target=step.target
     )
     return Draft(
-        id=None, model=client.config.model, prompt_name=draft_prompt_name(variant), think=read.think,
-        action_text=read.action_text, tool_call=read.tool_call, matches_executed=matches, problem=read.problem,
-        prompt_sha256=draft_prompt_sha256(variant), reply=reply.text,
-    )  # fmt: skip
+        id=None,
+        model=client.config.model,
+        prompt_name=draft_prompt_name(variant),
+        think=read.think,
+        action_text=read.action_text,
+        tool_call=read.tool_call,
+        matches_executed=matches,
+        problem=read.problem,
+        prompt_sha256=draft_prompt_sha256(variant),
+        reply=reply.text,
+    )

@@ -91,18 +91,25 @@ def steps_json(predictions: Sequence[StoredPrediction], labelled: Labelled | Non
         step_id = stored.record.step_id
         if step_id not in steps:
             steps[step_id] = {
-                "step_id": step_id, "trajectory_id": stored.trajectory_id, "position": stored.position,
-                "app": stored.app, "instruction": stored.instruction,
-                "labelled": labelled.get(step_id) if labelled is not None else None, "predictions": [],
-            }  # fmt: skip
+                "step_id": step_id,
+                "trajectory_id": stored.trajectory_id,
+                "position": stored.position,
+                "app": stored.app,
+                "instruction": stored.instruction,
+                "labelled": labelled.get(step_id) if labelled is not None else None,
+                "predictions": [],
+            }
         steps[step_id]["predictions"].append(prediction_json(stored))
     return list(steps.values())
 
 
 def evaluation_json(
-    info: EvaluationInfo, predictions: Sequence[StoredPrediction], rollouts: Sequence[StoredRollout],
-    *, labelled: Labelled | None = None,
-) -> dict[str, Any]:  # fmt: skip
+    info: EvaluationInfo,
+    predictions: Sequence[StoredPrediction],
+    rollouts: Sequence[StoredRollout],
+    *,
+    labelled: Labelled | None = None,
+) -> dict[str, Any]:
     """Everything needed to read the evaluation again: its fields, the stored summary, every answer per step
     (`position` is the step's index in its trajectory, from 0; `labelled` is null when not given) and every
     rollout. JSON-serialisable as is; write it with ensure_ascii=False to keep Chinese readable."""
@@ -229,8 +236,10 @@ def rollout_totals_table(rollouts: Sequence[StoredRollout]) -> Table:
         done = sum(bool(run.done) for run in runs)
         errors = sum(run.error is not None for run in runs)
         rows.append([app, str(len(runs)), share_text(succeeded, len(runs)), share_text(done, len(runs)), str(errors)])
-    notes = ["Task success: the policy ended with terminate(success) and the task is done. Tail success: the task "
-             "is done at the end, whatever the policy claimed."]  # fmt: skip
+    notes = [
+        "Task success: the policy ended with terminate(success) and the task is done. Tail success: the task "
+        "is done at the end, whatever the policy claimed."
+    ]
     return Table("Online runs", ["app", "runs", "task success", "tail success", "errors"], rows, notes)
 
 
@@ -239,14 +248,37 @@ def yes_no(value: bool | None) -> str:
 
 
 def rollouts_table(rollouts: Sequence[StoredRollout]) -> Table:
-    header = ["app", "instruction", "run", "trajectory", "phone", "steps", "stop", "claimed success", "done",
-              "checked by", "judge score", "error"]  # fmt: skip
+    header = [
+        "app",
+        "instruction",
+        "run",
+        "trajectory",
+        "phone",
+        "steps",
+        "stop",
+        "claimed success",
+        "done",
+        "checked by",
+        "judge score",
+        "error",
+    ]
     rows = [
-        [r.app, r.instruction, str(r.run), str(r.trajectory_id or ""), r.device_serial or "", str(r.steps),
-         r.stop or "", yes_no(r.claimed_success), yes_no(r.done), r.checked_by or "",
-         "" if r.judge_score is None else str(r.judge_score), r.error or ""]
+        [
+            r.app,
+            r.instruction,
+            str(r.run),
+            str(r.trajectory_id or ""),
+            r.device_serial or "",
+            str(r.steps),
+            r.stop or "",
+            yes_no(r.claimed_success),
+            yes_no(r.done),
+            r.checked_by or "",
+            "" if r.judge_score is None else str(r.judge_score),
+            r.error or "",
+        ]
         for r in rollouts
-    ]  # fmt: skip
+    ]
     return Table("Each run", header, rows, long=frozenset({"instruction", "error"}))
 
 
@@ -275,12 +307,19 @@ def failed_steps_table(predictions: Sequence[StoredPrediction], labelled: Labell
     failed = [stored for stored in first_answers(predictions) if not accurate(stored)]
     header = ["trajectory", "step", "app", "instruction", "level", "labelled", "predicted", "reply", "why"]
     rows = [
-        [str(s.trajectory_id), str(s.position + 1), s.app, s.instruction, s.record.level,
-         action_text(labelled.get(s.record.step_id)) if labelled is not None else "not loaded",
-         action_text(s.record.predicted) if s.record.error is None else "", shorten(s.record.reply),
-         why_wrong(s)]
+        [
+            str(s.trajectory_id),
+            str(s.position + 1),
+            s.app,
+            s.instruction,
+            s.record.level,
+            action_text(labelled.get(s.record.step_id)) if labelled is not None else "not loaded",
+            action_text(s.record.predicted) if s.record.error is None else "",
+            shorten(s.record.reply),
+            why_wrong(s),
+        ]
         for s in failed[:MAX_FAILED_ROWS]
-    ]  # fmt: skip
+    ]
     notes = ["Each step's first sample. Step: its place in the collected trajectory, from 1."]
     if len(failed) > MAX_FAILED_ROWS:
         notes.append(f"The first {MAX_FAILED_ROWS} of {len(failed)} shown; the JSON report has every one.")
@@ -289,9 +328,12 @@ def failed_steps_table(predictions: Sequence[StoredPrediction], labelled: Labell
 
 
 def evaluation_html(
-    info: EvaluationInfo, predictions: Sequence[StoredPrediction], rollouts: Sequence[StoredRollout],
-    *, labelled: Labelled | None = None,
-) -> str:  # fmt: skip
+    info: EvaluationInfo,
+    predictions: Sequence[StoredPrediction],
+    rollouts: Sequence[StoredRollout],
+    *,
+    labelled: Labelled | None = None,
+) -> str:
     """The evaluation as one self-contained HTML page (English; every text escaped, the chart inlined)."""
     title = f"{evaluation_title(info)} ({model_name(info)}, {info.kind}, {info.status})"
     parts = [overview(info), *summary_parts(info)]
@@ -319,9 +361,13 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def write_evaluation_report(
-    out_dir: Path, info: EvaluationInfo, predictions: Sequence[StoredPrediction], rollouts: Sequence[StoredRollout],
-    *, labelled: Labelled | None = None,
-) -> tuple[Path, Path]:  # fmt: skip
+    out_dir: Path,
+    info: EvaluationInfo,
+    predictions: Sequence[StoredPrediction],
+    rollouts: Sequence[StoredRollout],
+    *,
+    labelled: Labelled | None = None,
+) -> tuple[Path, Path]:
     """`evaluation-<id>.json` and `evaluation-<id>.html` in `out_dir` (made if missing); returns their paths."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

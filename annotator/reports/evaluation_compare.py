@@ -32,8 +32,9 @@ def checked(comparison: Mapping[str, Any]) -> Mapping[str, Any]:
     """`comparison` if it is what `compare` returns; else a ValueError naming what is missing or wrong."""
     missing = [key for key in COMPARISON_KEYS if key not in comparison]
     if missing:
-        raise ValueError(f"not a comparison of two evaluations (annotator.domain.evaluation.compare): "
-                         f"missing {', '.join(missing)}")  # fmt: skip
+        raise ValueError(
+            f"not a comparison of two evaluations (annotator.domain.evaluation.compare): missing {', '.join(missing)}"
+        )
     for key in ("fixed", "broken"):
         strays = [item for item in comparison[key] if not isinstance(item, StepDifference)]
         if strays:
@@ -44,15 +45,23 @@ def checked(comparison: Mapping[str, Any]) -> Mapping[str, Any]:
 def identity(info: EvaluationInfo) -> dict[str, Any]:
     """Which evaluation a side is: enough to find it again (`trainer-bridge eval show <id>`)."""
     return {
-        "id": info.id, "name": info.name, "kind": info.kind, "status": info.status, "model": model_name(info),
-        "policy": info.policy, "created_at": in_utc(info.created_at).isoformat(),
-    }  # fmt: skip
+        "id": info.id,
+        "name": info.name,
+        "kind": info.kind,
+        "status": info.status,
+        "model": model_name(info),
+        "policy": info.policy,
+        "created_at": in_utc(info.created_at).isoformat(),
+    }
 
 
 def compare_json(
-    first_info: EvaluationInfo, second_info: EvaluationInfo, comparison: Mapping[str, Any],
-    *, level: str | None = None,
-) -> dict[str, Any]:  # fmt: skip
+    first_info: EvaluationInfo,
+    second_info: EvaluationInfo,
+    comparison: Mapping[str, Any],
+    *,
+    level: str | None = None,
+) -> dict[str, Any]:
     """The comparison as plain JSON: both evaluations, their figures on the shared steps, the differences
     (second - first, as fractions like the figures) and the fixed and broken steps. `level`: the instruction
     level the scores were taken at, when the caller knows it."""
@@ -86,8 +95,10 @@ def figures_table(comparison: Mapping[str, Any], first_id: int, second_id: int) 
         [label, str(first[name]), str(second[name]), signed(second[name] - first[name])]
         for name, label in COUNT_LABELS.items()
     ]
-    notes = ["On the steps both answered, each step's first sample. Difference: second minus first, in "
-             "percentage points (pp) for the shares."]  # fmt: skip
+    notes = [
+        "On the steps both answered, each step's first sample. Difference: second minus first, in "
+        "percentage points (pp) for the shares."
+    ]
     return Table("Headline figures on the shared steps", header, rows, notes)
 
 
@@ -108,9 +119,12 @@ def steps_table(title: str, steps: Sequence[StepDifference]) -> Table:
 
 
 def compare_html(
-    first_info: EvaluationInfo, second_info: EvaluationInfo, comparison: Mapping[str, Any],
-    *, level: str | None = None,
-) -> str:  # fmt: skip
+    first_info: EvaluationInfo,
+    second_info: EvaluationInfo,
+    comparison: Mapping[str, Any],
+    *,
+    level: str | None = None,
+) -> str:
     """The comparison as one self-contained HTML page."""
     comparison = checked(comparison)
     title = f"#{first_info.id} {first_info.name} vs #{second_info.id} {second_info.name}"
@@ -119,9 +133,8 @@ def compare_html(
         f"Second: {evaluation_title(second_info)} ({model_name(second_info)}, {second_info.kind}, "
         f"{second_info.status}).",
         f"{comparison['shared_steps']} steps answered by both; {comparison['only_first']} only by the first, "
-        f"{comparison['only_second']} only by the second."
-        + (f" Level: {level}." if level else ""),
-    ]  # fmt: skip
+        f"{comparison['only_second']} only by the second." + (f" Level: {level}." if level else ""),
+    ]
     fixed, broken = comparison["fixed"], comparison["broken"]
     tables = [
         figures_table(comparison, first_info.id, second_info.id),

@@ -140,8 +140,9 @@ def draw_actions(figure: Figure, shape: DatasetShape, words: Wording) -> None:
     table = shape.actions.iloc[::-1]
     names = [name if isinstance(name, str) else words.text("no_action") for name in table["action"]]
     axes.barh(names, list(table["labelled"]), color=BLUE, label=words.text("labelled_action"))
-    bars = axes.barh(names, list(table["collected"]), left=list(table["labelled"]), color=GREY,
-                     label=words.text("collected_action"))  # fmt: skip
+    bars = axes.barh(
+        names, list(table["collected"]), left=list(table["labelled"]), color=GREY, label=words.text("collected_action")
+    )
     axes.bar_label(bars, labels=[words.count(v) for v in table["steps"]], padding=2)
     axes.set_title(words.text("actions"))
     axes.set_xlabel(words.text("steps"))

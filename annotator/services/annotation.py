@@ -102,8 +102,9 @@ class Editor:
         change; LookupError when the step has no such draft."""
         draft = drafts.step_draft(self.workspace.database, step_id, draft_id)
         label = self.record().step(step_id).label
-        values = fill_values(draft, {"think": label.think, "action_text": label.action_text,
-                                     "tool_call": label.tool_call})  # fmt: skip
+        values = fill_values(
+            draft, {"think": label.think, "action_text": label.action_text, "tool_call": label.tool_call}
+        )
         if values:
             self._push(self._write(step_id, values, draft_id=draft_id))
         return self.record().step(step_id)
@@ -142,8 +143,9 @@ class Editor:
             labels.submit_for_review(self.workspace.database, self.trajectory_id)
         elif anyway and (role := acting_role(self.workspace.database, self.person, self.role)) in SUBMIT_ANYWAY_ROLES:
             note = f"submitted incomplete by {self.person} ({role}): {gaps.describe()}"
-            labels.set_review(self.workspace.database, self.trajectory_id, ReviewStatus.ANNOTATED,
-                              reviewer=self.person, comment=note)  # fmt: skip
+            labels.set_review(
+                self.workspace.database, self.trajectory_id, ReviewStatus.ANNOTATED, reviewer=self.person, comment=note
+            )
         else:
             raise IncompleteWork(gaps)
         return self.load()

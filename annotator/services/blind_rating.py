@@ -119,8 +119,13 @@ def disagreements(db: Database, name: str, rater_name: str) -> list[Disagreement
     reasons = stored.judge_reasons(db, study.config_id, trajectory_ids)
     texts = stored.instruction_texts(db, trajectory_ids)
     found = [
-        Disagreement(entry.trajectory_id, texts.get(entry.trajectory_id, ""), int(entry.score or 0),
-                     stratum(study, items[entry.item_id]), reasons.get(entry.trajectory_id))
+        Disagreement(
+            entry.trajectory_id,
+            texts.get(entry.trajectory_id, ""),
+            int(entry.score or 0),
+            stratum(study, items[entry.item_id]),
+            reasons.get(entry.trajectory_id),
+        )
         for entry in queue
-    ]  # fmt: skip
+    ]
     return sorted(found, key=lambda d: (-d.gap, d.trajectory_id))

@@ -97,9 +97,14 @@ def _cycle_collector_paused() -> Iterator[None]:
 
 @_cycle_collector_paused()
 def export_bundle(
-    workspace: Workspace, out: Path, *, app: str | None = None, status: str | None = None,
-    progress: Progress | None = None, hidden: HiddenJudging | None = None,
-) -> ExportResult:  # fmt: skip
+    workspace: Workspace,
+    out: Path,
+    *,
+    app: str | None = None,
+    status: str | None = None,
+    progress: Progress | None = None,
+    hidden: HiddenJudging | None = None,
+) -> ExportResult:
     """Write a bundle to `out` (a folder, or a zip when it ends in .zip); written aside, then renamed. `hidden`:
     the judge results its writer may not see (storage.studies.hidden_judging), left out and named in the
     manifest's "withheld" section; None writes everything."""
@@ -190,7 +195,12 @@ def import_bundle(workspace: Workspace, path: Path, *, progress: Progress | None
         reader.close()
     suggest_missing_boxes(workspace, written.trajectory_ids)  # a bundle written before suggestions existed
     return ImportResult(
-        trajectories_added=written.trajectories, trajectories_skipped=len(skipped), steps_added=written.steps,
-        blobs_added=len(copier.written), judge_scores_added=written.judge_scores, studies_added=written.studies,
-        skipped_uids=skipped, withheld=manifest.get("withheld"),
-    )  # fmt: skip
+        trajectories_added=written.trajectories,
+        trajectories_skipped=len(skipped),
+        steps_added=written.steps,
+        blobs_added=len(copier.written),
+        judge_scores_added=written.judge_scores,
+        studies_added=written.studies,
+        skipped_uids=skipped,
+        withheld=manifest.get("withheld"),
+    )

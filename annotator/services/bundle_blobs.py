@@ -144,8 +144,9 @@ class BlobCopier:
             ) from None
         expected = (entry.get("width"), entry.get("height"))
         if None not in expected and size != expected:
-            raise fmt.BundleError(f"blob {sha256} is a {size[0]}x{size[1]} image, the manifest says {expected[0]}x"
-                                  f"{expected[1]}")  # fmt: skip
+            raise fmt.BundleError(
+                f"blob {sha256} is a {size[0]}x{size[1]} image, the manifest says {expected[0]}x{expected[1]}"
+            )
 
     def _copy_stream(self, sha256: str, source: IO[bytes], entry: dict[str, Any]) -> bool:
         if self.store.exists(sha256):

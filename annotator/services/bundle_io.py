@@ -60,8 +60,10 @@ class FolderBundle:
         try:
             path = self._file(MANIFEST_NAME)
             if path.stat().st_size > MAX_MANIFEST_BYTES:
-                raise BundleError(f"{MANIFEST_NAME} is {path.stat().st_size} bytes, more than the "
-                                  f"{MAX_MANIFEST_BYTES} a bundle may hold")  # fmt: skip
+                raise BundleError(
+                    f"{MANIFEST_NAME} is {path.stat().st_size} bytes, more than the "
+                    f"{MAX_MANIFEST_BYTES} a bundle may hold"
+                )
             return path.read_bytes()
         except FileNotFoundError:
             raise BundleError(f"{self.root} has no {MANIFEST_NAME}; is it a bundle?") from None

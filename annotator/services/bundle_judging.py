@@ -27,9 +27,13 @@ def _level(value: Any, where: str, optional: bool = False) -> None:
 
 def settings_of(entry: dict[str, Any]) -> JudgeSettings:
     return JudgeSettings(
-        entry["prompt_name"], entry["prompt_text"], entry["model"], float(entry["temperature"]), entry.get("seed"),
+        entry["prompt_name"],
+        entry["prompt_text"],
+        entry["model"],
+        float(entry["temperature"]),
+        entry.get("seed"),
         ImagePolicy.from_dict(entry["image_policy"]),
-    )  # fmt: skip
+    )
 
 
 def validate_judging(manifest: dict[str, Any], trajectory_uids: set[str]) -> None:
@@ -102,9 +106,9 @@ def withhold(manifest: dict[str, Any], hidden: HiddenJudging, uid_of: dict[int, 
     who = hidden.person or "someone who did not say who they are"
     return {
         "reason": f"written by {who} while these studies were being rated: their judge results stay hidden from "
-                  "their raters until every rater has finished",
+        "their raters until every rater has finished",
         "person": hidden.person,
         "open_studies": sorted(names),
         "judge_results_of": sorted(in_bundle),
         "studies": studies,
-    }  # fmt: skip
+    }

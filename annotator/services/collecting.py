@@ -111,8 +111,13 @@ def tasks_for(
 def agent_decider(endpoint: AgentEndpoint, settings: Settings) -> AgentDecider:
     """The agent at `endpoint`; with `settings.decomposed_grounding`, its points refined by the same model on
     sub-images of the screen (UI-AGILE 3.4)."""
-    config = LLMConfig(base_url=endpoint.base_url, model=endpoint.model, api_key_env=endpoint.api_key_env,
-                       timeout_s=endpoint.timeout_s, max_retries=endpoint.retries)  # fmt: skip
+    config = LLMConfig(
+        base_url=endpoint.base_url,
+        model=endpoint.model,
+        api_key_env=endpoint.api_key_env,
+        timeout_s=endpoint.timeout_s,
+        max_retries=endpoint.retries,
+    )
     client = LLMClient(config)
     variant = prompt_variant(settings.prompt_variant)
     decomposed = DecomposedGrounding(client) if settings.decomposed_grounding else None

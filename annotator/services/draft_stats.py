@@ -26,8 +26,10 @@ def draft_stats(db: Database) -> dict[str, Any]:
         rows = [row for row in taken if row.stage == stage]
         changed = sum(row.now != row.accepted for row in rows)
         entry: dict[str, Any] = {
-            "accepted": len(rows), "changed": changed, "changed_share": _share(changed, len(rows)),
-        }  # fmt: skip
+            "accepted": len(rows),
+            "changed": changed,
+            "changed_share": _share(changed, len(rows)),
+        }
         if stage in TEXT_STAGES:
             ratios = [edit_ratio(_text(row.accepted), _text(row.now)) for row in rows]
             entry["mean_edit_ratio"] = round(sum(ratios) / len(ratios), 4) if ratios else None

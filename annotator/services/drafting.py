@@ -17,7 +17,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from annotator.device.hierarchy import parse_hierarchy
@@ -27,7 +26,8 @@ from annotator.domain.draft_prompt import draft_prompt_name, draft_prompt_sha256
 from annotator.domain.geometry import Box
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.domain.trajectory import LabelledStep, LabelledTrajectory
-from annotator.llm.client import LLMClient, LLMConfig, LLMError, LLMRejected, LLMUnavailable
+from annotator.llm.batch import BatchResult, Outcome, Progress, failed_request, run_batch
+from annotator.llm.client import LLMClient, LLMConfig, LLMError
 from annotator.llm.drafts import AGENT_SPACE, StepToDraft, ask_for_draft
 from annotator.storage import drafts as store
 from annotator.storage.blobs import BlobError
@@ -35,7 +35,7 @@ from annotator.storage.drafts import DraftTarget
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
-UNAVAILABLE_IN_A_ROW = 3  # at least this many, or the concurrency if higher: a few bad requests are not an outage
+NOT_SENT = "not sent"  # a failure of ours, before any request: no answer from the endpoint to count as asked
 
 
 @dataclass(frozen=True)
@@ -66,31 +66,6 @@ class DraftSummary:
     status: str = "complete"  # complete, stopped (cancelled), failed (the endpoint refused or stayed down)
     message: str | None = None
     seconds: float = 0.0
-
-
-class _Run:
-    """The counts shared by the worker threads, and the reason to stop early, if any."""
-
-    def __init__(self, summary: DraftSummary, total: int, stop: threading.Event, unavailable_limit: int) -> None:
-        self.lock, self.summary, self.total, self.stop = threading.Lock(), summary, total, stop
-        self.unavailable_limit, self.unavailable_in_a_row, self.done = unavailable_limit, 0, 0
-
-    def count(self, outcome: str, *, failure: str | None = None, error: LLMError | None = None) -> DraftProgress:
-        summary = self.summary
-        with self.lock:
-            self.done += 1
-            summary.asked += outcome != "failed" or error is not None
-            setattr(summary, outcome, getattr(summary, outcome) + 1)
-            if failure:
-                summary.failures.append(failure)
-            self.unavailable_in_a_row = self.unavailable_in_a_row + 1 if isinstance(error, LLMUnavailable) else 0
-            if summary.message is None and isinstance(error, LLMRejected):
-                summary.message = f"the endpoint refused the request: {error.message}"
-            elif summary.message is None and error and self.unavailable_in_a_row >= self.unavailable_limit:
-                summary.message = f"the endpoint stayed unavailable: {error.message}"
-            if summary.message is not None:
-                self.stop.set()
-            return DraftProgress(self.done, self.total, summary.kept, summary.flagged, summary.failed)
 
 
 class _Trajectories:
@@ -144,50 +119,73 @@ def draft_steps(
     sha256 = draft_prompt_sha256(variant)
     summary = DraftSummary(model=model, prompt_name=draft_prompt_name(variant), prompt_sha256=sha256)
     targets = store.steps_to_draft(workspace.database, app=app, trajectory_ids=trajectory_ids)
-    done = store.drafted_steps(workspace.database, model, sha256, [t.step_id for t in targets])
-    todo = [target for target in targets if target.step_id not in done]
-    summary.steps, summary.skipped = len(targets), len(done)
-    stop = cancel or threading.Event()
-    run = _Run(summary, len(todo), stop, max(UNAVAILABLE_IN_A_ROW, concurrency))
+    drafted = store.drafted_steps(workspace.database, model, sha256, [t.step_id for t in targets])
+    summary.steps = len(targets)
     trajectories = _Trajectories(workspace)
 
-    def work(target: DraftTarget) -> None:
-        if stop.is_set():
-            return
-        reported = _draft_one(workspace, client, trajectories.get(target.trajectory_id), target, run,
-                              history_images=history_images, variant=variant)  # fmt: skip
-        if progress is not None:
-            progress(reported)
+    def draft_one(target: DraftTarget) -> Outcome[None]:
+        trajectory = trajectories.get(target.trajectory_id)
+        return _draft_one(workspace, client, trajectory, target, history_images=history_images, variant=variant)
 
-    with LLMClient(config) as client, ThreadPoolExecutor(concurrency, "draft") as pool:
-        futures = [pool.submit(work, target) for target in todo]
-        try:
-            for future in futures:
-                future.result()  # a bug of ours surfaces here rather than vanishing in a thread
-        except BaseException:  # Ctrl+C or that bug: nothing more is asked; the drafts so far are kept
-            stop.set()
-            raise
-    summary.status = "failed" if summary.message else "stopped" if run.done < len(todo) else "complete"
+    with LLMClient(config) as client:
+        result = run_batch(
+            targets,
+            draft_one,
+            workers=concurrency,
+            already_done=lambda target: target.step_id in drafted,
+            on_progress=_reporting(progress) if progress else None,
+            cancel=cancel,
+            thread_name="draft",
+        )
+    result.raise_interruption()  # Ctrl+C or a bug of ours: nothing more is asked; the drafts so far are kept
     summary.seconds = time.perf_counter() - started
+    return _summed_up(summary, result)
+
+
+def _reporting(progress: Callable[[DraftProgress], None]) -> Callable[[Progress[DraftTarget, None]], None]:
+    def report(batch: Progress[DraftTarget, None]) -> None:
+        tally = batch.tally
+        kept, flagged = tally.counts.get("kept", 0), tally.counts.get("flagged", 0)
+        progress(DraftProgress(tally.done, batch.total, kept, flagged, tally.failed))
+
+    return report
+
+
+def _summed_up(summary: DraftSummary, result: BatchResult[DraftTarget]) -> DraftSummary:
+    tally = result.tally
+    summary.asked = tally.done - tally.counts.get(NOT_SENT, 0)
+    summary.kept, summary.flagged = tally.counts.get("kept", 0), tally.counts.get("flagged", 0)
+    summary.skipped = result.resumed + tally.skipped
+    summary.failed = tally.failed
+    summary.failures = [f"{_where(target)}: {reason}" for target, reason in result.failures]
+    summary.status, summary.message = result.status, result.message
     return summary
 
 
+def _where(target: DraftTarget) -> str:
+    return f"step {target.index + 1} of trajectory {target.trajectory_id}"
+
+
 def _draft_one(
-    workspace: Workspace, client: LLMClient, trajectory: LabelledTrajectory, target: DraftTarget, run: _Run,
-    *, history_images: int, variant: PromptVariant,
-) -> DraftProgress:  # fmt: skip
-    where = f"step {target.index + 1} of trajectory {target.trajectory_id}"
+    workspace: Workspace,
+    client: LLMClient,
+    trajectory: LabelledTrajectory,
+    target: DraftTarget,
+    *,
+    history_images: int,
+    variant: PromptVariant,
+) -> Outcome[None]:
     try:
         step = _step_to_draft(workspace, trajectory, target.step_id, history_images)
     except (BlobError, OSError, ValueError) as error:  # a missing or corrupt screenshot: nothing is sent
-        return run.count("failed", failure=f"{where}: not sent: {error}")
+        return Outcome.failed(f"not sent: {error}", counts={NOT_SENT: 1})
     try:
         draft = ask_for_draft(client, step, history_images=history_images, variant=variant)
     except LLMError as error:
-        return run.count("failed", failure=f"{where}: {error.message}", error=error)
+        return failed_request(error)
     if not store.store_draft(workspace.database, target.step_id, draft):
-        return run.count("skipped")  # another run stored this step's draft a moment ago
-    return run.count("flagged" if draft.flagged else "kept")
+        return Outcome.skipped()  # another run stored this step's draft a moment ago
+    return Outcome.done(counts={"flagged" if draft.flagged else "kept": 1})
 
 
 def _step_to_draft(
@@ -199,18 +197,23 @@ def _step_to_draft(
     shown = [*before[len(before) - (history_images - 1) :], step] if history_images > 1 else [step]
     screenshots = [workspace.blobs.read_bytes(s.screenshot_sha256) for s in shown]
     return StepToDraft(
-        instruction=trajectory.instruction, history=[_as_done(s) for s in before], screenshots=screenshots,
-        screen=step.screen, elements=_elements(workspace, step), executed=step.raw.tool_call or {},
+        instruction=trajectory.instruction,
+        history=[_as_done(s) for s in before],
+        screenshots=screenshots,
+        screen=step.screen,
+        elements=_elements(workspace, step),
+        executed=step.raw.tool_call or {},
         target=_target(step),
-    )  # fmt: skip
+    )
 
 
 def _as_done(step: LabelledStep) -> HistoryStep:
     """An earlier step as the model is told of it: its labelled think and action where a person wrote them, else
     the collected ones, and the tool call really carried out (the screens that follow show its effect)."""
     original = step.original
-    return HistoryStep(step.label.think or original.think, step.label.action_text or original.action_text,
-                       step.raw.tool_call)  # fmt: skip
+    return HistoryStep(
+        step.label.think or original.think, step.label.action_text or original.action_text, step.raw.tool_call
+    )
 
 
 def _elements(workspace: Workspace, step: LabelledStep) -> str:

@@ -135,9 +135,17 @@ def _row(info: EvaluationInfo) -> EvaluationRow:
     figures = {name: measured(summary, name) for name in (*HEADLINE, *ONLINE_HEADLINE) if name in summary}
     steps = summary.get("steps", summary.get("rollouts"))
     return EvaluationRow(
-        info.id, info.name, info.kind, model_name(info.policy), info.status, info.message, info.created_at,
-        info.finished_at, figures, steps if isinstance(steps, int) else None,
-    )  # fmt: skip
+        info.id,
+        info.name,
+        info.kind,
+        model_name(info.policy),
+        info.status,
+        info.message,
+        info.created_at,
+        info.finished_at,
+        figures,
+        steps if isinstance(steps, int) else None,
+    )
 
 
 def evaluation_rows(db: Database) -> list[EvaluationRow]:
@@ -181,10 +189,16 @@ def failed_steps(predictions: Sequence[StoredPrediction]) -> list[FailedStep]:
             record = stored.record
             failed.append(
                 FailedStep(
-                    record.step_id, stored.trajectory_id, stored.position, stored.app, stored.instruction, reason,
-                    record.predicted, record.error,
+                    record.step_id,
+                    stored.trajectory_id,
+                    stored.position,
+                    stored.app,
+                    stored.instruction,
+                    reason,
+                    record.predicted,
+                    record.error,
                 )
-            )  # fmt: skip
+            )
     return failed
 
 
@@ -214,11 +228,18 @@ def comparison(db: Database, first_id: int, second_id: int) -> Comparison:
         for stored in evaluations.predictions(db, first_id, level=level, step_ids=[d.step_id for d in changed])
     }
     return Comparison(
-        _row(first), _row(second), level, found["shared_steps"], found["only_first"], found["only_second"],
-        found["first"], found["second"], found["difference"],
+        _row(first),
+        _row(second),
+        level,
+        found["shared_steps"],
+        found["only_first"],
+        found["only_second"],
+        found["first"],
+        found["second"],
+        found["difference"],
         [ChangedStep(d, texts.get(d.step_id, "")) for d in found["fixed"]],
         [ChangedStep(d, texts.get(d.step_id, "")) for d in found["broken"]],
-    )  # fmt: skip
+    )
 
 
 def step_drilldown(workspace: Workspace, evaluation_id: int, step_id: int) -> StepDrilldown:
@@ -232,7 +253,17 @@ def step_drilldown(workspace: Workspace, evaluation_id: int, step_id: int) -> St
     step = load_trajectory(db, stored.trajectory_id).step(step_id)
     box, _provenance = step.target()
     return StepDrilldown(
-        evaluation_id, step_id, stored.trajectory_id, stored.position, stored.app, stored.instruction, level,
-        workspace.blobs.read_bytes(step.screenshot_sha256), step.screen, step.label.tool_call, box,
-        step.label.action_text, stored.record,
-    )  # fmt: skip
+        evaluation_id,
+        step_id,
+        stored.trajectory_id,
+        stored.position,
+        stored.app,
+        stored.instruction,
+        level,
+        workspace.blobs.read_bytes(step.screenshot_sha256),
+        step.screen,
+        step.label.tool_call,
+        box,
+        step.label.action_text,
+        stored.record,
+    )

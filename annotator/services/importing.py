@@ -118,9 +118,13 @@ def import_dataset(
 
 
 def _import_one(
-    workspace: Workspace, item: SourceEpisode | EpisodeError, label: str, person: str | None, copies: CopyQueue,
+    workspace: Workspace,
+    item: SourceEpisode | EpisodeError,
+    label: str,
+    person: str | None,
+    copies: CopyQueue,
     summary: ImportSummary,
-) -> None:  # fmt: skip
+) -> None:
     """Import one episode (or note why not) and count it."""
     try:
         if isinstance(item, EpisodeError):
@@ -137,9 +141,13 @@ def _import_one(
 
 
 def import_episode(
-    workspace: Workspace, episode: SourceEpisode, label: str, *, person: str | None = None,
+    workspace: Workspace,
+    episode: SourceEpisode,
+    label: str,
+    *,
+    person: str | None = None,
     copies: CopyQueue | None = None,
-) -> int | None:  # fmt: skip
+) -> int | None:
     """Write one episode in one transaction; returns its step count, or None when it was imported before.
 
     When the write fails, the screenshot files this import stored are removed again (not those another writer
@@ -172,8 +180,10 @@ def _check_texts(episode: SourceEpisode) -> None:
     """Text both backends store: no NUL character (PostgreSQL refuses one mid-import), an app name that fits."""
     texts = {"the app name": episode.app, "the instruction": episode.instruction}
     for step in episode.steps:
-        texts |= {f"step {step.number}: the think": step.think or "", f"step {step.number}: the action text":
-                  step.action_text or ""}  # fmt: skip
+        texts |= {
+            f"step {step.number}: the think": step.think or "",
+            f"step {step.number}: the action text": step.action_text or "",
+        }
     for what, text in texts.items():
         if "\x00" in text:
             detail = f"{what} holds a NUL character, which PostgreSQL cannot store"
@@ -212,8 +222,15 @@ def _step(episode: SourceEpisode, step: SourceStep) -> imports.ImportedStep:
     imported: dict[str, Any] = {"step": step.number, "action": step.source_action, **step.notes}
     raw = step.action.to_tool_call() if step.action else None
     screen = step.screen
-    return imports.ImportedStep(_screenshot(episode, step), screen.width, screen.height, raw, {"imported": imported},
-                                step.labels(), step.suggested_box)  # fmt: skip
+    return imports.ImportedStep(
+        _screenshot(episode, step),
+        screen.width,
+        screen.height,
+        raw,
+        {"imported": imported},
+        step.labels(),
+        step.suggested_box,
+    )
 
 
 def _screenshot(episode: SourceEpisode, step: SourceStep) -> bytes:

@@ -43,9 +43,13 @@ def judge_selection(
     """Which trajectories to judge (empty tuples: any). `unscored` leaves out those the judge has scored before the
     limit is applied (a run skips them anyway), so `--limit 50 --unscored` scores 50 new ones."""
     return TrajectorySelection(
-        apps=apps, review_states=review, statuses=statuses or JUDGEABLE, trajectory_ids=ids, unscored=unscored,
+        apps=apps,
+        review_states=review,
+        statuses=statuses or JUDGEABLE,
+        trajectory_ids=ids,
+        unscored=unscored,
         limit=limit,
-    )  # fmt: skip
+    )
 
 
 def make_settings(
@@ -100,9 +104,12 @@ def _without(db: Database, judge: judging.ConfigSummary, hidden: frozenset[int])
     shown = [reward for trajectory, reward in answers.items() if trajectory not in hidden]
     usable = [reward for reward in shown if reward is not None]
     return replace(
-        judge, scored=len(usable), unusable=len(shown) - len(usable), hidden=len(answers) - len(shown),
+        judge,
+        scored=len(usable),
+        unusable=len(shown) - len(usable),
+        hidden=len(answers) - len(shown),
         mean_reward=sum(usable) / len(usable) if usable else None,
-    )  # fmt: skip
+    )
 
 
 def known_prompts() -> list[str]:

@@ -242,9 +242,15 @@ def record(
     task = resolve_task(workspace, choice)
     watched = ScreenWatch(decider, on_screen, on_step, on_waiting)
     results = collecting.run_tasks(
-        workspace, open_device(phone), watched, [task], settings=settings, person=person, on_step=watched.on_step,
+        workspace,
+        open_device(phone),
+        watched,
+        [task],
+        settings=settings,
+        person=person,
+        on_step=watched.on_step,
         stop=stop,
-    )  # fmt: skip
+    )
     _close_if_stopped(workspace, results, stop)
     return results[0]
 
@@ -267,9 +273,17 @@ def agent_runs(
     watched = ScreenWatch(collecting.agent_decider(endpoint, settings), on_screen, on_step)
     try:
         results = collecting.run_tasks(
-            workspace, open_device(phone), watched, [task], runs=runs, settings=settings, endpoint=endpoint,
-            on_step=watched.on_step, on_run=lambda _task, _number, result: on_run(result), stop=stop,
-        )  # fmt: skip
+            workspace,
+            open_device(phone),
+            watched,
+            [task],
+            runs=runs,
+            settings=settings,
+            endpoint=endpoint,
+            on_step=watched.on_step,
+            on_run=lambda _task, _number, result: on_run(result),
+            stop=stop,
+        )
     finally:
         watched.close()
     _close_if_stopped(workspace, results, stop)
@@ -294,9 +308,15 @@ def resume(
     watched = ScreenWatch(decider, on_screen, on_step, on_waiting)
     try:
         result = collecting.resume_run(
-            workspace, open_device(phone), watched, trajectory_id, settings=settings, on_step=watched.on_step,
-            stop=stop, anyway=anyway,
-        )  # fmt: skip
+            workspace,
+            open_device(phone),
+            watched,
+            trajectory_id,
+            settings=settings,
+            on_step=watched.on_step,
+            stop=stop,
+            anyway=anyway,
+        )
     finally:
         watched.close()
     _close_if_stopped(workspace, [result], stop)

@@ -84,8 +84,10 @@ class PhoneSummary:
         if self.unwritten:
             gone += f"; stopped: {self.unwritten}"
         kept = " kept" if self.unwritten else ""
-        return (f"{self.serial}: {self.complete} of {self.runs} runs complete, {self.steps} steps{kept}{left}{skipped}"
-                f"{gone}")  # fmt: skip
+        return (
+            f"{self.serial}: {self.complete} of {self.runs} runs complete, {self.steps} steps{kept}{left}{skipped}"
+            f"{gone}"
+        )
 
 
 @dataclass(frozen=True)

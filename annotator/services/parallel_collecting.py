@@ -219,9 +219,15 @@ class _Worker:
 
         self.job = job
         run = collection_run(
-            shared.workspace, self.device, decider, settings=shared.settings, packages=packages,
-            on_step=decider.on_step, stop=shared.dealer.stop, on_started=started,
-        )  # fmt: skip
+            shared.workspace,
+            self.device,
+            decider,
+            settings=shared.settings,
+            packages=packages,
+            on_step=decider.on_step,
+            stop=shared.dealer.stop,
+            on_started=started,
+        )
         result = run.start(job.task, collector)
         self.current = None
         self._count(result)

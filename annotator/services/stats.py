@@ -31,8 +31,14 @@ def dataset_stats(db: Database, counting: Counting = Counting.PAPER) -> dict[str
     if counting is Counting.ROWS:
         per_app = _every_app(counts.pool, shape.per_app)
     else:
-        per_app = {row.app: {"instructions": int(row.instructions), "trajectories": int(row.trajectories),
-                             "steps": int(row.steps)} for row in shape.per_app.itertuples(index=False)}  # fmt: skip
+        per_app = {
+            row.app: {
+                "instructions": int(row.instructions),
+                "trajectories": int(row.trajectories),
+                "steps": int(row.steps),
+            }
+            for row in shape.per_app.itertuples(index=False)
+        }
     actions = shape.actions
     return {
         "counting": str(counting),

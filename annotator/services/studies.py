@@ -130,11 +130,18 @@ def create_study(
     sample = stratified_sample(candidates, size, seed, by_app=by_app)
     try:
         study = stored.insert_study(
-            db, name.strip(), judge_id, seed=seed, size=size, by_app=by_app, rubric=rubric or rubric_text(prompt),
-            created_by=created_by, items=[stored.NewItem(c.trajectory_id, c.level, c.app) for c in sample],
+            db,
+            name.strip(),
+            judge_id,
+            seed=seed,
+            size=size,
+            by_app=by_app,
+            rubric=rubric or rubric_text(prompt),
+            created_by=created_by,
+            items=[stored.NewItem(c.trajectory_id, c.level, c.app) for c in sample],
             raters=[(rater, order_seed(seed, rater)) for rater in names],
             show_differences_early=show_differences_early,
-        )  # fmt: skip
+        )
     except StudyNameTaken as error:
         raise StudyError(str(error)) from None
     return _info(study)
@@ -149,17 +156,28 @@ def progress(study: StoredStudy) -> tuple[RaterProgress, ...]:
 def _info(study: StoredStudy) -> StudyInfo:
     ratings, raters = study.ratings, len(study.raters)
     flagged = sum(
-        1 for item in study.items
-        if item.adjudicated is None and len(ratings.get(item.id, {})) == raters
+        1
+        for item in study.items
+        if item.adjudicated is None
+        and len(ratings.get(item.id, {})) == raters
         and consensus(ratings[item.id].values()).flagged
-    )  # fmt: skip
+    )
     return StudyInfo(
-        study.id, study.name, study.config_id, study.judge, study.seed, len(study.items), study.sample_size,
-        study.by_app, dict(sorted(Counter(i.judge_reward for i in study.items if i.judge_reward is not None).items())),
+        study.id,
+        study.name,
+        study.config_id,
+        study.judge,
+        study.seed,
+        len(study.items),
+        study.sample_size,
+        study.by_app,
+        dict(sorted(Counter(i.judge_reward for i in study.items if i.judge_reward is not None).items())),
         progress(study),
-        flagged, sum(item.adjudicated is not None for item in study.items), study.created_at,
+        flagged,
+        sum(item.adjudicated is not None for item in study.items),
+        study.created_at,
         study.show_differences_early,
-    )  # fmt: skip
+    )
 
 
 def study_info(db: Database, name: str) -> StudyInfo:
@@ -215,10 +233,13 @@ def rated_items(db: Database, name: str, viewer: str | None) -> tuple[list[Rated
     refuse_pending_rater(study, viewer, "see the report")
     raters = [rater.name for rater in study.raters]
     items = [
-        RatedItem(str(item.trajectory_id), stratum(study, item),
-                  {rater: study.ratings.get(item.id, {}).get(rater) for rater in raters})
+        RatedItem(
+            str(item.trajectory_id),
+            stratum(study, item),
+            {rater: study.ratings.get(item.id, {}).get(rater) for rater in raters},
+        )
         for item in study.items
-    ]  # fmt: skip
+    ]
     adjudicated = {str(item.trajectory_id): item.adjudicated for item in study.items if item.adjudicated is not None}
     return items, adjudicated
 

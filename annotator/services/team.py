@@ -65,9 +65,14 @@ ON_SQLITE = (
 
 
 def add_person(
-    workspace: Workspace, name: str, role: str, *, by: str | None, login: str | None = None,
+    workspace: Workspace,
+    name: str,
+    role: str,
+    *,
+    by: str | None,
+    login: str | None = None,
     password: str | None = None,
-) -> str | None:  # fmt: skip
+) -> str | None:
     """Put someone on the list; once it has an admin only an admin may (the first admin is named by anyone). On a
     team database `login` makes their PostgreSQL login (or adopts an existing one) in the same transaction; the
     password made for a new login is returned, to be handed over once (None: none was made, or it was given)."""

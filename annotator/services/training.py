@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from annotator.domain.export_manifest import ManifestError, read_export_manifest
 from annotator.domain.recipes import TRAIN_PACKAGES, load_recipe, recipe_names
 from annotator.storage import evaluations, training_runs
 from annotator.storage.database import Database, sqlite_url
@@ -31,7 +32,7 @@ from annotator.storage.workspace import DATABASE_FILE, DB_URL_ENV, Workspace
 # trainer bridge (import-linter keeps it so).
 CLI = (sys.executable, "-m", "trainer_bridge")
 EXPORTS = "exports"  # where the app looks for exports in a workspace folder (the demo writes its own there)
-MANIFEST, EVENTS_LOG = "manifest.json", "train.log"
+EVENTS_LOG = "train.log"
 # The settings the launch panel edits; any other key goes through a free `--set key=value`.
 MAIN_SETTINGS = ("learning_rate", "num_train_epochs", "max_steps", "num_generations")
 GRPO_ONLY = ("num_generations",)
@@ -100,21 +101,26 @@ def recipes() -> list[Recipe]:
     for name in recipe_names():
         keys = load_recipe(name)
         settings = {key: keys[key] for key in MAIN_SETTINGS if key in keys}
-        found.append(Recipe(name, str(keys.get("description", "")), str(keys.get("paper", "")), keys["script"],
-                            str(keys.get("stage", "")), settings))  # fmt: skip
+        found.append(
+            Recipe(
+                name,
+                str(keys.get("description", "")),
+                str(keys.get("paper", "")),
+                keys["script"],
+                str(keys.get("stage", "")),
+                settings,
+            )
+        )
     return found
 
 
 def read_export(folder: Path) -> ExportFolder | None:
-    """The export in `folder`, or None when it has no readable manifest."""
+    """The export in `folder`, or None when it has no readable manifest (the list shows only what can train)."""
     try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        manifest = read_export_manifest(folder)
+    except ManifestError:
         return None
-    options = manifest.get("options", {}) if isinstance(manifest, dict) else {}
-    counts = manifest.get("counts", {}) if isinstance(manifest, dict) else {}
-    samples = sum(split.get("samples", 0) for split in counts.values() if isinstance(split, dict))
-    return ExportFolder(folder, str(options.get("stage", "")), str(options.get("format", "")), samples)
+    return ExportFolder(folder, manifest.stage, manifest.format, manifest.samples)
 
 
 def find_exports(data_dir: Path, also: Iterable[str] = ()) -> list[ExportFolder]:
@@ -193,8 +199,18 @@ def eval_argv(run: RunInfo, model_path: str, workspace: Workspace) -> list[str]:
     """An offline evaluation of the run's model, asked as the run's export was written (its manifest); named after
     the run, so the Models view's list says where it came from."""
     name = f"run {run.id} {run.recipe} ({Path(model_path).name})"
-    return [*CLI, "eval", "--model-path", model_path, "--export", run.data_dir, "--name", name, "--json",
-            *workspace_args(workspace)]  # fmt: skip
+    return [
+        *CLI,
+        "eval",
+        "--model-path",
+        model_path,
+        "--export",
+        run.data_dir,
+        "--name",
+        name,
+        "--json",
+        *workspace_args(workspace),
+    ]
 
 
 def evaluation_started_by(db: Database, pid: int) -> int | None:
@@ -236,9 +252,14 @@ def run_detail(db: Database, run_id: int) -> RunDetail:
     latest = rows[-1] if rows else None
     logs = logged_steps(db, run)
     return RunDetail(
-        run, _curve(logs, ("loss",)), _curve(logs, REWARD_KEYS), list(latest.data.get("rows", [])) if latest else [],
-        latest.step if latest else None, log_tail(run.output_dir), model_to_evaluate(Path(run.output_dir)),
-    )  # fmt: skip
+        run,
+        _curve(logs, ("loss",)),
+        _curve(logs, REWARD_KEYS),
+        list(latest.data.get("rows", [])) if latest else [],
+        latest.step if latest else None,
+        log_tail(run.output_dir),
+        model_to_evaluate(Path(run.output_dir)),
+    )
 
 
 def logged_steps(db: Database, run: RunInfo) -> list[training_runs.EventRecord]:
@@ -280,8 +301,11 @@ def model_to_evaluate(output_dir: Path) -> str | None:
     shares its folder, and its checkpoints, with the run it resumes)."""
     if is_model(output_dir):
         return str(output_dir)
-    numbered = [(int(path.name.split("-")[1]), path) for path in output_dir.glob("checkpoint-*")
-                if path.name.split("-")[1].isdigit() and is_model(path)]  # fmt: skip
+    numbered = [
+        (int(path.name.split("-")[1]), path)
+        for path in output_dir.glob("checkpoint-*")
+        if path.name.split("-")[1].isdigit() and is_model(path)
+    ]
     return str(max(numbered)[1]) if numbered else None
 
 

@@ -35,8 +35,11 @@ class Target:
     study: str | None = None
 
     def kind(self) -> str:
-        given = [kind for kind, value in (("trajectory", self.trajectory_ids), ("app", self.app),
-                                          ("study", self.study)) if value]  # fmt: skip
+        given = [
+            kind
+            for kind, value in (("trajectory", self.trajectory_ids), ("app", self.app), ("study", self.study))
+            if value
+        ]
         if len(given) != 1:
             raise ValueError("assign trajectories, an app's instructions or a study: exactly one of them")
         return given[0]
@@ -93,8 +96,11 @@ def add(db: Database, person: str, task: str, target: Target, assigned_by: str |
         who = _person(session, person)
         by = _person(session, assigned_by).id if assigned_by else None
         for column, target_id in _targets(session, target):
-            held = list(session.scalars(select(As).where(getattr(As, column) == target_id, As.task == task,
-                                                         As.done_at.is_(None))))  # fmt: skip
+            held = list(
+                session.scalars(
+                    select(As).where(getattr(As, column) == target_id, As.task == task, As.done_at.is_(None))
+                )
+            )
             if any(a.person_id == who.id for a in held):
                 result.kept += 1
                 continue
@@ -120,8 +126,9 @@ def remove(db: Database, person: str, target: Target) -> int:
         who = _person(session, person)
         removed = 0
         for column, target_id in _targets(session, target):
-            for row in session.scalars(select(As).where(As.person_id == who.id, getattr(As, column) == target_id,
-                                                        As.done_at.is_(None))):  # fmt: skip
+            for row in session.scalars(
+                select(As).where(As.person_id == who.id, getattr(As, column) == target_id, As.done_at.is_(None))
+            ):
                 session.delete(row)
                 removed += 1
         return removed
@@ -146,8 +153,13 @@ def records(db: Database, person: str | None = None, *, open_only: bool = True) 
         rows = session.execute(query).all()
     found = []
     for row, name, by, app, study in rows:
-        kind, target = (("trajectory", str(row.trajectory_id)) if row.trajectory_id is not None
-                        else ("app", app) if row.app_id is not None else ("study", study))  # fmt: skip
+        kind, target = (
+            ("trajectory", str(row.trajectory_id))
+            if row.trajectory_id is not None
+            else ("app", app)
+            if row.app_id is not None
+            else ("study", study)
+        )
         found.append(AssignmentRecord(row.id, name, row.task, kind, target, by, row.assigned_at, row.done_at))
     return found
 
@@ -182,8 +194,11 @@ def assigned_trajectories(
 
 def finish(db: Database, trajectory_id: int, tasks: Sequence[str], person: str | None = None) -> int:
     """Mark the open `tasks` assignments of a trajectory done (only `person`'s, when given); returns how many."""
-    conditions: list[ColumnElement[bool]] = [As.trajectory_id == trajectory_id, As.task.in_(tasks),
-                                             As.done_at.is_(None)]  # fmt: skip
+    conditions: list[ColumnElement[bool]] = [
+        As.trajectory_id == trajectory_id,
+        As.task.in_(tasks),
+        As.done_at.is_(None),
+    ]
     if person is not None:
         conditions.append(As.person_id.in_(select(P.id).where(P.name == person.strip())))
     return _finish(db, conditions)
@@ -191,8 +206,12 @@ def finish(db: Database, trajectory_id: int, tasks: Sequence[str], person: str |
 
 def finish_rating(db: Database, study_id: int, person: str) -> int:
     """Mark `person`'s rating of a study done."""
-    conditions = [As.study_id == study_id, As.task == RATE, As.done_at.is_(None),
-                  As.person_id.in_(select(P.id).where(P.name == person.strip()))]  # fmt: skip
+    conditions = [
+        As.study_id == study_id,
+        As.task == RATE,
+        As.done_at.is_(None),
+        As.person_id.in_(select(P.id).where(P.name == person.strip())),
+    ]
     return _finish(db, conditions)
 
 

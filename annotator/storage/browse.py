@@ -191,14 +191,28 @@ def _matching(query: AnySelect, where: BrowseFilter) -> AnySelect:
 def fetch_page(db: Database, where: BrowseFilter, sort: Sort, after: Cursor | None = None, limit: int = 200) -> Page:
     """Up to `limit` rows after the cursor, in sort order with the id breaking ties."""
     key = _sort_key(sort.column, where).label("sort_key")
-    query = _matching(
-        select(
-            T.id, A.name, Ins.text, _step_count(), T.collector_kind, func.coalesce(Collector.name, T.agent_model, ""),
-            T.status, T.outcome, T.review_status, T.started_at, key, _judge_score(where),
-            func.coalesce(Phone.serial, ""),
-        ).select_from(T),
-        where,
-    ).outerjoin(Collector, Collector.id == T.collector_person_id).outerjoin(Phone, Phone.id == T.device_id)  # fmt: skip
+    query = (
+        _matching(
+            select(
+                T.id,
+                A.name,
+                Ins.text,
+                _step_count(),
+                T.collector_kind,
+                func.coalesce(Collector.name, T.agent_model, ""),
+                T.status,
+                T.outcome,
+                T.review_status,
+                T.started_at,
+                key,
+                _judge_score(where),
+                func.coalesce(Phone.serial, ""),
+            ).select_from(T),
+            where,
+        )
+        .outerjoin(Collector, Collector.id == T.collector_person_id)
+        .outerjoin(Phone, Phone.id == T.device_id)
+    )
     expression = _sort_key(sort.column, where)
     if after is not None:
         last_key, last_id = after
@@ -213,12 +227,23 @@ def fetch_page(db: Database, where: BrowseFilter, sort: Sort, after: Cursor | No
         labellers = _labellers(session, [row[0] for row in results])
     rows = [
         TrajectoryRow(
-            id=r[0], app=r[1], instruction=r[2], steps=r[3], collector_kind=r[4], collector=r[5], status=r[6],
-            outcome=r[7], review_status=r[8], labelled_by=labellers.get(r[0], ()), started_at=r[9],
-            judge_score=r[11], judge_hidden=r[0] in where.hidden, phone=r[12],
+            id=r[0],
+            app=r[1],
+            instruction=r[2],
+            steps=r[3],
+            collector_kind=r[4],
+            collector=r[5],
+            status=r[6],
+            outcome=r[7],
+            review_status=r[8],
+            labelled_by=labellers.get(r[0], ()),
+            started_at=r[9],
+            judge_score=r[11],
+            judge_hidden=r[0] in where.hidden,
+            phone=r[12],
         )
         for r in results
-    ]  # fmt: skip
+    ]
     cursor = (results[-1][10], results[-1][0]) if len(results) == limit else None
     return Page(rows=rows, cursor=cursor)
 

@@ -27,9 +27,10 @@ def judging_entries(session: Session, trajectories: list[models.Trajectory]) -> 
     uid_of = {trajectory.id: trajectory.uid for trajectory in trajectories}
     scores = session.scalars(select(S).where(S.trajectory_id.in_(uid_of)).order_by(S.id)).all() if uid_of else []
     studies = [
-        study for study in session.scalars(select(St).order_by(St.id))
+        study
+        for study in session.scalars(select(St).order_by(St.id))
         if study.items and all(item.trajectory_id in uid_of for item in study.items)
-    ]  # fmt: skip
+    ]
     reward = strata(session, (item.id for study in studies for item in study.items))
     # A study whose strata this login may not see (a rater's, while it is open) stays out of their bundle.
     studies = [study for study in studies if all(reward[item.id] is not None for item in study.items)]
@@ -48,8 +49,9 @@ def judging_entries(session: Session, trajectories: list[models.Trajectory]) -> 
 
 def _score_entry(score: models.JudgeScore, uid_of: dict[int, str]) -> dict[str, Any]:
     return {"trajectory": uid_of[score.trajectory_id], **{key: getattr(score, key) for key in SCORE_COLUMNS}} | {
-        "created_at": iso(score.created_at), "updated_at": iso(score.updated_at),
-    }  # fmt: skip
+        "created_at": iso(score.created_at),
+        "updated_at": iso(score.updated_at),
+    }
 
 
 def _study_entry(
@@ -57,25 +59,46 @@ def _study_entry(
 ) -> dict[str, Any]:
     trajectory_of = {item.id: uid_of[item.trajectory_id] for item in study.items}
     return {
-        "name": study.name, "judge": fingerprint[study.config_id], "seed": study.seed,
-        "sample_size": study.sample_size, "by_app": study.by_app, "rubric": study.rubric,
+        "name": study.name,
+        "judge": fingerprint[study.config_id],
+        "seed": study.seed,
+        "sample_size": study.sample_size,
+        "by_app": study.by_app,
+        "rubric": study.rubric,
         "show_differences_early": study.show_differences_early,
-        "created_by": study.created_by.name if study.created_by else None, "created_at": iso(study.created_at),
+        "created_by": study.created_by.name if study.created_by else None,
+        "created_at": iso(study.created_at),
         "items": [
-            {"trajectory": uid_of[item.trajectory_id], "position": item.position, "judge_reward": reward[item.id],
-             "app": item.app, "adjudicated": item.adjudicated, "adjudication_note": item.adjudication_note,
-             "adjudicator": item.adjudicator.name if item.adjudicator else None,
-             "adjudicated_at": iso(item.adjudicated_at)}
+            {
+                "trajectory": uid_of[item.trajectory_id],
+                "position": item.position,
+                "judge_reward": reward[item.id],
+                "app": item.app,
+                "adjudicated": item.adjudicated,
+                "adjudication_note": item.adjudication_note,
+                "adjudicator": item.adjudicator.name if item.adjudicator else None,
+                "adjudicated_at": iso(item.adjudicated_at),
+            }
             for item in study.items
         ],
         "raters": [
-            {"name": rater.person.name, "order_seed": rater.order_seed, "ratings": [
-                {"trajectory": trajectory_of[rating.item_id], "score": rating.score, "note": rating.note,
-                 "created_at": iso(rating.created_at), "updated_at": iso(rating.updated_at)}
-                for rating in rater.ratings]}
+            {
+                "name": rater.person.name,
+                "order_seed": rater.order_seed,
+                "ratings": [
+                    {
+                        "trajectory": trajectory_of[rating.item_id],
+                        "score": rating.score,
+                        "note": rating.note,
+                        "created_at": iso(rating.created_at),
+                        "updated_at": iso(rating.updated_at),
+                    }
+                    for rating in rater.ratings
+                ],
+            }
             for rater in study.raters
         ],
-    }  # fmt: skip
+    }
 
 
 # import -----------------------------------------------------------------------------------------------------
@@ -87,16 +110,25 @@ def insert_judging(session: Session, manifest: dict[str, Any]) -> tuple[int, int
     uids |= {item["trajectory"] for study in manifest.get("studies", []) for item in study["items"]}
     if not uids:
         return 0, 0
-    id_of = dict(session.execute(select(models.Trajectory.uid, models.Trajectory.id).where(
-        models.Trajectory.uid.in_(uids))).all())  # fmt: skip
+    id_of = dict(
+        session.execute(
+            select(models.Trajectory.uid, models.Trajectory.id).where(models.Trajectory.uid.in_(uids))
+        ).all()
+    )
     config_of, scores_added = {}, 0
     for judge in manifest.get("judges", []):
         config = session.scalar(select(C).where(C.fingerprint == judge["fingerprint"]))
         if config is None:
-            config = C(fingerprint=judge["fingerprint"], prompt_name=judge["prompt_name"],
-                       prompt_text=judge["prompt_text"], model=judge["model"], temperature=float(judge["temperature"]),
-                       seed=judge.get("seed"), image_policy=judge["image_policy"],
-                       created_at=parse_time(judge.get("created_at"), "judge") or models.utcnow())  # fmt: skip
+            config = C(
+                fingerprint=judge["fingerprint"],
+                prompt_name=judge["prompt_name"],
+                prompt_text=judge["prompt_text"],
+                model=judge["model"],
+                temperature=float(judge["temperature"]),
+                seed=judge.get("seed"),
+                image_policy=judge["image_policy"],
+                created_at=parse_time(judge.get("created_at"), "judge") or models.utcnow(),
+            )
             session.add(config)
             session.flush()
         config_of[judge["fingerprint"]] = config
@@ -126,29 +158,45 @@ def _person_id(session: Session, name: str | None, role: str) -> int | None:
 
 def _study(session: Session, entry: dict[str, Any], config: models.JudgeConfig, id_of: dict[str, int]) -> models.Study:
     study = St(
-        name=entry["name"], config_id=config.id, seed=entry.get("seed") or 0,
-        sample_size=entry.get("sample_size") or 0, by_app=bool(entry.get("by_app")), rubric=entry.get("rubric") or "",
+        name=entry["name"],
+        config_id=config.id,
+        seed=entry.get("seed") or 0,
+        sample_size=entry.get("sample_size") or 0,
+        by_app=bool(entry.get("by_app")),
+        rubric=entry.get("rubric") or "",
         show_differences_early=bool(entry.get("show_differences_early")),  # older bundles: the default
         created_by_id=_person_id(session, entry.get("created_by"), "reviewer"),
         created_at=parse_time(entry.get("created_at"), "study") or models.utcnow(),
-    )  # fmt: skip
+    )
     items = {}
     for item in entry["items"]:
         items[item["trajectory"]] = models.StudyItem(
-            trajectory_id=id_of[item["trajectory"]], position=item.get("position") or 0,
-            judge_reward=item["judge_reward"], app=item.get("app") or "", adjudicated=item.get("adjudicated"),
+            trajectory_id=id_of[item["trajectory"]],
+            position=item.get("position") or 0,
+            judge_reward=item["judge_reward"],
+            app=item.get("app") or "",
+            adjudicated=item.get("adjudicated"),
             adjudication_note=item.get("adjudication_note"),
             adjudicator_id=_person_id(session, item.get("adjudicator"), "reviewer"),
             adjudicated_at=parse_time(item.get("adjudicated_at"), "adjudication"),
-        )  # fmt: skip
+        )
     study.items = list(items.values())
     for rater_entry in entry["raters"]:
-        rater = models.StudyRater(person_id=_person_id(session, rater_entry["name"], "annotator"),
-                                  order_seed=rater_entry.get("order_seed") or 0)  # fmt: skip
+        rater = models.StudyRater(
+            person_id=_person_id(session, rater_entry["name"], "annotator"),
+            order_seed=rater_entry.get("order_seed") or 0,
+        )
         study.raters.append(rater)
         for rating in rater_entry["ratings"]:
-            session.add(models.StudyRating(item=items[rating["trajectory"]], rater=rater, score=rating["score"],
-                                           note=rating.get("note"), **_times(rating, "rating")))  # fmt: skip
+            session.add(
+                models.StudyRating(
+                    item=items[rating["trajectory"]],
+                    rater=rater,
+                    score=rating["score"],
+                    note=rating.get("note"),
+                    **_times(rating, "rating"),
+                )
+            )
     return study
 
 

@@ -63,9 +63,12 @@ def needed_blobs(trajectories: list[dict[str, Any]]) -> set[str]:
 
 
 def write_bundle(
-    db: Database, blobs: BlobStore, manifest: dict[str, Any], refetch: Callable[[str], None],
+    db: Database,
+    blobs: BlobStore,
+    manifest: dict[str, Any],
+    refetch: Callable[[str], None],
     before_commit: Callable[[], None] = lambda: None,
-) -> tuple[Written, list[str]]:  # fmt: skip
+) -> tuple[Written, list[str]]:
     """Write the rows of the trajectories not stored yet, in one transaction; what was added and the uids skipped.
 
     `refetch(sha256)` copies a blob into the store again: one that went between the copy and this transaction
@@ -140,11 +143,16 @@ def _ensure_instructions(
     if not entries:
         return {}
     rows = [
-        {"uid": entry["uid"], "app_id": apps[entry["app"]], "text": entry["text"],
-         "source": entry.get("source") or "imported", "status": entry.get("status") or "active",
-         "created_at": parse_time(entry.get("created_at"), f"instruction {entry['uid']}") or now}
+        {
+            "uid": entry["uid"],
+            "app_id": apps[entry["app"]],
+            "text": entry["text"],
+            "source": entry.get("source") or "imported",
+            "status": entry.get("status") or "active",
+            "created_at": parse_time(entry.get("created_at"), f"instruction {entry['uid']}") or now,
+        }
         for entry in entries
-    ]  # fmt: skip
+    ]
     session.execute(insert_skipping(session, Instruction), rows)
     by_uid = select(Instruction.uid, Instruction.id).where(Instruction.uid.in_([row["uid"] for row in rows]))
     found: dict[str, int] = {uid: id_ for uid, id_ in session.execute(by_uid)}
@@ -212,8 +220,13 @@ def _insert_drafts(
     for step_id, (_, where, step) in zip(step_ids, steps, strict=True):
         for entry in step.get("drafts") or []:
             keys.append((step_id, entry["model"], entry["prompt_sha256"]))
-            rows.append({"step_id": step_id, **{name: entry.get(name) for name in DRAFT_COLUMNS},
-                         "created_at": parse_time(entry.get("created_at"), where) or refs.now})  # fmt: skip
+            rows.append(
+                {
+                    "step_id": step_id,
+                    **{name: entry.get(name) for name in DRAFT_COLUMNS},
+                    "created_at": parse_time(entry.get("created_at"), where) or refs.now,
+                }
+            )
     return dict(
         zip(
             keys,
@@ -259,9 +272,14 @@ def _step_row(entry: dict[str, Any], trajectory_id: int, where: str, now: dateti
 
 
 def _revision_row(
-    session: Session, entry: dict[str, Any], refs: _References, where: str, trajectory_id: int,
-    step_id: int | None, draft_id: int | None,
-) -> dict[str, Any]:  # fmt: skip
+    session: Session,
+    entry: dict[str, Any],
+    refs: _References,
+    where: str,
+    trajectory_id: int,
+    step_id: int | None,
+    draft_id: int | None,
+) -> dict[str, Any]:
     return {
         "step_id": step_id,
         "trajectory_id": trajectory_id,

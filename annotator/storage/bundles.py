@@ -96,9 +96,13 @@ def _trajectory_revisions(session: Session, ids: list[int]) -> dict[int, list[mo
 
 def _instruction_entry(instruction: models.Instruction) -> dict[str, Any]:
     return {
-        "uid": instruction.uid, "app": instruction.app.name, "text": instruction.text, "source": instruction.source,
-        "status": instruction.status, "created_at": iso(instruction.created_at),
-    }  # fmt: skip
+        "uid": instruction.uid,
+        "app": instruction.app.name,
+        "text": instruction.text,
+        "source": instruction.source,
+        "status": instruction.status,
+        "created_at": iso(instruction.created_at),
+    }
 
 
 def _step_entry(step: models.Step, drafts: tuple[Draft, ...]) -> dict[str, Any]:
@@ -164,5 +168,10 @@ def _trajectory_entry(
 
 
 def _blob_entry(blob: models.Blob) -> dict[str, Any]:
-    return {"sha256": blob.sha256, "size": blob.size, "media_type": blob.media_type, "width": blob.width,
-            "height": blob.height}  # fmt: skip
+    return {
+        "sha256": blob.sha256,
+        "size": blob.size,
+        "media_type": blob.media_type,
+        "width": blob.width,
+        "height": blob.height,
+    }

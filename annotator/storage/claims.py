@@ -144,8 +144,9 @@ def _take(session: Session, key: str, owner: Owner, lease: timedelta) -> Attempt
         inserted = insert_skipping(session, WorkClaim).values(work_key=key, **values).returning(WorkClaim.work_key)
         if session.execute(inserted).first() is not None:
             return Attempt(Claim(key, owner))
-        row = session.scalars(select(WorkClaim).where(WorkClaim.work_key == key).execution_options(
-            populate_existing=True)).first()  # fmt: skip
+        row = session.scalars(
+            select(WorkClaim).where(WorkClaim.work_key == key).execution_options(populate_existing=True)
+        ).first()
         if row is None:
             continue  # released since the INSERT: try it again
         why = _gone(row, now)
@@ -172,8 +173,12 @@ def _holder(row: WorkClaim) -> str:
 
 def _held_by(claim: Claim) -> list[Any]:
     owner = claim.owner
-    return [WorkClaim.work_key == claim.key, WorkClaim.owner_host == owner.host, WorkClaim.owner_pid == owner.pid,
-            WorkClaim.owner_started == owner.started]  # fmt: skip
+    return [
+        WorkClaim.work_key == claim.key,
+        WorkClaim.owner_host == owner.host,
+        WorkClaim.owner_pid == owner.pid,
+        WorkClaim.owner_started == owner.started,
+    ]
 
 
 def _complete_runs(session: Session, instruction_id: int) -> int:

@@ -282,8 +282,13 @@ def resume_trajectory(db: Database, trajectory_id: int) -> OpenRun:
         trajectory = _trajectory(session, trajectory_id)
         run = _open_run(trajectory)
         # the steps go on: the screen the run stopped on is the next step's, not a final one
-        _take(session, trajectory, status=str(TrajectoryStatus.COLLECTING), final_screenshot_sha256=None,
-              **this_process().columns())  # fmt: skip
+        _take(
+            session,
+            trajectory,
+            status=str(TrajectoryStatus.COLLECTING),
+            final_screenshot_sha256=None,
+            **this_process().columns(),
+        )
         return run
 
 
@@ -294,9 +299,12 @@ def close_trajectory(db: Database, trajectory_id: int) -> OpenRun:
         trajectory = _trajectory(session, trajectory_id)
         run = _open_run(trajectory)
         _take(
-            session, trajectory, status=str(TrajectoryStatus.INTERRUPTED), ended_at=utcnow(),
+            session,
+            trajectory,
+            status=str(TrajectoryStatus.INTERRUPTED),
+            ended_at=utcnow(),
             stop_reason=f"{run.stopped}; closed",
-        )  # fmt: skip
+        )
         return run
 
 

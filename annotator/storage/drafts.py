@@ -37,10 +37,18 @@ class DraftTarget:
 
 def draft_of(row: models.StepDraft) -> Draft:
     return Draft(
-        id=row.id, model=row.model, prompt_name=row.prompt_name, think=row.think, action_text=row.action_text,
-        tool_call=row.tool_call, matches_executed=bool(row.matches_executed), problem=row.problem,
-        created_at=row.created_at, prompt_sha256=row.prompt_sha256, reply=row.reply,
-    )  # fmt: skip
+        id=row.id,
+        model=row.model,
+        prompt_name=row.prompt_name,
+        think=row.think,
+        action_text=row.action_text,
+        tool_call=row.tool_call,
+        matches_executed=bool(row.matches_executed),
+        problem=row.problem,
+        created_at=row.created_at,
+        prompt_sha256=row.prompt_sha256,
+        reply=row.reply,
+    )
 
 
 def _chunks(ids: Sequence[int]) -> Iterable[Sequence[int]]:
@@ -85,12 +93,16 @@ def steps_to_draft(db: Database, *, app: str | None = None, trajectory_ids: Sequ
         select(S.trajectory_id, S.id, S.index)
         .join(T, S.trajectory_id == T.id)
         .where(
-            S.origin.is_(None), S.removed.is_(False), S.raw_tool_call.is_not(None),
-            S.think.is_(None), S.action_text.is_(None), S.tool_call.is_(None),
+            S.origin.is_(None),
+            S.removed.is_(False),
+            S.raw_tool_call.is_not(None),
+            S.think.is_(None),
+            S.action_text.is_(None),
+            S.tool_call.is_(None),
             T.status != TrajectoryStatus.COLLECTING.value,
         )
         .order_by(S.trajectory_id, S.index)
-    )  # fmt: skip
+    )
     if app is not None:
         query = query.join(models.Instruction, T.instruction_id == models.Instruction.id).join(
             models.App, models.Instruction.app_id == models.App.id
@@ -116,12 +128,18 @@ def store_draft(db: Database, step_id: int, draft: Draft) -> bool:
     """Store a step's draft; False when the step already has one from this model and prompt (another process
     asked at the same time: its draft stays)."""
     values: dict[str, Any] = {
-        "step_id": step_id, "model": draft.model, "prompt_name": draft.prompt_name,
-        "prompt_sha256": draft.prompt_sha256, "think": capped_optional(draft.think),
+        "step_id": step_id,
+        "model": draft.model,
+        "prompt_name": draft.prompt_name,
+        "prompt_sha256": draft.prompt_sha256,
+        "think": capped_optional(draft.think),
         "action_text": capped_optional(draft.action_text),
-        "tool_call": draft.tool_call, "matches_executed": draft.matches_executed, "problem": draft.problem,
-        "reply": capped_optional(draft.reply), "created_at": models.utcnow(),  # a runaway reply: head and tail
-    }  # fmt: skip
+        "tool_call": draft.tool_call,
+        "matches_executed": draft.matches_executed,
+        "problem": draft.problem,
+        "reply": capped_optional(draft.reply),
+        "created_at": models.utcnow(),  # a runaway reply: head and tail
+    }
     with writing(db) as session:
         inserted = session.execute(insert_skipping(session, D).values(**values).returning(D.id)).scalar()
     return inserted is not None

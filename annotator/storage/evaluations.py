@@ -97,15 +97,31 @@ class StoredPrediction:
 def _info(row: models.Evaluation) -> EvaluationInfo:
     summary = current_online_summary(row.summary) if row.kind == "online" else row.summary
     return EvaluationInfo(
-        row.id, row.kind, row.name, row.policy, row.settings, row.selection, row.status, row.message, summary,
-        row.created_at, row.finished_at,
-    )  # fmt: skip
+        row.id,
+        row.kind,
+        row.name,
+        row.policy,
+        row.settings,
+        row.selection,
+        row.status,
+        row.message,
+        summary,
+        row.created_at,
+        row.finished_at,
+    )
 
 
 def start_or_resume(
-    db: Database, *, kind: str, name: str, fingerprint: str, policy: dict[str, Any], settings: dict[str, Any],
-    selection: dict[str, Any] | None, resume: bool = True,
-) -> tuple[int, bool]:  # fmt: skip
+    db: Database,
+    *,
+    kind: str,
+    name: str,
+    fingerprint: str,
+    policy: dict[str, Any],
+    settings: dict[str, Any],
+    selection: dict[str, Any] | None,
+    resume: bool = True,
+) -> tuple[int, bool]:
     """The evaluation to write to and whether it was resumed: the newest one with this fingerprint that is not
     running in another live process (with `resume`), else a new one. Either way this process owns it now."""
     if isinstance(policy.get("base_url"), str):  # the endpoint without the credentials written into its URL
@@ -123,9 +139,15 @@ def start_or_resume(
                 session.commit()
                 return found.id, True
         row = E(
-            kind=kind, name=name, fingerprint=fingerprint, policy=policy, settings=settings, selection=selection,
-            status=RUNNING, **this_process().columns(),
-        )  # fmt: skip
+            kind=kind,
+            name=name,
+            fingerprint=fingerprint,
+            policy=policy,
+            settings=settings,
+            selection=selection,
+            status=RUNNING,
+            **this_process().columns(),
+        )
         session.add(row)
         session.commit()
         return row.id, False
@@ -141,8 +163,12 @@ def answered(db: Database, evaluation_id: int) -> set[tuple[int, str, int]]:
 def save_prediction(db: Database, evaluation_id: int, record: PredictionRecord) -> None:
     """Store one answer (replacing an earlier one for the same step, level and sample) and beat the heartbeat."""
     values = asdict(record) | {"reply": capped_optional(record.reply)}  # a runaway reply: its head and tail
-    key = (P.evaluation_id == evaluation_id, P.step_id == record.step_id, P.level == record.level,
-           P.sample == record.sample)  # fmt: skip
+    key = (
+        P.evaluation_id == evaluation_id,
+        P.step_id == record.step_id,
+        P.level == record.level,
+        P.sample == record.sample,
+    )
     with db.session() as session:
         session.execute(update(E).where(E.id == evaluation_id).values(heartbeat_at=utcnow()))
         row = session.scalar(select(P).where(*key))
@@ -206,16 +232,31 @@ def _where_step() -> Any:
     S, T, Ins, A = models.Step, models.Trajectory, models.Instruction, models.App
     columns = (P, S.trajectory_id, S.index, A.name, Ins.text)
     return (
-        select(*columns).join(S, S.id == P.step_id).join(T, T.id == S.trajectory_id)
-        .join(Ins, Ins.id == T.instruction_id).join(A, A.id == Ins.app_id)
-    )  # fmt: skip
+        select(*columns)
+        .join(S, S.id == P.step_id)
+        .join(T, T.id == S.trajectory_id)
+        .join(Ins, Ins.id == T.instruction_id)
+        .join(A, A.id == Ins.app_id)
+    )
 
 
 def _record(row: models.EvaluationPrediction) -> PredictionRecord:
     return PredictionRecord(
-        row.step_id, row.level, row.sample, row.reply, row.predicted, row.error, row.format_ok, row.type_match,
-        row.exact_match, row.grounded, row.step_success, row.reward, row.latency_ms, row.usage,
-    )  # fmt: skip
+        row.step_id,
+        row.level,
+        row.sample,
+        row.reply,
+        row.predicted,
+        row.error,
+        row.format_ok,
+        row.type_match,
+        row.exact_match,
+        row.grounded,
+        row.step_success,
+        row.reward,
+        row.latency_ms,
+        row.usage,
+    )
 
 
 def predictions(
@@ -245,11 +286,18 @@ def step_scores(db: Database, evaluation_id: int, level: str = "task") -> list[S
             continue
         scores.append(
             StepScore(
-                stored.trajectory_id, record.step_id, stored.position, stored.app, record.sample,
-                bool(record.format_ok), bool(record.type_match), bool(record.exact_match), record.grounded,
+                stored.trajectory_id,
+                record.step_id,
+                stored.position,
+                stored.app,
+                record.sample,
+                bool(record.format_ok),
+                bool(record.type_match),
+                bool(record.exact_match),
+                record.grounded,
                 bool(record.step_success),
             )
-        )  # fmt: skip
+        )
     return scores
 
 
@@ -271,14 +319,28 @@ def save_rollout(db: Database, evaluation_id: int, record: RolloutRecord) -> Non
 def rollouts(db: Database, evaluation_id: int) -> list[StoredRollout]:
     Ins, A = models.Instruction, models.App
     query = (
-        select(R, A.name, Ins.text).join(Ins, Ins.id == R.instruction_id).join(A, A.id == Ins.app_id)
-        .where(R.evaluation_id == evaluation_id).order_by(A.name, R.instruction_id, R.run)
-    )  # fmt: skip
+        select(R, A.name, Ins.text)
+        .join(Ins, Ins.id == R.instruction_id)
+        .join(A, A.id == Ins.app_id)
+        .where(R.evaluation_id == evaluation_id)
+        .order_by(A.name, R.instruction_id, R.run)
+    )
     with db.session() as session:
         return [
             StoredRollout(
-                row.instruction_id, row.run, row.trajectory_id, row.device_serial, row.steps, row.stop,
-                row.claimed_success, row.checked_by, row.done, row.judge_score, row.error, app=app, instruction=text,
+                row.instruction_id,
+                row.run,
+                row.trajectory_id,
+                row.device_serial,
+                row.steps,
+                row.stop,
+                row.claimed_success,
+                row.checked_by,
+                row.done,
+                row.judge_score,
+                row.error,
+                app=app,
+                instruction=text,
             )
             for row, app, text in session.execute(query)
-        ]  # fmt: skip
+        ]

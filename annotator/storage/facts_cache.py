@@ -71,13 +71,18 @@ def annotated_step() -> ColumnElement[bool]:
     )
     corrected, earlier = aliased(S), aliased(S)
     corrects_a_wrong_step = exists().where(
-        corrected.trajectory_id == S.trajectory_id, corrected.index == S.corrects_index,
-        or_(corrected.origin.is_(None), corrected.origin != inserted_origin), corrected.verdict == wrong,
-    )  # fmt: skip
+        corrected.trajectory_id == S.trajectory_id,
+        corrected.index == S.corrects_index,
+        or_(corrected.origin.is_(None), corrected.origin != inserted_origin),
+        corrected.verdict == wrong,
+    )
     an_earlier_correction = exists().where(
-        earlier.trajectory_id == S.trajectory_id, earlier.origin == inserted_origin,
-        earlier.removed.is_(False), earlier.corrects_index == S.corrects_index, earlier.index < S.index,
-    )  # fmt: skip
+        earlier.trajectory_id == S.trajectory_id,
+        earlier.origin == inserted_origin,
+        earlier.removed.is_(False),
+        earlier.corrects_index == S.corrects_index,
+        earlier.index < S.index,
+    )
     first_correction = and_(inserted, corrects_a_wrong_step, ~an_earlier_correction)
     return and_(complete, S.removed.is_(False), or_(usable, first_correction))
 
@@ -102,17 +107,24 @@ def _among(ids: list[int] | None) -> Chosen:
 
 def _add_to_totals(session: Session, chosen: Chosen, sign: int) -> None:
     """Add (sign 1) or take away (-1) the chosen trajectories' facts to or from the totals."""
-    per_instruction = select(TF.instruction_id, TF.review_status, sign * func.count(), sign * func.sum(TF.steps),
-                             sign * func.sum(TF.annotated_steps)).where(chosen(TF.trajectory_id))  # fmt: skip
+    per_instruction = select(
+        TF.instruction_id,
+        TF.review_status,
+        sign * func.count(),
+        sign * func.sum(TF.steps),
+        sign * func.sum(TF.annotated_steps),
+    ).where(chosen(TF.trajectory_id))
     per_length = select(TF.review_status, TF.steps, TF.annotated_steps, sign * func.count())
     sums = [sign * func.sum(TAF.steps), sign * func.sum(TAF.labelled), sign * func.sum(TAF.annotated)]
     per_action = select(TAF.review_status, TAF.action, *sums).where(chosen(TAF.trajectory_id))
     for table, rows in (
         (instruction_totals, per_instruction.group_by(TF.instruction_id, TF.review_status)),
-        (length_totals, per_length.where(chosen(TF.trajectory_id)).group_by(TF.review_status, TF.steps,
-                                                                            TF.annotated_steps)),
+        (
+            length_totals,
+            per_length.where(chosen(TF.trajectory_id)).group_by(TF.review_status, TF.steps, TF.annotated_steps),
+        ),
         (action_totals, per_action.group_by(TAF.review_status, TAF.action)),
-    ):  # fmt: skip
+    ):
         _add_rows(session, table, rows)
 
 

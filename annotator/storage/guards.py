@@ -1,6 +1,6 @@
 """Refuse any flush that would change a step's raw (collected) part.
 
-What was collected is never overwritten (DESIGN.md section 3): labels are
+What was collected is never overwritten (docs/architecture.md#the-data-model): labels are
 separate columns, so a change to a raw column of a stored step is a bug. The one
 exception is derived, not collected: a suggested target box may be filled in where
 a step has none yet (steps recorded before suggestions existed), never replaced.

@@ -103,10 +103,13 @@ def start_run(
 ) -> int:
     with db.session() as session:
         run = models.JudgeRun(
-            config_id=config_id, base_url=safe_url(base_url), concurrency=concurrency, selection=selection,
+            config_id=config_id,
+            base_url=safe_url(base_url),
+            concurrency=concurrency,
+            selection=selection,
             requested=requested,
             **this_process().columns(),
-        )  # fmt: skip
+        )
         session.add(run)
         session.commit()
         return run.id
@@ -168,9 +171,17 @@ def config_summaries(db: Database) -> list[ConfigSummary]:
         for row in rows:
             scored, unusable, mean = counts.get(row.id, (0, 0, None))
             summary = ConfigSummary(
-                row.id, row.prompt_name, row.model, row.temperature, row.seed, dict(row.image_policy),
-                row.created_at, int(scored), int(unusable), float(mean) if mean is not None else None,
-            )  # fmt: skip
+                row.id,
+                row.prompt_name,
+                row.model,
+                row.temperature,
+                row.seed,
+                dict(row.image_policy),
+                row.created_at,
+                int(scored),
+                int(unusable),
+                float(mean) if mean is not None else None,
+            )
             summaries.append(summary)
         return summaries
 
@@ -195,19 +206,43 @@ class TrajectoryScore:
 def _answers(where: Any) -> Any:
     T, Ins, A, C = models.Trajectory, models.Instruction, models.App, models.JudgeConfig
     return (
-        select(S.trajectory_id, A.name, Ins.text, S.reward, S.reason, S.error, S.images, S.attempts, S.updated_at,
-               S.config_id, C.prompt_name, C.model)
-        .join(T, T.id == S.trajectory_id).join(Ins, Ins.id == T.instruction_id).join(A, A.id == Ins.app_id)
-        .join(C, C.id == S.config_id).where(where)
-    )  # fmt: skip
+        select(
+            S.trajectory_id,
+            A.name,
+            Ins.text,
+            S.reward,
+            S.reason,
+            S.error,
+            S.images,
+            S.attempts,
+            S.updated_at,
+            S.config_id,
+            C.prompt_name,
+            C.model,
+        )
+        .join(T, T.id == S.trajectory_id)
+        .join(Ins, Ins.id == T.instruction_id)
+        .join(A, A.id == Ins.app_id)
+        .join(C, C.id == S.config_id)
+        .where(where)
+    )
 
 
 def _score(row: Any) -> TrajectoryScore:
     trajectory_id, app, instruction, reward, reason, error, images, attempts, updated_at, config_id, prompt, model = row
     return TrajectoryScore(
-        trajectory_id, app, instruction, reward, reason, error, images, attempts, updated_at, config_id,
+        trajectory_id,
+        app,
+        instruction,
+        reward,
+        reason,
+        error,
+        images,
+        attempts,
+        updated_at,
+        config_id,
         f"{prompt} · {model}",
-    )  # fmt: skip
+    )
 
 
 def answers_of(db: Database, config_id: int) -> list[TrajectoryScore]:

@@ -82,8 +82,9 @@ def label_versions(db: Database, trajectory_id: int) -> LabelVersions:
         outcome = session.scalar(select(models.Trajectory.label_version).where(models.Trajectory.id == trajectory_id))
         if outcome is None:
             raise LookupError(f"no trajectory with id {trajectory_id}")
-        rows = session.execute(select(models.Step.id, models.Step.label_version).where(
-            models.Step.trajectory_id == trajectory_id))  # fmt: skip
+        rows = session.execute(
+            select(models.Step.id, models.Step.label_version).where(models.Step.trajectory_id == trajectory_id)
+        )
         return LabelVersions(outcome, {step_id: version for step_id, version in rows})
 
 
@@ -105,10 +106,15 @@ def check_base(session: Session, row: Versioned, stored: int, expected: int | No
     newest = _newest_revision(session, trajectory_id, step_id)
     theirs = {field: getattr(row, "label_outcome" if step_id is None else field) for field in mine}
     raise StaleLabelError(
-        trajectory_id=trajectory_id, step_id=step_id, mine=mine, theirs=theirs, my_version=expected,
-        their_version=stored, changed_by=newest.person.name if newest and newest.person else None,
+        trajectory_id=trajectory_id,
+        step_id=step_id,
+        mine=mine,
+        theirs=theirs,
+        my_version=expected,
+        their_version=stored,
+        changed_by=newest.person.name if newest and newest.person else None,
         changed_at=newest.created_at if newest else None,
-    )  # fmt: skip
+    )
 
 
 def raise_version(session: Session, row: Versioned, stored: int, mine: dict[str, Any]) -> int:

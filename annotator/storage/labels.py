@@ -121,9 +121,14 @@ def apply_label_changes(
         if field == "tool_call":
             step.label_action = action_name(value)
         revision = models.LabelRevision(
-            step=step, trajectory_id=step.trajectory_id, field=field, old_value=old, new_value=value, person=person,
+            step=step,
+            trajectory_id=step.trajectory_id,
+            field=field,
+            old_value=old,
+            new_value=value,
+            person=person,
             draft_id=draft_id,
-        )  # fmt: skip
+        )
         session.add(revision)
         revisions.append(revision)
     if revisions:
@@ -225,10 +230,14 @@ def insert_corrected_step(session: Session, wrong: models.Step, person: models.P
     session.add(step)
     session.add(
         models.LabelRevision(
-            step=step, trajectory=wrong.trajectory, field="inserted", old_value=None,
-            new_value={"corrects_index": wrong.index}, person=person,
+            step=step,
+            trajectory=wrong.trajectory,
+            field="inserted",
+            old_value=None,
+            new_value={"corrects_index": wrong.index},
+            person=person,
         )
-    )  # fmt: skip
+    )
     return step
 
 

@@ -26,10 +26,10 @@ from annotator.domain.trajectory import TrajectoryStatus
 from annotator.storage import models
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
+from annotator.storage.processes import process_alive
 from annotator.storage.writing import rows_changed
 
 LEASE = timedelta(minutes=30)  # longer than a step or a judge answer can take, retries included
-SAME_START_S = 1.0  # psutil's start times of one process agree far closer than this
 OWNER_COLUMNS = ("owner_host", "owner_pid", "owner_started")
 JUDGE_RUNNING, JUDGE_STOPPED = "running", "stopped"
 
@@ -50,18 +50,6 @@ def this_process() -> Owner:
     return Owner(socket.gethostname(), process.pid, process.create_time())
 
 
-def _alive(pid: int, started: float | None) -> bool:
-    try:
-        process = psutil.Process(pid)
-        if process.status() == psutil.STATUS_ZOMBIE:  # ended, not yet waited for
-            return False
-        return started is None or abs(process.create_time() - started) < SAME_START_S
-    except psutil.NoSuchProcess:
-        return False
-    except psutil.AccessDenied:  # someone else's live process
-        return True
-
-
 def _as_utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite gives back naive UTC times
 
@@ -71,7 +59,7 @@ def gone_reason(run: models.OwnedRun, now: datetime | None = None) -> str | None
     if run.owner_host is None or run.owner_pid is None:
         return "no process owns it (it was started before owners were recorded)"
     if run.owner_host == socket.gethostname():
-        if _alive(run.owner_pid, run.owner_started):
+        if process_alive(run.owner_pid, run.owner_started):
             return None
         return f"its process (pid {run.owner_pid} on {run.owner_host}) is gone"
     beat = _as_utc(run.heartbeat_at) if run.heartbeat_at else None
@@ -116,15 +104,16 @@ def _fail_abandoned_training(session: Any) -> list[str]:
     T, notes = models.TrainingRun, []
     for run in session.scalars(select(T).where(T.status.in_(("running", "cancelling")))).all():
         reason = gone_reason(run)
-        if reason is None or (run.pid is not None and _alive(run.pid, run.pid_started)):
+        if reason is None or (run.pid is not None and process_alive(run.pid, run.pid_started)):
             continue
         changed = rows_changed(
             session,
             update(T)
             .where(T.id == run.id, T.status == run.status, *same_owner(T, run))
-            .values(status="failed", message=f"process gone: {reason}; the training process ended unseen",
-                    ended_at=utcnow()),
-        )  # fmt: skip
+            .values(
+                status="failed", message=f"process gone: {reason}; the training process ended unseen", ended_at=utcnow()
+            ),
+        )
         if changed:
             notes.append(f"training run {run.id} was left {run.status}: {reason}; it is failed now")
     return notes

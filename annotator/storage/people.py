@@ -70,9 +70,10 @@ def list_people(db: Database) -> list[PersonRecord]:
     rank = {ADMIN: 0, REVIEWER: 1, ANNOTATOR: 2}
     with db.session() as session:
         rows = session.execute(
-            select(P.name, P.role, P.created_at, func.coalesce(open_counts.c.open, 0), P.login)
-            .outerjoin(open_counts, open_counts.c.person_id == P.id)
-        ).all()  # fmt: skip
+            select(P.name, P.role, P.created_at, func.coalesce(open_counts.c.open, 0), P.login).outerjoin(
+                open_counts, open_counts.c.person_id == P.id
+            )
+        ).all()
     people = [PersonRecord(name, role, created_at, int(count), login) for name, role, created_at, count, login in rows]
     return sorted(people, key=lambda p: (rank.get(p.role, 3), p.name))
 

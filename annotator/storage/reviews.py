@@ -38,10 +38,11 @@ def _items(session: Session, trajectories: list[models.Trajectory]) -> list[Queu
     R, S = models.LabelRevision, models.Step
     steps = dict(
         session.execute(
-            select(S.trajectory_id, func.count()).where(S.trajectory_id.in_(ids), S.origin.is_(None))
+            select(S.trajectory_id, func.count())
+            .where(S.trajectory_id.in_(ids), S.origin.is_(None))
             .group_by(S.trajectory_id)
         ).all()
-    )  # fmt: skip
+    )
     people: dict[int, list[str]] = {}
     latest: dict[int, datetime] = {}
     rows = session.execute(

@@ -36,13 +36,18 @@ class TrajectorySelection:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "apps": list(self.apps), "review_states": list(self.review_states), "statuses": list(self.statuses),
-            "trajectory_ids": list(self.trajectory_ids), "annotators": list(self.annotators),
+            "apps": list(self.apps),
+            "review_states": list(self.review_states),
+            "statuses": list(self.statuses),
+            "trajectory_ids": list(self.trajectory_ids),
+            "annotators": list(self.annotators),
             "since": self.since.isoformat() if self.since else None,
             "until": self.until.isoformat() if self.until else None,
-            "judge_config_id": self.judge_config_id, "min_judge_score": self.min_judge_score,
-            "unscored": self.unscored, "limit": self.limit,
-        }  # fmt: skip
+            "judge_config_id": self.judge_config_id,
+            "min_judge_score": self.min_judge_score,
+            "unscored": self.unscored,
+            "limit": self.limit,
+        }
 
 
 class TrajectoryKey(NamedTuple):

@@ -172,9 +172,10 @@ def count_facts(session: Session) -> TrajectoryFacts:
     action = func.coalesce(S.label_action, S.raw_action)
     annotated = func.sum(case((annotated_step(), 1), else_=0))
     per_action = connection.execute(
-        select(S.trajectory_id, action, func.count(), func.count(S.label_action), annotated)
-        .group_by(S.trajectory_id, action)
-    ).all()  # fmt: skip
+        select(S.trajectory_id, action, func.count(), func.count(S.label_action), annotated).group_by(
+            S.trajectory_id, action
+        )
+    ).all()
     read = [column for column in TRAJECTORY_COLUMNS if column != "annotated_steps"]  # summed from `per_action`
     trajectories = pd.DataFrame([tuple(row) for row in rows], columns=read)
     actions = pd.DataFrame([tuple(row) for row in per_action], columns=TRAJECTORY_ACTION_COLUMNS)
@@ -197,13 +198,17 @@ def read_shape(session: Session, counting: Counting) -> DatasetShape:
     connection, paper = session.connection(), counting is Counting.PAPER
     accepted = [IT.review_status == str(ReviewStatus.ACCEPTED)] if paper else []
     per_app = connection.execute(
-        select(A.name, func.count(func.distinct(IT.instruction_id)), func.sum(IT.trajectories),
-               func.sum(IT.annotated_steps if paper else IT.steps))
+        select(
+            A.name,
+            func.count(func.distinct(IT.instruction_id)),
+            func.sum(IT.trajectories),
+            func.sum(IT.annotated_steps if paper else IT.steps),
+        )
         .join(Ins, Ins.id == IT.instruction_id)
         .join(A, A.id == Ins.app_id)
         .where(IT.trajectories > 0, *accepted)
         .group_by(A.name)
-    ).all()  # fmt: skip
+    ).all()
     length = LT.annotated_steps if paper else LT.steps
     in_state = [LT.review_status == str(ReviewStatus.ACCEPTED)] if paper else []
     lengths = connection.execute(select(length, func.sum(LT.trajectories)).where(*in_state).group_by(length)).all()
@@ -216,8 +221,12 @@ def read_shape(session: Session, counting: Counting) -> DatasetShape:
         .having(steps > 0)
     ).all()
     table = _finish_per_app(pd.DataFrame([tuple(row) for row in per_app], columns=PER_APP_COLUMNS[:-1]))
-    totals = Totals(apps=len(table), instructions=int(table["instructions"].sum()),
-                    trajectories=int(table["trajectories"].sum()), steps=int(table["steps"].sum()))  # fmt: skip
+    totals = Totals(
+        apps=len(table),
+        instructions=int(table["instructions"].sum()),
+        trajectories=int(table["trajectories"].sum()),
+        steps=int(table["steps"].sum()),
+    )
     per_action = pd.DataFrame([tuple(row) for row in actions], columns=["action", "steps", "labelled"])
     return DatasetShape(
         totals=totals,

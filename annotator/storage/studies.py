@@ -97,9 +97,11 @@ class NewItem:
 def _ratings(session: Session, study_id: int) -> dict[int, dict[str, int]]:
     rows = session.execute(
         select(Rt.item_id, models.Person.name, Rt.score)
-        .join(Ra, Ra.id == Rt.rater_id).join(models.Person, models.Person.id == Ra.person_id)
-        .join(It, It.id == Rt.item_id).where(It.study_id == study_id)
-    )  # fmt: skip
+        .join(Ra, Ra.id == Rt.rater_id)
+        .join(models.Person, models.Person.id == Ra.person_id)
+        .join(It, It.id == Rt.item_id)
+        .where(It.study_id == study_id)
+    )
     found: dict[int, dict[str, int]] = {}
     for item, rater, score in rows:
         found.setdefault(item, {})[rater] = score
@@ -121,13 +123,22 @@ def _stored(session: Session, study: models.Study) -> StoredStudy:
     judge = session.get(models.JudgeConfig, study.config_id)
     reward = strata(session, (i.id for i in study.items))
     return StoredStudy(
-        study.id, study.name, study.config_id, f"{judge.prompt_name} · {judge.model}" if judge else "?",
-        study.seed, study.sample_size, study.by_app, study.rubric, study.created_at,
-        tuple(StoredItem(i.id, i.trajectory_id, i.position, reward.get(i.id), i.app, i.adjudicated)
-              for i in study.items),
+        study.id,
+        study.name,
+        study.config_id,
+        f"{judge.prompt_name} · {judge.model}" if judge else "?",
+        study.seed,
+        study.sample_size,
+        study.by_app,
+        study.rubric,
+        study.created_at,
+        tuple(
+            StoredItem(i.id, i.trajectory_id, i.position, reward.get(i.id), i.app, i.adjudicated) for i in study.items
+        ),
         tuple(StoredRater(r.id, r.person.name, r.order_seed) for r in study.raters),
-        _ratings(session, study.id), study.show_differences_early,
-    )  # fmt: skip
+        _ratings(session, study.id),
+        study.show_differences_early,
+    )
 
 
 def _loading() -> tuple[_AbstractLoad, ...]:
@@ -161,28 +172,45 @@ def scored_by(db: Database, judge_id: int) -> list[NewItem]:
     S, T, Ins, A = models.JudgeScore, models.Trajectory, models.Instruction, models.App
     query = (
         select(S.trajectory_id, S.reward, A.name)
-        .join(T, T.id == S.trajectory_id).join(Ins, Ins.id == T.instruction_id).join(A, A.id == Ins.app_id)
+        .join(T, T.id == S.trajectory_id)
+        .join(Ins, Ins.id == T.instruction_id)
+        .join(A, A.id == Ins.app_id)
         .where(S.config_id == judge_id, S.reward.is_not(None))
-    )  # fmt: skip
+    )
     with db.session() as session:
         rows = session.execute(query)
         return [NewItem(trajectory, reward, app) for trajectory, reward, app in rows if reward is not None]
 
 
 def insert_study(
-    db: Database, name: str, judge_id: int, *, seed: int, size: int, by_app: bool, rubric: str,
-    created_by: str | None, items: Sequence[NewItem], raters: Sequence[tuple[str, int]],
+    db: Database,
+    name: str,
+    judge_id: int,
+    *,
+    seed: int,
+    size: int,
+    by_app: bool,
+    rubric: str,
+    created_by: str | None,
+    items: Sequence[NewItem],
+    raters: Sequence[tuple[str, int]],
     show_differences_early: bool = False,
-) -> StoredStudy:  # fmt: skip
+) -> StoredStudy:
     """Write a study with its sampled items (in order) and its raters (name, order seed). The raters must be on the
     list of people (UnknownRaters, and nothing written, when one is not)."""
     with db.session() as session:
         rater_ids = _rater_ids(session, [rater for rater, _seed in raters])
         creator = ensure_person(session, created_by, "reviewer").id if created_by else None
         study = St(
-            name=name, config_id=judge_id, seed=seed, sample_size=size, by_app=by_app, rubric=rubric,
-            created_by_id=creator, show_differences_early=show_differences_early,
-        )  # fmt: skip
+            name=name,
+            config_id=judge_id,
+            seed=seed,
+            sample_size=size,
+            by_app=by_app,
+            rubric=rubric,
+            created_by_id=creator,
+            show_differences_early=show_differences_early,
+        )
         study.items = [
             It(trajectory_id=item.trajectory_id, position=n, judge_reward=item.judge_reward, app=item.app)
             for n, item in enumerate(items)
@@ -301,9 +329,11 @@ def open_studies(db: Database) -> list[OpenStudy]:
     """Every study that some rater has not finished (scored each of its items)."""
     rated = (
         select(Ra.study_id, models.Person.name, func.count(Rt.id))
-        .join(models.Person, models.Person.id == Ra.person_id).outerjoin(Rt, Rt.rater_id == Ra.id)
-        .group_by(Ra.id, Ra.study_id, models.Person.name).order_by(Ra.id)
-    )  # fmt: skip
+        .join(models.Person, models.Person.id == Ra.person_id)
+        .outerjoin(Rt, Rt.rater_id == Ra.id)
+        .group_by(Ra.id, Ra.study_id, models.Person.name)
+        .order_by(Ra.id)
+    )
     with db.session() as session:
         names = dict(session.execute(select(St.id, St.name)).all())
         items: dict[int, set[int]] = {}

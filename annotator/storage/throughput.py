@@ -56,9 +56,12 @@ def changed_by_review(session: Session) -> pd.DataFrame:
     )
     Later, Reviewer = aliased(R), aliased(P)
     changed = exists().where(
-        Later.step_id == last.c.step_id, Later.id > last.c.last_id, Later.person_id != last.c.person_id,
-        Reviewer.id == Later.person_id, Reviewer.role.in_(REVIEWING_ROLES),
-    )  # fmt: skip
+        Later.step_id == last.c.step_id,
+        Later.id > last.c.last_id,
+        Later.person_id != last.c.person_id,
+        Reviewer.id == Later.person_id,
+        Reviewer.role.in_(REVIEWING_ROLES),
+    )
     rows = session.execute(
         select(last.c.person_id, func.count(), func.sum(case((changed, 1), else_=0))).group_by(last.c.person_id)
     ).all()

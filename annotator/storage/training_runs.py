@@ -166,9 +166,14 @@ def request_cancel(db: Database, run_id: int) -> bool:
 
 
 def finish_run(
-    db: Database, run_id: int, status: str, *, message: str | None = None, log_tail: str | None = None,
+    db: Database,
+    run_id: int,
+    status: str,
+    *,
+    message: str | None = None,
+    log_tail: str | None = None,
     exit_code: int | None = None,
-) -> bool:  # fmt: skip
+) -> bool:
     """End a run that is still running or cancelling; False when it had ended already (the first outcome stays).
     A run that was being cancelled ends cancelled whatever its process said on the way out."""
     if status not in ENDED:

@@ -175,7 +175,11 @@ def count_trajectories(db: Database) -> int:
 def stored_counts(db: Database) -> dict[str, int]:
     """How many apps, instructions, trajectories and steps are stored, read in one transaction: the totals of
     `annotator stats --every-row` (services.stats), without its tables and pandas, for `annotator db info`."""
-    tables = {"apps": models.App, "instructions": models.Instruction, "trajectories": models.Trajectory,
-              "steps": models.Step}  # fmt: skip
+    tables = {
+        "apps": models.App,
+        "instructions": models.Instruction,
+        "trajectories": models.Trajectory,
+        "steps": models.Step,
+    }
     with db.session() as session, session.begin():
         return {name: session.scalar(select(func.count()).select_from(model)) or 0 for name, model in tables.items()}

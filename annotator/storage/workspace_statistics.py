@@ -124,12 +124,19 @@ def read_people(session: Session) -> pd.DataFrame:
     for person_id in sorted(set(labelled) | set(reviews), key=lambda i: (i is None, i or 0)):
         trajectories, steps, revisions = labelled.get(person_id, (0, 0, 0))
         state = states.get(person_id, {})
-        rows.append((
-            person_id, names.get(person_id) if person_id is not None else None,
-            trajectories, steps, revisions, reviews.get(person_id, 0),
-            state.get(ReviewStatus.ACCEPTED, 0), state.get(ReviewStatus.REJECTED, 0),
-            state.get(ReviewStatus.ANNOTATED, 0),
-        ))  # fmt: skip
+        rows.append(
+            (
+                person_id,
+                names.get(person_id) if person_id is not None else None,
+                trajectories,
+                steps,
+                revisions,
+                reviews.get(person_id, 0),
+                state.get(ReviewStatus.ACCEPTED, 0),
+                state.get(ReviewStatus.REJECTED, 0),
+                state.get(ReviewStatus.ANNOTATED, 0),
+            )
+        )
     table = pd.DataFrame(rows, columns=["person_id", *COUNT_COLUMNS]).astype({c: "int64" for c in COUNT_COLUMNS[1:]})
     table = table.join(read_throughput(session), on="person_id").drop(columns="person_id")
     table[THROUGHPUT_COLUMNS] = table[THROUGHPUT_COLUMNS].astype("float64")  # NaN: undefined (nothing to divide by)

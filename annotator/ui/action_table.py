@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
+from annotator.ui.i18n import QT_TRANSLATE_NOOP
 
 CONTEXT = "Actions"
 WINDOW = "window"

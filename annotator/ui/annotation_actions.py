@@ -15,8 +15,14 @@ if TYPE_CHECKING:
 
 def bind_annotation(registry: ActionRegistry, view: AnnotationView) -> None:
     """Bind the view's parts (the view itself is bound as a view) and follow what its header shows from now on."""
-    parts = {"privacy": view.privacy, "boxes": view.gestures, "accept": view.acceptance, "drafts": view.drafts,
-             "commands": view.commands, "canvas": view.canvas}  # fmt: skip
+    parts = {
+        "privacy": view.privacy,
+        "boxes": view.gestures,
+        "accept": view.acceptance,
+        "drafts": view.drafts,
+        "commands": view.commands,
+        "canvas": view.canvas,
+    }
     for name, part in parts.items():
         registry.bind(f"annotate.{name}", part)
 

@@ -102,5 +102,6 @@ class BundleCommands(QObject):
         self.bar.hide()
         text = self.tr("Imported %n trajectory(s); %1 were already here", "", result.trajectories_added)
         self.finished.emit(fill(text, result.trajectories_skipped))
-        self.hub.announce(Changes(collected=True, judged=bool(result.judge_scores_added),
-                                  studies=bool(result.studies_added)))  # fmt: skip
+        self.hub.announce(
+            Changes(collected=True, judged=bool(result.judge_scores_added), studies=bool(result.studies_added))
+        )

@@ -101,10 +101,17 @@ class DemoLoopBar(Retranslating, QWidget):
         self.cancel_button.setEnabled(self.state != "cancelling")
         self.cancel_button.setToolTip(self.tr("Stop the demo's training loop; opening the demo again goes on"))
         self.label.setText(self._text())
-        self.label.setToolTip(fill(self.tr("The demo closes the loop: it exports the accepted trajectories, trains "
-                                           "tiny-sft, then tiny-grpo, evaluates the untrained model and both results "
-                                           "on the trained steps, and runs the trained agent on a virtual phone. "
-                                           "Commands and their output: %1"), self.loop.paths.log))  # fmt: skip
+        self.label.setToolTip(
+            fill(
+                self.tr(
+                    "The demo closes the loop: it exports the accepted trajectories, trains "
+                    "tiny-sft, then tiny-grpo, evaluates the untrained model and both results "
+                    "on the trained steps, and runs the trained agent on a virtual phone. "
+                    "Commands and their output: %1"
+                ),
+                self.loop.paths.log,
+            )
+        )
 
     def _text(self) -> str:
         if self.state == "starting":
@@ -114,8 +121,10 @@ class DemoLoopBar(Retranslating, QWidget):
         if self.state == "cancelled":
             return self.tr("Demo: training loop cancelled; opening the demo again goes on.")
         if self.state == "no-training":
-            return self.tr("Demo: exported; to train and evaluate, install the training packages: "
-                           "pip install 'mobile-annotator[train]'")  # fmt: skip
+            return self.tr(
+                "Demo: exported; to train and evaluate, install the training packages: "
+                "pip install 'mobile-annotator[train]'"
+            )
         if self.state == "failed":
             return fill(self.tr("Demo: the training loop failed: %1"), self.error)
         if self.state in ("done", "nothing"):
@@ -145,9 +154,13 @@ class DemoLoopBar(Retranslating, QWidget):
         return fill(template, step, progress.number, progress.total, progress.done, progress.of or "?")
 
     def _step_name(self, step: str) -> str:
-        names = {"export": self.tr("exporting the accepted trajectories"), "tiny-sft": self.tr("training tiny-sft"),
-                 "tiny-grpo": self.tr("training tiny-grpo"), "evaluate": self.tr("evaluating the models"),
-                 "online": self.tr("running the trained agent on a virtual phone")}  # fmt: skip
+        names = {
+            "export": self.tr("exporting the accepted trajectories"),
+            "tiny-sft": self.tr("training tiny-sft"),
+            "tiny-grpo": self.tr("training tiny-grpo"),
+            "evaluate": self.tr("evaluating the models"),
+            "online": self.tr("running the trained agent on a virtual phone"),
+        }
         return names.get(step, step)
 
 

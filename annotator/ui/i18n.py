@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
+from PySide6 import QtCore
 from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
 from annotator.resources import resource
@@ -21,6 +24,9 @@ log = logging.getLogger(__name__)
 SOURCE_LANGUAGE = "en"
 # Language code -> its own name, shown in the language menu untranslated (a reader finds their language).
 LANGUAGES: dict[str, str] = {"en": "English", "zh_CN": "简体中文"}
+# Marks a source text for lupdate (which finds calls by this name) and returns it unchanged; PySide6's stub types
+# it object -> object, so each marked text would lose its str type without this cast.
+QT_TRANSLATE_NOOP = cast(Callable[[str, str], str], QtCore.QT_TRANSLATE_NOOP)
 
 
 def fill(template: str, *values: object) -> str:
@@ -83,7 +89,17 @@ class LanguageSwitcher:
         return language
 
 
-class Retranslating:
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    # To the type checker the mixin is a widget: every user puts a QWidget class after it, so super() has
+    # changeEvent. At run time it stays a plain mixin, out of Qt's class hierarchy.
+    _WidgetMixin = QWidget
+else:
+    _WidgetMixin = object
+
+
+class Retranslating(_WidgetMixin):
     """A widget mixin (put it before the Qt class): `retranslate()` sets the widget's texts, and runs again
     whenever the language changes, so a switch in View → Language shows at once."""
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import getpass
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QWidget
 
 from annotator.ui import identity
+from annotator.ui.i18n import QT_TRANSLATE_NOOP
 
 ROLE_TITLES = {
     "annotator": QT_TRANSLATE_NOOP("IdentityDialog", "Annotator"),
@@ -71,9 +72,11 @@ class IdentityDialog(QDialog):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Who Is Working?"))
         self.intro.setText(
-            self.tr("Every label, correction and review is saved under your name, so that the history and the "
-                    "statistics say who did what. You can change it later in the File menu.")
-        )  # fmt: skip
+            self.tr(
+                "Every label, correction and review is saved under your name, so that the history and the "
+                "statistics say who did what. You can change it later in the File menu."
+            )
+        )
         self.name_label.setText(self.tr("&Name:"))
         self.role_label.setText(self.tr("&Role:"))
         self.role_note.setText(self._role_note())
@@ -82,9 +85,11 @@ class IdentityDialog(QDialog):
 
     def _role_note(self) -> str:
         if identity.vouched() is not None:
-            return self.tr("You are connected to a team database with your own login, so the database says who you "
-                           "are and checks what your role allows. You may work in a lower role than the one you "
-                           "were given, never a higher one.")  # fmt: skip
+            return self.tr(
+                "You are connected to a team database with your own login, so the database says who you "
+                "are and checks what your role allows. You may work in a lower role than the one you "
+                "were given, never a higher one."
+            )
         return self.tr(
             "Once the workspace has an administrator, your role is the one the administrator gave you on its list "
             "of people (with the command “annotator people role”); this choice counts only until then. In a "

@@ -8,6 +8,8 @@ good (a hang seen in tests/ui/test_collect_fleet.py, eight phones decoding their
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtGui import QImage
 
 from annotator.storage.imports import media_type
@@ -19,7 +21,8 @@ def decode_image(data: bytes) -> QImage:
     """A PNG, JPEG or WebP screenshot as a QImage (safe off the GUI thread, unlike QPixmap); ValueError when it
     cannot be read."""
     kind = QT_FORMATS.get(media_type(data))
-    image = QImage.fromData(data, kind) if kind else QImage()
+    # PySide6 takes the format as a str; its stub says bytes, which it refuses with a ValueError
+    image = QImage.fromData(data, cast(bytes, kind)) if kind else QImage()
     if image.isNull():
         raise ValueError("the screenshot is not a readable PNG, JPEG or WebP image")
     return image

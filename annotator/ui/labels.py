@@ -6,29 +6,30 @@ here, so a value reads the same in the table, the filters and later views, and i
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
 from annotator.domain.trajectory import CollectorKind, Outcome, ReviewStatus, TrajectoryStatus
+from annotator.ui.i18n import QT_TRANSLATE_NOOP
 
 CONTEXT = "Values"
 
-STATUS = {
+STATUS: dict[str, str] = {
     TrajectoryStatus.COLLECTING: QT_TRANSLATE_NOOP("Values", "collecting"),
     TrajectoryStatus.INTERRUPTED: QT_TRANSLATE_NOOP("Values", "interrupted"),
     TrajectoryStatus.COMPLETE: QT_TRANSLATE_NOOP("Values", "complete"),
 }
-OUTCOME = {
+OUTCOME: dict[str, str] = {
     Outcome.SUCCESS: QT_TRANSLATE_NOOP("Values", "task completed"),
     Outcome.FAILURE: QT_TRANSLATE_NOOP("Values", "task failed"),
 }
-REVIEW = {
+REVIEW: dict[str, str] = {
     ReviewStatus.UNLABELLED: QT_TRANSLATE_NOOP("Values", "unlabelled"),
     ReviewStatus.IN_PROGRESS: QT_TRANSLATE_NOOP("Values", "labelling"),
     ReviewStatus.ANNOTATED: QT_TRANSLATE_NOOP("Values", "awaiting review"),
     ReviewStatus.ACCEPTED: QT_TRANSLATE_NOOP("Values", "accepted"),
     ReviewStatus.REJECTED: QT_TRANSLATE_NOOP("Values", "rejected"),
 }
-COLLECTOR = {
+COLLECTOR: dict[str, str] = {
     CollectorKind.AGENT: QT_TRANSLATE_NOOP("Values", "agent"),
     CollectorKind.HUMAN: QT_TRANSLATE_NOOP("Values", "person"),
 }

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSize, Qt, Signal
+from PySide6.QtCore import QByteArray, QCoreApplication, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -39,7 +39,7 @@ from annotator.ui.browser import BrowserView
 from annotator.ui.bundles import BundleCommands
 from annotator.ui.collect import CollectView
 from annotator.ui.hub import Hub
-from annotator.ui.i18n import LANGUAGES, LanguageSwitcher, Retranslating, fill
+from annotator.ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, LanguageSwitcher, Retranslating, fill
 from annotator.ui.identity_dialog import IdentityDialog
 from annotator.ui.judge import JudgeView
 from annotator.ui.models import ModelsView
@@ -99,16 +99,16 @@ class MainWindow(Retranslating, QMainWindow):
         self.toolbar.setMovable(False)
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.addToolBar(self.toolbar)
-        self.actions = ActionRegistry(self)
-        self.actions.build_menus(self.menuBar(), self.toolbar)
-        self.actions.bind(WINDOW, self)
+        self.menu_actions = ActionRegistry(self)
+        self.menu_actions.build_menus(self.menuBar(), self.toolbar)
+        self.menu_actions.bind(WINDOW, self)
         self.hub = Hub(self)  # the views announce what they wrote and listen for what others wrote
         self.counts = StatusCounts(self.status, self.jobs, self.hub)
         self.bundles = BundleCommands(self.jobs, self, hub=self.hub)
-        self.actions.bind("bundles", self.bundles)
+        self.menu_actions.bind("bundles", self.bundles)
         self.bundles.finished.connect(self.status.show_info)
         self.status.addPermanentWidget(self.bundles.bar)
-        self.language_menu = self.actions.menus["view"].addMenu("")
+        self.language_menu = self.menu_actions.menus["view"].addMenu("")
         self.language_actions = self._language_actions()
         self._add_views()
         self._restore_window()
@@ -131,7 +131,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.add_view("collect", QT_TRANSLATE_NOOP("Views", "Collect"), self.collect)
         self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
         self.add_view("annotate", QT_TRANSLATE_NOOP("Views", "Annotate"), self.annotate)
-        bind_annotation(self.actions, self.annotate)
+        bind_annotation(self.menu_actions, self.annotate)
         self.add_view("review", QT_TRANSLATE_NOOP("Views", "Review"), self.review)
         self.add_view("stats", QT_TRANSLATE_NOOP("Views", "Statistics"), self.stats)
         self.add_view("judge", QT_TRANSLATE_NOOP("Views", "Judge"), self.judge)
@@ -155,7 +155,7 @@ class MainWindow(Retranslating, QMainWindow):
         item.setData(Qt.ItemDataRole.UserRole, view_id)
         item.setSizeHint(QSize(0, 40))
         self.nav.addItem(item)
-        self.actions.bind(view_id, widget)
+        self.menu_actions.bind(view_id, widget)
         position = len(self.views)
         go = ActionSpec(
             f"view.{view_id}",
@@ -168,8 +168,8 @@ class MainWindow(Retranslating, QMainWindow):
             tooltip=QT_TRANSLATE_NOOP("Views", "Switch to this view"),
             shortcut=f"Ctrl+{position}" if position < 10 else "",
         )
-        self.actions.add(go)
-        self.actions.bind(go.target, self)
+        self.menu_actions.add(go)
+        self.menu_actions.bind(go.target, self)
         message = getattr(widget, "status_message", None)
         if message is not None:
             message.connect(self.status.show_info)
@@ -182,7 +182,7 @@ class MainWindow(Retranslating, QMainWindow):
     def _view_changed(self, row: int) -> None:
         self.stack.setCurrentIndex(row)
         if 0 <= row < len(self.views):
-            self.actions.show_scope(list(self.views)[row])
+            self.menu_actions.show_scope(list(self.views)[row])
 
     def find_trajectories(self) -> None:
         """Find (Ctrl+F) from any view: the trajectory list, with its search box ready."""
@@ -322,7 +322,7 @@ class MainWindow(Retranslating, QMainWindow):
 
     def show_shortcuts(self) -> None:
         if self.shortcut_sheet is None:
-            self.shortcut_sheet = ShortcutSheet(self.actions, self)
+            self.shortcut_sheet = ShortcutSheet(self.menu_actions, self)
         self.shortcut_sheet.refresh()
         self.shortcut_sheet.open()
 
@@ -360,7 +360,7 @@ class MainWindow(Retranslating, QMainWindow):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self._folder_title())
-        self.actions.retranslate()
+        self.menu_actions.retranslate()
         self.language_menu.setTitle(self.tr("&Language"))
         self.language_actions[""].setText(self.tr("System Language"))
         for row in range(self.nav.count()):

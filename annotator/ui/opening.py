@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from annotator.storage.database import SchemaTooNewError
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, fill
 from annotator.ui.workers import describe
 
 
@@ -80,11 +80,19 @@ def unmerged_question(parent: QWidget, steps: int, *, closing: bool) -> Question
         parent,
         QMessageBox.Icon.Warning,
         QCoreApplication.translate("Opening", title),
-        fill(QCoreApplication.translate("Opening", "Your edits of %1 step(s) are not saved: someone else changed "
-                                                   "those steps while you were editing them."), steps),
-        QCoreApplication.translate("Opening", "Your text is kept and comes back, unsaved, when you open the "
-                                              "trajectory again. Cancel to go back and merge it now."),
-    )  # fmt: skip
+        fill(
+            QCoreApplication.translate(
+                "Opening",
+                "Your edits of %1 step(s) are not saved: someone else changed those steps while you were editing them.",
+            ),
+            steps,
+        ),
+        QCoreApplication.translate(
+            "Opening",
+            "Your text is kept and comes back, unsaved, when you open the "
+            "trajectory again. Cancel to go back and merge it now.",
+        ),
+    )
     question.setObjectName("close-unmerged" if closing else "leave-unmerged")
     go = QT_TRANSLATE_NOOP("Opening", "Close Anyway") if closing else QT_TRANSLATE_NOOP("Opening", "Open the Other One")
     question.go.setText(QCoreApplication.translate("Opening", go))
@@ -98,11 +106,13 @@ def resume_anyway_question(parent: QWidget, reason: str) -> Question:
         parent,
         QMessageBox.Icon.Question,
         QCoreApplication.translate("Opening", "Resume From This Screen?"),
-        fill(QCoreApplication.translate("Opening", "The phone does not show the screen the run stopped on: %1"),
-             reason),
-        QCoreApplication.translate("Opening", "Bring the phone back to that screen and resume, or go on from the "
-                                              "screen it shows now."),
-    )  # fmt: skip
+        fill(
+            QCoreApplication.translate("Opening", "The phone does not show the screen the run stopped on: %1"), reason
+        ),
+        QCoreApplication.translate(
+            "Opening", "Bring the phone back to that screen and resume, or go on from the screen it shows now."
+        ),
+    )
     question.setObjectName("resume-anyway")
     question.go.setText(QCoreApplication.translate("Opening", "Resume From This Screen"))
     question.setDefaultButton(QMessageBox.StandardButton.Cancel)

@@ -1,7 +1,7 @@
 """Qt ``.ts`` translation sources read, and compiled to the ``.qm`` bytes that ``QTranslator.load`` takes.
 
 Why compile at run time: the ``.ts`` files are the only thing we keep (committing generated ``.qm`` files is
-what DESIGN.md asks us to avoid, and a build hook would need Qt's ``lrelease`` in every build environment),
+what docs/architecture.md#conventions rules out, and a build hook needs Qt's ``lrelease`` in every build environment),
 and answering lookups from Python is not an option: a Python ``QTranslator.translate`` override leaks a
 reference to ``None`` on every call in PySide6 6.12, which aborts Python 3.11 after enough calls. Writing
 a ``.qm`` is small: a hash table of ``(elf hash of source + comment, offset)`` pairs and a list of tagged

@@ -32,8 +32,8 @@ class RefreshingView(QWidget):
             self.refresh()
 
     def event(self, event: QEvent) -> bool:
-        is_override = event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
-        if is_override and event.keyCombination() == REFRESH_KEY:
+        is_override = event.type() == QEvent.Type.ShortcutOverride
+        if is_override and isinstance(event, QKeyEvent) and event.keyCombination() == REFRESH_KEY:
             event.accept()
             return True
         return super().event(event)

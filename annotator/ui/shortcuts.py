@@ -71,7 +71,8 @@ class ShortcutSheet(Retranslating, QDialog):
 
     def selected_id(self) -> str | None:
         rows = self.table.selectionModel().selectedRows()
-        return self.table.item(rows[0].row(), 0).data(Qt.ItemDataRole.UserRole) if rows else None
+        item = self.table.item(rows[0].row(), 0) if rows else None
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
 
     def refresh(self) -> None:
         """Fill the table from the registry; keeps the selected command selected."""
@@ -82,9 +83,12 @@ class ShortcutSheet(Retranslating, QDialog):
             native = QKeySequence.SequenceFormat.NativeText
             shortcut = ", ".join(key.toString(native) for key in self.registry.actions[spec.id].shortcuts())
             texts = (
-                plain(translate(spec.title, spec.context)), shortcut, scope_title(spec),
-                plain(translate(MENUS[spec.menu])), translate(spec.tooltip, spec.context),
-            )  # fmt: skip
+                plain(translate(spec.title, spec.context)),
+                shortcut,
+                scope_title(spec),
+                plain(translate(MENUS[spec.menu])),
+                translate(spec.tooltip, spec.context),
+            )
             for column, text in enumerate(texts):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)  # a narrow column elides; the tooltip has all of it

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 
 from annotator.storage.database import ReadOnlyDatabaseError
 from annotator.storage.label_versions import StaleLabelError
+from annotator.ui.i18n import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 READ_ONLY = QT_TRANSLATE_NOOP(

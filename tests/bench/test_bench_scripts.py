@@ -1,4 +1,4 @@
-"""The benchmarks run end to end and print the JSON object of DESIGN.md section 6 (no timing asserts)."""
+"""The benchmarks run end to end and print the JSON object of docs/architecture.md#benchmarks (no timing asserts)."""
 
 from __future__ import annotations
 

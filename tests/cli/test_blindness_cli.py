@@ -20,6 +20,7 @@ from annotator.storage.collection import ensure_person
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from tests.factories import add_people, add_trajectory
+from tests.workspaces import NewWorkspace
 from trainer_bridge.cli.root import cli as bridge
 
 pytestmark = pytest.mark.slow
@@ -30,12 +31,12 @@ PERSON_ENV = "ANNOTATOR_PERSON"  # who runs a command, without --as
 
 
 @pytest.fixture
-def rating(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, dict[int, int]]:
+def rating(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_workspace: NewWorkspace) -> tuple[Path, dict[int, int]]:
     """Six trajectories scored 0-4 by judge 1, a study of all six for 小王 and 小李 (created by 主管), 小王 done
     rating, 小李 not; 工程师 works here and rates nothing. Nobody is named by the environment."""
     monkeypatch.delenv(PERSON_ENV, raising=False)
     data_dir = tmp_path / "data"
-    with Workspace.open(data_dir) as workspace:
+    with new_workspace(data_dir) as workspace:
         db = workspace.database
         config = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
         rewards = {}
@@ -140,9 +141,11 @@ def test_the_owner_chooses_early_differences_at_creation(rating: tuple[Path, dic
         assert not studies.study_info(workspace.database, "试点").show_differences_early
 
 
-def test_an_export_by_a_rater_holds_no_judge_score_of_the_open_study(tmp_path: Path) -> None:
+def test_an_export_by_a_rater_holds_no_judge_score_of_the_open_study(
+    tmp_path: Path, new_workspace: NewWorkspace
+) -> None:
     data_dir = tmp_path / "data"
-    with Workspace.open(data_dir) as workspace:  # accepted, labelled trajectories this time: they export
+    with new_workspace(data_dir) as workspace:  # accepted, labelled trajectories this time: they export
         db = workspace.database
         config = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
         for n, level in enumerate((4, 0, 4)):

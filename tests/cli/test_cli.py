@@ -12,6 +12,7 @@ from annotator.cli.root import cli
 from annotator.storage.database import head_revision
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
+from tests.workspaces import NewWorkspace
 
 
 def all_command_paths(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -104,8 +105,8 @@ def test_a_bad_bundle_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
-def test_a_newer_database_is_refused_with_a_message(tmp_path: Path) -> None:
-    with Workspace.open(tmp_path) as workspace:
+def test_a_newer_database_is_refused_with_a_message(tmp_path: Path, new_workspace: NewWorkspace) -> None:
+    with new_workspace(tmp_path) as workspace:
         add_trajectory(workspace, "淘宝", "打开淘宝", 1)
         with workspace.database.engine.begin() as connection:
             connection.exec_driver_sql("UPDATE alembic_version SET version_num = 'abc_future'")

@@ -11,16 +11,17 @@ import pytest
 from click.testing import CliRunner, Result
 
 from annotator.cli.root import cli
-from annotator.storage.workspace import DATABASE_FILE, Workspace
+from annotator.storage.workspace import DATABASE_FILE
 from tests.factories import add_trajectory
+from tests.workspaces import open_new
 
 COMMANDS = [("stats",), ("db", "check"), ("db", "info")]
 
 
 @pytest.fixture(scope="module")
-def good(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def good(tmp_path_factory: pytest.TempPathFactory, migrated_database: Path) -> Path:
     data = tmp_path_factory.mktemp("damaged") / "good"
-    with Workspace.open(data) as workspace:
+    with open_new(data, migrated_database) as workspace:
         for number in range(12):  # enough rows for the trajectories table to span many pages
             add_trajectory(workspace, "设置", f"打开蓝牙 {number} " + "很长的说明" * 300, 2, seed=number)
     return data / DATABASE_FILE

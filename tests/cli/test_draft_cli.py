@@ -24,6 +24,7 @@ from annotator.storage.workspace import Workspace
 from tests.chat_server import ChatServer, Reply, chat_completion
 from tests.factories import add_virtual_trajectory
 from tests.services.test_concurrent_writes import at_once
+from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,10 +46,10 @@ def endpoint() -> Iterator[ScriptedEndpoint]:
 
 
 @pytest.fixture
-def shop(tmp_path: Path) -> Path:
+def shop(tmp_path: Path, new_workspace: NewWorkspace) -> Path:
     """A workspace with two unlabelled shop trajectories (6 and 5 steps), their screens' hierarchies stored."""
     data_dir = tmp_path / "data"
-    with Workspace.open(data_dir) as workspace:
+    with new_workspace(data_dir) as workspace:
         add_virtual_trajectory(workspace, "shop-search-earbuds", hierarchy=True)
         add_virtual_trajectory(workspace, "shop-my-orders", hierarchy=True)
         add_virtual_trajectory(workspace, "settings-wifi-off", hierarchy=True)  # another app: never asked

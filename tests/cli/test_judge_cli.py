@@ -17,6 +17,7 @@ from annotator.services import blind_rating
 from annotator.storage import models
 from annotator.storage.workspace import Workspace
 from tests.factories import add_virtual_trajectory
+from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 
@@ -32,10 +33,10 @@ def endpoint() -> Iterator[ScriptedEndpoint]:
 
 
 @pytest.fixture
-def virtual(tmp_path: Path) -> tuple[Path, dict[str, int]]:
+def virtual(tmp_path: Path, new_workspace: NewWorkspace) -> tuple[Path, dict[str, int]]:
     """Whole solutions of three tasks, and two agents that gave up early."""
     data_dir = tmp_path / "data"
-    with Workspace.open(data_dir) as workspace:
+    with new_workspace(data_dir) as workspace:
         ids = {
             "wifi done": add_virtual_trajectory(workspace, "settings-wifi-off"),
             "pause done": add_virtual_trajectory(workspace, "video-pause"),

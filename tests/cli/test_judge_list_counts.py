@@ -16,19 +16,21 @@ from annotator.storage import judging
 from annotator.storage.collection import ensure_person
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.studies import hidden_judging
-from annotator.storage.workspace import Workspace
 from tests.factories import add_people, add_trajectory
+from tests.workspaces import NewWorkspace
 
 PERSON_ENV = "ANNOTATOR_PERSON"
 
 
 @pytest.fixture
-def judged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, dict[int, int], frozenset[int]]:
+def judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_workspace: NewWorkspace
+) -> tuple[Path, dict[int, int], frozenset[int]]:
     """Twelve trajectories judge 1 scored (0-3 in turn) and one answer without a usable score; an open study of 6
     of them for 小王; 工程师 rates nothing. The rewards by trajectory and the study's trajectories."""
     monkeypatch.delenv(PERSON_ENV, raising=False)
     data = tmp_path / "data"
-    with Workspace.open(data) as workspace:
+    with new_workspace(data) as workspace:
         db = workspace.database
         config = judging.ensure_config(db, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
         rewards = {}

@@ -15,6 +15,7 @@ from annotator.storage import judging
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory, database_snapshot
+from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 
@@ -29,9 +30,9 @@ def snapshot(data_dir: Path) -> dict[str, list[tuple]]:
 
 
 @pytest.fixture
-def judged(tmp_path: Path) -> Path:
+def judged(tmp_path: Path, new_workspace: NewWorkspace) -> Path:
     """Four trajectories scored by judge 1; 小王 and 张审核 are on the list (`annotator people add`)."""
-    with Workspace.open(tmp_path) as workspace:
+    with new_workspace(tmp_path) as workspace:
         config = judging.ensure_config(workspace.database, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "m"))
         for n in range(4):
             trajectory = add_trajectory(workspace, "淘宝", f"任务 {n}", 1, seed=n, label=False)

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from annotator.cli.root import cli
-from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
+from tests.workspaces import NewWorkspace
 
 
 def run(data_dir: Path, *args: str) -> click.testing.Result:
@@ -19,8 +19,10 @@ def run(data_dir: Path, *args: str) -> click.testing.Result:
 
 
 @pytest.mark.slow
-def test_an_admin_names_people_assigns_work_and_each_reads_their_queue(tmp_path: Path) -> None:
-    with Workspace.open(tmp_path) as workspace:
+def test_an_admin_names_people_assigns_work_and_each_reads_their_queue(
+    tmp_path: Path, new_workspace: NewWorkspace
+) -> None:
+    with new_workspace(tmp_path) as workspace:
         ids = [add_trajectory(workspace, "设置", f"任务 {n}", 1, seed=n, label=False) for n in range(3)]
     assert run(tmp_path, "people", "add", "主管", "--role", "admin").exit_code == 0
     refused = run(tmp_path, "people", "add", "小王", "--role", "annotator", "--as", "小王")

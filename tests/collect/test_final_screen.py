@@ -23,12 +23,13 @@ from annotator.storage import collection
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 from tests.collect.test_collection_run import AGENT, task_for
+from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 
 
 def test_a_run_at_its_step_limit_keeps_the_screen_after_its_last_action(
-    workspace: Workspace, device: AndroidDevice, phone: VirtualPhone, tmp_path: Path
+    workspace: Workspace, device: AndroidDevice, phone: VirtualPhone, tmp_path: Path, new_workspace: NewWorkspace
 ) -> None:
     packages = {app.label: package for package, app in phone.apps.items()}
     with ScriptedEndpoint(seed=0, mistakes={}) as endpoint:
@@ -51,7 +52,7 @@ def test_a_run_at_its_step_limit_keeps_the_screen_after_its_last_action(
     assert (images, dropped) == (4, 0)
 
     bundle = export_bundle(workspace, tmp_path / "bundle.zip")  # the final screen travels with the trajectory
-    with Workspace.open(tmp_path / "elsewhere") as other:
+    with new_workspace(tmp_path / "elsewhere") as other:
         import_bundle(other, bundle.path)
         assert load_trajectory(other.database, 1).final_screen == final and other.blobs.exists(final.sha256)
 

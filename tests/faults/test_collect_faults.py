@@ -21,6 +21,7 @@ from annotator.storage import collection, models
 from annotator.storage.workspace import Workspace
 from tests.chat_server import ChatServer, Reply, chat_completion
 from tests.faults.processes import annotator, assert_checks_clean
+from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 
@@ -65,9 +66,11 @@ def stored(data: Path) -> dict[str, list[tuple[int, str, int]]]:
     return found
 
 
-def test_a_disk_filling_while_two_phones_collect_ends_with_a_line_per_phone(tmp_path: Path) -> None:
+def test_a_disk_filling_while_two_phones_collect_ends_with_a_line_per_phone(
+    tmp_path: Path, new_workspace: NewWorkspace
+) -> None:
     data, phones = tmp_path / "data", [VirtualPhone(serial=f"full-{number}") for number in (1, 2)]
-    with Workspace.open(data) as workspace:
+    with new_workspace(data) as workspace:
         for phone in phones:
             packages = {app.label: package for package, app in phone.apps.items()}
             collection.save_device(workspace.database, phone.serial, {}, app_packages=packages)

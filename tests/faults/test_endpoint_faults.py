@@ -24,6 +24,7 @@ from annotator.storage import collection, models
 from annotator.storage.workspace import Workspace
 from tests.chat_server import ChatServer, Reply, Seen, chat_completion, error_body
 from tests.factories import add_trajectory
+from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 
@@ -63,10 +64,10 @@ def judge(data_dir: Path, base_url: str) -> tuple[int, dict, str]:
 
 @pytest.mark.parametrize("fault", FAULTS)
 def test_a_judge_run_records_the_failure_exits_1_and_the_next_run_asks_only_about_the_unscored(
-    tmp_path: Path, fault: str
+    tmp_path: Path, fault: str, new_workspace: NewWorkspace
 ) -> None:
     data_dir = tmp_path / "data"
-    with Workspace.open(data_dir) as workspace:
+    with new_workspace(data_dir) as workspace:
         scored = add_trajectory(workspace, "设置", "打开蓝牙", 2)
         failing = add_trajectory(workspace, "设置", "关闭飞行模式", 2, seed=1)
     replies, says = FAULTS[fault]

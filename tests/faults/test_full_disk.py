@@ -24,6 +24,7 @@ from annotator.storage.workspace import Workspace
 from tests.cli.test_workspace_errors import files_under, tmpfs
 from tests.factories import add_trajectory, database_snapshot, finish_labelling
 from tests.faults.processes import annotator, db_check, one_line_error, start
+from tests.workspaces import NewWorkspace
 from trainer_bridge.cli.root import cli as trainer_bridge_cli
 
 pytestmark = pytest.mark.slow
@@ -63,11 +64,13 @@ def assert_intact(data: Path, before: dict[str, list[tuple]]) -> None:
     assert (found["unreferenced"], found["missing"], found["corrupt"], found["temporaries"]) == (0, 0, 0, 0), found
 
 
-def test_a_blob_too_large_to_write_stops_an_import_with_one_line(noisy: Workspace, tmp_path: Path) -> None:
+def test_a_blob_too_large_to_write_stops_an_import_with_one_line(
+    noisy: Workspace, tmp_path: Path, new_workspace: NewWorkspace
+) -> None:
     bundle = export_bundle(noisy, tmp_path / "bundle").path
     big = max(noisy.blobs.all_hashes(), key=lambda sha256: noisy.blobs.path(sha256).stat().st_size)
     target = tmp_path / "target"
-    with Workspace.open(target) as workspace:
+    with new_workspace(target) as workspace:
         add_trajectory(workspace, "设置", "看看存储空间", 2, seed=7)
         before, files = database_snapshot(workspace), files_under(target / "blobs")
     line = one_line_error(annotator(target, "import", "bundle", str(bundle), file_limit=LIMIT))

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from annotator.services.bundle import export_bundle, import_bundle
 from annotator.storage.workspace import Workspace
 from tests.faults.processes import db_check, kill, open_fifo_writer, start
+from tests.workspaces import NewWorkspace
 from trainer_bridge.cli.root import cli as trainer_bridge
 
 pytestmark = pytest.mark.slow
@@ -43,7 +44,9 @@ def leftovers(out: Path) -> list[str]:
     return sorted(path.name for path in out.parent.iterdir() if path.name.startswith(f".{out.name}"))
 
 
-def test_a_killed_bundle_export_leaves_no_bundle_and_the_next_one_works(populated: Workspace, tmp_path: Path) -> None:
+def test_a_killed_bundle_export_leaves_no_bundle_and_the_next_one_works(
+    populated: Workspace, tmp_path: Path, new_workspace: NewWorkspace
+) -> None:
     out = tmp_path / "exports" / "team.zip"
     command = ["-m", "annotator", "--data-dir", str(populated.data_dir), "export", "bundle", str(out)]
     killed_while_reading_a_screenshot(populated, command)
@@ -51,7 +54,7 @@ def test_a_killed_bundle_export_leaves_no_bundle_and_the_next_one_works(populate
 
     assert export_bundle(populated, out).trajectories == 3
     assert leftovers(out) == []  # the killed export's staging folder is removed
-    with Workspace.open(tmp_path / "elsewhere") as elsewhere:
+    with new_workspace(tmp_path / "elsewhere") as elsewhere:
         assert import_bundle(elsewhere, out).trajectories_added == 3
     assert db_check(populated.data_dir)["corrupt"] == 0
 

@@ -25,6 +25,7 @@ from annotator.storage.workspace import DATABASE_FILE, Workspace
 from tests.chat_server import ChatServer, Reply, Seen, chat_completion
 from tests.factories import add_trajectory, database_snapshot, make_png
 from tests.faults.processes import db_check, kill, open_fifo_writer, start, wait_until
+from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 
@@ -80,7 +81,7 @@ def big_hierarchy(workspace: Workspace, size: int) -> str:
 
 
 def test_an_import_killed_mid_blob_adds_no_rows_and_its_files_are_not_taken_for_stored(
-    populated: Workspace, tmp_path: Path
+    populated: Workspace, tmp_path: Path, new_workspace: NewWorkspace
 ) -> None:
     sha256 = big_hierarchy(populated, 3 * CHUNK)
     bundle = export_bundle(populated, tmp_path / "bundle").path
@@ -89,7 +90,7 @@ def test_an_import_killed_mid_blob_adds_no_rows_and_its_files_are_not_taken_for_
     blob.unlink()
     os.mkfifo(blob)  # the import reads it when the test writes it: stopped half-way through this blob
     target = tmp_path / "target"
-    with Workspace.open(target) as workspace:
+    with new_workspace(target) as workspace:
         add_trajectory(workspace, "设置", "看看存储空间", 2, seed=7)
         before = database_snapshot(workspace)
 
@@ -132,7 +133,7 @@ def feed(fifo: Path, content: bytes, process: subprocess.Popen[str]) -> None:
 
 
 def test_an_import_killed_inside_its_transaction_leaves_the_database_as_it_was(
-    populated: Workspace, tmp_path: Path
+    populated: Workspace, tmp_path: Path, new_workspace: NewWorkspace
 ) -> None:
     bundle = export_bundle(populated, tmp_path / "bundle").path
     first, last = (
@@ -144,7 +145,7 @@ def test_an_import_killed_inside_its_transaction_leaves_the_database_as_it_was(
         fifo.unlink()
         os.mkfifo(fifo)
     target = tmp_path / "target"
-    with Workspace.open(target) as workspace:
+    with new_workspace(target) as workspace:
         add_trajectory(workspace, "设置", "看看存储空间", 2, seed=7)
         before = database_snapshot(workspace)
         stored_first = workspace.blobs.path(first.name)

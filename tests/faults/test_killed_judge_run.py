@@ -18,6 +18,7 @@ from annotator.storage.workspace import Workspace
 from tests.chat_server import ChatServer, Reply, Seen, chat_completion
 from tests.factories import add_trajectory
 from tests.faults.processes import kill, start, wait_until
+from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 ANSWERED = 4  # answers the server gives before it holds the next request until the run is killed
@@ -42,9 +43,9 @@ def judge_run(data: Path) -> models.JudgeRun:
         return run
 
 
-def test_a_killed_judge_run_counts_what_it_stored(tmp_path: Path) -> None:
+def test_a_killed_judge_run_counts_what_it_stored(tmp_path: Path, new_workspace: NewWorkspace) -> None:
     data = tmp_path / "data"
-    with Workspace.open(data) as workspace:
+    with new_workspace(data) as workspace:
         for n in range(6):
             add_trajectory(workspace, "设置", f"任务 {n}", 1, seed=n)
     seen: list[Seen] = []

@@ -25,6 +25,7 @@ from annotator.domain.trajectory import Outcome, TrajectoryStatus
 from annotator.services import collecting
 from annotator.storage import collection, models
 from annotator.storage.workspace import Workspace
+from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 
@@ -109,11 +110,11 @@ def test_a_restarted_phone_is_not_resumed_unless_asked(
     assert resumed.status == TrajectoryStatus.COMPLETE and resumed.steps > 2
 
 
-def test_collect_on_three_phones_one_unplugged_halfway(tmp_path: Path) -> None:
+def test_collect_on_three_phones_one_unplugged_halfway(tmp_path: Path, new_workspace: NewWorkspace) -> None:
     phones = [VirtualPhone(serial=f"rack-{number}") for number in (1, 2, 3)]
     uids = ["settings-zen-on", "settings-wifi-off", "settings-bluetooth-on"]
     with VirtualAdbServer(phones) as server, ScriptedEndpoint(mistakes={}) as scripted:
-        with Workspace.open(tmp_path) as workspace:
+        with new_workspace(tmp_path) as workspace:
             for phone in phones:
                 know_apps(workspace, phone)
             for uid in uids:

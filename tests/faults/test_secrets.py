@@ -17,6 +17,7 @@ from annotator.domain.trajectory import ReviewStatus
 from annotator.storage import labels, models
 from annotator.storage.workspace import Workspace
 from tests.factories import finish_labelling
+from tests.workspaces import NewWorkspace
 from trainer_bridge.cli.root import cli as trainer_cli
 
 pytestmark = pytest.mark.slow
@@ -81,8 +82,10 @@ def test_no_key_or_url_password_is_stored_exported_or_shown(tmp_path: Path, serv
     assert holding_a_secret(tmp_path) == []
 
 
-def test_a_url_stored_with_its_password_before_is_exported_without_it(tmp_path: Path) -> None:
-    with Workspace.open(tmp_path / "data") as workspace:
+def test_a_url_stored_with_its_password_before_is_exported_without_it(
+    tmp_path: Path, new_workspace: NewWorkspace
+) -> None:
+    with new_workspace(tmp_path / "data") as workspace:
         from tests.factories import add_trajectory
 
         trajectory_id = add_trajectory(workspace, "设置", "打开蓝牙", 2)

@@ -15,6 +15,7 @@ from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
 from tests.faults.processes import start
 from tests.postgres import needs_postgres
+from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 
@@ -23,9 +24,11 @@ PEOPLE = {"小王": [0, 1], "小李": [2, 3]}  # each annotator's own steps (pla
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=needs_postgres)])
-def team(request: pytest.FixtureRequest, tmp_path: Path) -> Workspace:
-    url = request.getfixturevalue("emptied_postgres_url") if request.param == "postgresql" else None
-    workspace = Workspace.open(tmp_path / "data", url)
+def team(request: pytest.FixtureRequest, tmp_path: Path, new_workspace: NewWorkspace) -> Workspace:
+    if request.param == "postgresql":
+        workspace = Workspace.open(tmp_path / "data", request.getfixturevalue("emptied_postgres_url"))
+    else:
+        workspace = new_workspace(tmp_path / "data")
     request.addfinalizer(workspace.close)
     return workspace
 

@@ -21,6 +21,7 @@ from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from tests.factories import add_people, add_trajectory
 from tests.fuzz.edits import Copies, Edit, edited, edits, fuzzing, state
+from tests.workspaces import open_new
 
 pytestmark = pytest.mark.slow
 FUZZ = fuzzing(30)
@@ -40,17 +41,17 @@ def judge_and_study(workspace: Workspace, trajectory_ids: list[int]) -> None:
 
 
 @pytest.fixture(scope="module")
-def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def made(tmp_path_factory: pytest.TempPathFactory, migrated_database: Path) -> dict[str, Path]:
     """A bundle of two trajectories (one labelled and reviewed; both scored by a judge and rated in a finished,
     adjudicated study) and a workspace that already holds another."""
     root = tmp_path_factory.mktemp("bundle-fuzz")
-    with Workspace.open(root / "source") as source:
+    with open_new(root / "source", migrated_database) as source:
         judged = [add_trajectory(source, "淘宝", "打开淘宝", 2, seed=1)]
         judged.append(add_trajectory(source, "设置", "打开设置", 1, seed=2, label=False))
         judge_and_study(source, judged)
         folder = export_bundle(source, root / "good").path
         archive = export_bundle(source, root / "good.zip").path
-    with Workspace.open(root / "template") as target:
+    with open_new(root / "template", migrated_database) as target:
         add_trajectory(target, "设置", "打开设置", 1, seed=9)
     return {"root": root, "folder": folder, "zip": archive, "template": root / "template"}
 

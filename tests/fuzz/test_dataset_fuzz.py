@@ -26,15 +26,16 @@ from tests.importers.datasets import (
     write_aitz,
     write_odyssey,
 )
+from tests.workspaces import open_new
 
 pytestmark = pytest.mark.slow
 FUZZ = fuzzing(25)
 
 
 @pytest.fixture(scope="module")
-def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def made(tmp_path_factory: pytest.TempPathFactory, migrated_database: Path) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("dataset-fuzz")
-    Workspace.open(root / "template").close()
+    open_new(root / "template", migrated_database).close()
     aitz = write_aitz(root / "aitz", "1", aitz_good_steps()[:3])
     odyssey = write_odyssey(root / "odyssey", [odyssey_episode("7", odyssey_good_steps()[:3])])
     annotations = odyssey / "annotations" / "7.json"

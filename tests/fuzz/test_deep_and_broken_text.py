@@ -19,6 +19,7 @@ from annotator.services.importing import import_dataset
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory, database_snapshot
 from tests.importers import datasets
+from tests.workspaces import NewWorkspace, open_new
 
 DEEP = 100_000
 
@@ -35,16 +36,16 @@ def one_line_error(result: Result) -> str:
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def exported(tmp_path_factory: pytest.TempPathFactory, migrated_database: Path) -> Path:
     root = tmp_path_factory.mktemp("deep")
-    with Workspace.open(root / "source") as source:
+    with open_new(root / "source", migrated_database) as source:
         add_trajectory(source, "设置", "打开蓝牙", 1, seed=1)
         return export_bundle(source, root / "good").path
 
 
 @pytest.fixture
-def data(tmp_path: Path) -> Path:
-    Workspace.open(tmp_path / "data").close()
+def data(tmp_path: Path, new_workspace: NewWorkspace) -> Path:
+    new_workspace(tmp_path / "data").close()
     return tmp_path / "data"
 
 

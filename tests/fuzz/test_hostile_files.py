@@ -29,6 +29,7 @@ from annotator.services.bundle_manifest import BundleError
 from annotator.services.importing import import_dataset
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory, database_snapshot
+from tests.workspaces import NewWorkspace, open_new
 
 # Pillow warns of the images below its own limit that our limit refuses
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::PIL.Image.DecompressionBombWarning")]
@@ -45,9 +46,9 @@ def files_under(folder: Path) -> list[Path]:
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def exported(tmp_path_factory: pytest.TempPathFactory, migrated_database: Path) -> Path:
     root = tmp_path_factory.mktemp("hostile")
-    with Workspace.open(root / "source") as source:
+    with open_new(root / "source", migrated_database) as source:
         add_trajectory(source, "淘宝", "打开淘宝", 1, seed=1)
         return export_bundle(source, root / "good").path
 
@@ -244,8 +245,8 @@ def test_a_gzip_bomb_tfrecord_is_refused(tmp_path: Path, monkeypatch: pytest.Mon
     assert one_line(raised.value).endswith("record 0: the GZIP data unpacks more than 100-fold: refused as a gzip bomb")
 
 
-def test_a_database_of_a_newer_schema_gets_one_line_from_the_cli(tmp_path: Path) -> None:
-    with Workspace.open(tmp_path / "data") as workspace, workspace.database.engine.begin() as connection:
+def test_a_database_of_a_newer_schema_gets_one_line_from_the_cli(tmp_path: Path, new_workspace: NewWorkspace) -> None:
+    with new_workspace(tmp_path / "data") as workspace, workspace.database.engine.begin() as connection:
         connection.exec_driver_sql("UPDATE alembic_version SET version_num = '9999_from_the_future'")
     result = CliRunner().invoke(cli, ["--data-dir", str(tmp_path / "data"), "stats"])
     assert result.exit_code == 1 and result.exception is not None

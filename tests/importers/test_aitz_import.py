@@ -19,6 +19,7 @@ from annotator.storage.selection import TrajectorySelection
 from annotator.storage.workspace import Workspace
 from tests.factories import database_snapshot
 from tests.importers.datasets import RED, aitz_good_steps, aitz_step, pixel, trajectory_of, write_aitz
+from tests.workspaces import NewWorkspace
 from trainer_bridge.export.run import ExportOptions, export
 
 
@@ -53,12 +54,14 @@ def test_an_episode_becomes_an_annotated_trajectory_whose_click_lands_on_the_tar
     assert [item.trajectory_id for item in review_queue(workspace)] == [trajectory.id]
 
 
-def test_imported_trajectories_export_and_import_like_collected_ones(workspace: Workspace, tmp_path: Path) -> None:
+def test_imported_trajectories_export_and_import_like_collected_ones(
+    workspace: Workspace, tmp_path: Path, new_workspace: NewWorkspace
+) -> None:
     write_aitz(tmp_path / "train", "101", aitz_good_steps())
     import_dataset(workspace, "aitz", tmp_path / "train")
     bundle = export_bundle(workspace, tmp_path / "bundle.zip", status="annotated")
     assert (bundle.trajectories, bundle.steps) == (1, 7)
-    with Workspace.open(tmp_path / "elsewhere") as other:
+    with new_workspace(tmp_path / "elsewhere") as other:
         import_bundle(other, bundle.path)
         assert dataset_stats(other.database, Counting.ROWS) == dataset_stats(workspace.database, Counting.ROWS)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -14,6 +15,7 @@ from annotator.storage.browse import BrowseFilter, Sort
 from annotator.storage.judging import ScoreRecord
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
+from tests.workspaces import open_new
 
 pytestmark = pytest.mark.slow
 
@@ -36,9 +38,9 @@ def varied(populated: Workspace) -> Workspace:
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
+def shared(tmp_path_factory: pytest.TempPathFactory, migrated_database: Path) -> Iterator[Workspace]:
     """The same data once for the tests that only read (the sort orders)."""
-    with Workspace.open(tmp_path_factory.mktemp("browse") / "data") as workspace:
+    with open_new(tmp_path_factory.mktemp("browse") / "data", migrated_database) as workspace:
         add_trajectory(workspace, "淘宝", "打开淘宝，搜索 iPhone 16 Pro Max 并加入购物车", 3, seed=1)
         add_trajectory(workspace, "抖音", "打开抖音，关注第一个视频的作者", 2, seed=2)
         add_trajectory(workspace, "淘宝", "打开淘宝，查看我关注的店铺", 2, seed=3, label=False)

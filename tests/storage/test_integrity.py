@@ -17,6 +17,7 @@ from annotator.storage.collection import PNG, store_blob
 from annotator.storage.workspace import Workspace
 from tests.factories import make_png
 from tests.postgres import database_url
+from tests.workspaces import NewWorkspace
 
 
 def db(workspace: Workspace, *args: str):  # type: ignore[no-untyped-def]
@@ -33,9 +34,11 @@ def test_a_failed_writes_files_go_unless_a_row_points_at_them_by_now(workspace: 
     assert list(workspace.blobs.all_hashes()) == [kept]
 
 
-def test_an_import_copies_again_what_a_clean_up_removed_while_it_ran(populated: Workspace, tmp_path: Path) -> None:
+def test_an_import_copies_again_what_a_clean_up_removed_while_it_ran(
+    populated: Workspace, tmp_path: Path, new_workspace: NewWorkspace
+) -> None:
     bundle = export_bundle(populated, tmp_path / "bundle").path
-    with Workspace.open(tmp_path / "target") as target:
+    with new_workspace(tmp_path / "target") as target:
 
         def clean_up_when_copied(done: int, total: int) -> None:
             if done == total:  # every blob copied, no row yet: a `db check --fix` now removes them all

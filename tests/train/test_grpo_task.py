@@ -112,6 +112,26 @@ def test_bad_inputs_are_one_line_before_any_model_loads(
     assert not (tmp_path / "out" / "tiny-model").exists()  # nothing was built or loaded
 
 
+def test_the_history_window_is_the_exports_and_the_recipes_only_where_the_manifest_does_not_say(
+    exports: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dataclasses import replace
+
+    from annotator.domain.export_manifest import read_export_manifest
+
+    given = ["--recipe", "tiny-grpo-task", "--data", str(exports["grpo-task"]), "--output_dir", str(tmp_path)]
+    _, config = grpo_task.parse(grpo_task.make_parser(), given)
+    manifest = read_export_manifest(exports["grpo-task"])
+    assert (config.history_images, manifest.history_images) == (1, 2)  # the recipe's 1, the export written with 2
+    assert grpo_task.history_window(config, manifest, str(exports["grpo-task"])) == 2
+    assert capsys.readouterr().err == "note: history_images 2, the export's (its manifest), not the recipe's 1\n"
+    assert grpo_task.history_window(config, replace(manifest, history_images=1), "d") == 1
+    assert capsys.readouterr().err == ""  # the same: nothing to say
+    assert grpo_task.history_window(config, replace(manifest, history_images=None), "d") == 1
+    said = capsys.readouterr().err
+    assert said == "note: d/manifest.json does not say history_images; the recipe's 1 is used\n"
+
+
 @pytest.fixture(scope="module")
 def make_chat(tiny: Path):
     from transformers import AutoModelForImageTextToText, AutoProcessor

@@ -10,13 +10,17 @@ from pathlib import Path
 import pytest
 
 from annotator.demo.phone.scripted_endpoint import ScriptedEndpoint
+from annotator.domain.export_manifest import ExportManifest
 from annotator.domain.recipes import load_recipe
 from tests.rewards.calls import infigui, truth
 from trainer_bridge.launch.command import LaunchError
 from trainer_bridge.launch.settings import check_reward
 from trainer_bridge.train import rloo_action
 
-INFIGUI = {"prompt_variant": "infigui-r1"}  # an export's manifest, as far as the checks read it
+# An export's manifest in InfiGUI-R1's prompt variant, as far as the checks read it.
+INFIGUI = ExportManifest(stage="grpo-action", format="trl", min_pixels=3136, max_pixels=12845056, counts={},
+                         files=(), code_version="0", source_database="", format_version=1,
+                         prompt_variant="infigui-r1")  # fmt: skip
 LABELLED = "<think>当前在首页</think><action>点击“搜索”</action><tool_call>{}</tool_call>"
 
 

@@ -5,13 +5,13 @@ plumbing from tokens to scores is right before any model is asked to learn."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from datasets import load_from_disk
 from transformers import AutoProcessor
 
+from annotator.domain.export_manifest import read_export_manifest
 from annotator.domain.geometry import ScreenSize
 from annotator.domain.model_space import model_space
 from trainer_bridge.evaluate.local_policy import decode_reply
@@ -66,8 +66,8 @@ def test_an_exports_own_answers_decoded_as_replies_score_everything(
 ) -> None:
     processor = AutoProcessor.from_pretrained(tiny_on_export)
     rows = load_from_disk(str(exports["grpo-action"]))["train"]
-    options = json.loads((exports["grpo-action"] / "manifest.json").read_text(encoding="utf-8"))["options"]
-    space = model_space(options["coords"], min_pixels=options["min_pixels"], max_pixels=options["max_pixels"])
+    manifest = read_export_manifest(exports["grpo-action"])
+    space = model_space(manifest.coords, min_pixels=manifest.min_pixels, max_pixels=manifest.max_pixels)
     replies = [decode_reply(processor, processor.tokenizer(row["answer"] + "<|im_end|>")["input_ids"]) for row in rows]
     assert replies == list(rows["answer"])
     for row, reply in zip(rows, replies, strict=True):

@@ -23,12 +23,12 @@ def test_b_takes_the_suggested_box_and_shift_b_says_there_is_none(
     open_and_wait(qtbot, view, UNLABELLED)
     step_id = view.current_step_id()
     qtbot.waitUntil(lambda: view.canvas.suggested_box() == SEARCH_BOX)  # the collected click lies in it
-    assert window.actions.shortcut("annotate.take_box") == "B"
+    assert window.menu_actions.shortcut("annotate.take_box") == "B"
 
     window.show_view("collect")  # B from another view: nothing changes
     qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_B)
-    window.actions.actions["annotate.take_box"].trigger()  # however the command arrives
-    window.actions.actions["annotate.no_box"].trigger()
+    window.menu_actions.actions["annotate.take_box"].trigger()  # however the command arrives
+    window.menu_actions.actions["annotate.no_box"].trigger()
     settle(qtbot, view)
     assert stored(populated, step_id)["target_box"] is None
 

@@ -33,7 +33,7 @@ def test_form_edits_write_the_json_and_are_saved_at_once(qtbot: QtBot) -> None:
     editor, emitted = tool_call_editor(qtbot, click(300, 500))
     assert editor.action.currentData() == "click" and editor.coordinate.point() == [300, 500]
     assert not editor.form.isRowVisible(editor.coordinate2)  # a click has one point
-    editor.coordinate.x.setValue(640)
+    editor.coordinate.x_box.setValue(640)
     assert emitted == [(click(640, 500), True)]
     assert '"coordinate": [640, 500]' in editor.json_edit.toPlainText()
     assert "valid tool call" in editor.problem_label.text()

@@ -97,7 +97,7 @@ def test_space_accepts_a_step_in_one_key_and_opens_the_next_one_that_needs_work(
 
     effort_window.show_view("browser")  # from another view Space changes nothing
     qtbot.keyClick(effort_window.focusWidget() or effort_window, Qt.Key.Key_Space)
-    effort_window.actions.actions["annotate.accept_step"].trigger()
+    effort_window.menu_actions.actions["annotate.accept_step"].trigger()
     drive.settle()
     assert stored(workspace, third)["verdict"] is None
 
@@ -196,7 +196,7 @@ def test_a_model_draft_shows_dimmed_and_one_key_takes_it_with_its_origin(
             dialog.accept()
 
         QTimer.singleShot(0, confirm)
-        window.actions.actions["annotate.draft"].trigger()  # the Annotate menu's item, as the header's button
+        window.menu_actions.actions["annotate.draft"].trigger()  # the Annotate menu's item, as the header's button
         qtbot.waitUntil(lambda: "Drafts: 6 offered" in window.statusBar().currentMessage(), timeout=30_000)
     assert keys.text("draft/endpoint") == ""  # the demo's endpoint is used, not kept: its port is gone next time
     qtbot.waitUntil(lambda: all(view.steps[i].draft is not None for i in view.order) and not view.jobs.busy())

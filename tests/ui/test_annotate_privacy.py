@@ -43,8 +43,8 @@ def test_p_then_a_drag_marks_a_region_that_delete_removes_and_ctrl_z_brings_back
 ) -> None:
     open_and_wait(qtbot, view, UNLABELLED)
     step_id = view.current_step_id()
-    action = window.actions.actions["annotate.privacy_tool"]
-    assert window.actions.shortcut("annotate.privacy_tool") == "P" and not action.isChecked()
+    action = window.menu_actions.actions["annotate.privacy_tool"]
+    assert window.menu_actions.shortcut("annotate.privacy_tool") == "P" and not action.isChecked()
     before = brightness(view, 500, 700)
     press_p(qtbot, view)
     assert view.canvas.privacy_tool() and action.isChecked()
@@ -167,10 +167,10 @@ def test_the_context_menu_deletes_one_region_and_clears_the_step(
 def test_the_privacy_tool_and_its_texts_speak_chinese(qtbot: QtBot, window: MainWindow, view: AnnotationView) -> None:
     open_and_wait(qtbot, view, UNLABELLED)
     window.language_actions["zh_CN"].trigger()
-    qtbot.waitUntil(lambda: window.actions.actions["annotate.privacy_tool"].text() == "标记隐私区域(&Y)")
+    qtbot.waitUntil(lambda: window.menu_actions.actions["annotate.privacy_tool"].text() == "标记隐私区域(&Y)")
     press_p(qtbot, view)
     assert view.canvas_hint.text().startswith("隐私区域：拖动标记")
-    assert window.actions.actions["annotate.privacy_delete"].text() == "删除隐私区域(&G)"
+    assert window.menu_actions.actions["annotate.privacy_delete"].text() == "删除隐私区域(&G)"
     window.language_actions["en"].trigger()
     qtbot.waitUntil(lambda: view.canvas_hint.text().startswith("Privacy regions: drag to mark"))
 

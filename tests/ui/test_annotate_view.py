@@ -66,7 +66,7 @@ def settle(qtbot: QtBot, view: AnnotationView) -> None:
 
 
 def trigger(window: MainWindow, action_id: str) -> None:
-    action = window.actions.actions[action_id]
+    action = window.menu_actions.actions[action_id]
     assert action.isEnabled(), f"{action_id} is not bound"
     action.trigger()
 

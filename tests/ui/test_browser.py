@@ -123,25 +123,25 @@ def test_enter_and_double_click_ask_to_open_the_trajectory(qtbot: QtBot, window:
 
 def test_next_unlabelled_and_next_needing_review(qtbot: QtBot, window: MainWindow, populated: Workspace) -> None:
     with qtbot.waitSignal(window.browser.open_requested) as opened:
-        window.actions.actions["browser.next_unlabelled"].trigger()
+        window.menu_actions.actions["browser.next_unlabelled"].trigger()
     assert opened.args == [3]
     assert window.browser.current_id() == 3  # and it is selected in the table
     qtbot.waitUntil(lambda: window.annotate.is_showing(3))  # and open in the annotation view
     assert window.current_view() == "annotate"
-    window.actions.actions["browser.next_review"].trigger()
+    window.menu_actions.actions["browser.next_review"].trigger()
     qtbot.waitUntil(lambda: "waiting for review" in window.status.currentMessage())
     labels.set_review(populated.database, 1, ReviewStatus.ANNOTATED)
     add_trajectory(populated, "抖音", "打开抖音，点赞", 2, seed=4)
     labels.set_review(populated.database, 4, ReviewStatus.ANNOTATED)
-    window.actions.actions["browser.refresh"].trigger()
+    window.menu_actions.actions["browser.refresh"].trigger()
     wait_loaded(qtbot, window)
     assert window.browser.summary is not None and window.browser.summary.awaiting_review == 2
     window.browser.select_id(1)
     with qtbot.waitSignal(window.browser.open_requested) as opened:
-        window.actions.actions["browser.next_review"].trigger()
+        window.menu_actions.actions["browser.next_review"].trigger()
     assert opened.args == [4]  # after the selected one
     with qtbot.waitSignal(window.browser.open_requested) as opened:
-        window.actions.actions["browser.next_review"].trigger()
+        window.menu_actions.actions["browser.next_review"].trigger()
     assert opened.args == [1]  # and round again
 
 

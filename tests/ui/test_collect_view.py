@@ -56,7 +56,9 @@ def choose_phone_on(qtbot: QtBot, view: CollectView, port: int) -> None:
     """Point the device list at an adb server (as for `annotator virtual-phone serve`) and take its phone."""
     view.panel.port.setValue(port)
     view.refresh_devices()
-    qtbot.waitUntil(lambda: view.phone is not None and view.screen.image is not None and view.screen.accepting)
+    qtbot.waitUntil(
+        lambda: view.phone is not None and view.phone_screen.image is not None and view.phone_screen.accepting
+    )
 
 
 def write_instruction(view: CollectView, app: str, text: str) -> None:
@@ -65,25 +67,25 @@ def write_instruction(view: CollectView, app: str, text: str) -> None:
 
 
 def widget_point(view: CollectView, x: float, y: float) -> QPoint:
-    return view.screen.to_widget(x, y).toPoint()
+    return view.phone_screen.to_widget(x, y).toPoint()
 
 
 def wait_for_screen(qtbot: QtBot, view: CollectView, steps: int) -> None:
     """Until `steps` steps are listed and the phone's next screen is shown, ready for the next gesture."""
-    qtbot.waitUntil(lambda: view.steps.count() == steps and view.screen.accepting, timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: view.steps.count() == steps and view.phone_screen.accepting, timeout=RUN_TIMEOUT_MS)
 
 
 def tap(qtbot: QtBot, view: CollectView, x: float, y: float) -> None:
     point = widget_point(view, x, y)
-    qtbot.mousePress(view.screen, Qt.MouseButton.LeftButton, pos=point)
-    qtbot.mouseRelease(view.screen, Qt.MouseButton.LeftButton, pos=point)
+    qtbot.mousePress(view.phone_screen, Qt.MouseButton.LeftButton, pos=point)
+    qtbot.mouseRelease(view.phone_screen, Qt.MouseButton.LeftButton, pos=point)
 
 
 def drag(qtbot: QtBot, view: CollectView, start: tuple[float, float], end: tuple[float, float]) -> None:
     begin, finish = widget_point(view, *start), widget_point(view, *end)
-    qtbot.mousePress(view.screen, Qt.MouseButton.LeftButton, pos=begin)
-    qtbot.mouseMove(view.screen, pos=(begin + finish) / 2)
-    qtbot.mouseRelease(view.screen, Qt.MouseButton.LeftButton, pos=finish)
+    qtbot.mousePress(view.phone_screen, Qt.MouseButton.LeftButton, pos=begin)
+    qtbot.mouseMove(view.phone_screen, pos=(begin + finish) / 2)
+    qtbot.mouseRelease(view.phone_screen, Qt.MouseButton.LeftButton, pos=finish)
 
 
 def near(point: list[float], expected: tuple[float, float], tolerance: float = 6) -> bool:
@@ -113,7 +115,7 @@ def test_teleoperating_the_live_screen_records_each_gesture_as_a_step(
     )
     write_instruction(view, "设置", "打开设置，查看关于手机")
     qtbot.mouseClick(view.record_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: view.session is not None and view.screen.accepting)
+    qtbot.waitUntil(lambda: view.session is not None and view.phone_screen.accepting)
     assert not view.record_button.isEnabled() and view.stop_button.isEnabled()
 
     tap(qtbot, view, 675, 730)  # the 设置 icon
@@ -149,7 +151,7 @@ def test_an_agent_run_on_the_built_in_phone_lists_steps_as_they_are_recorded(
     recorded: list[int] = []
     view.hub.changed.connect(lambda changes: recorded.extend(sorted(changes.trajectories)))
     qtbot.mouseClick(view.panel.virtual, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: view.phone is not None and view.phone.built_in and view.screen.image is not None)
+    qtbot.waitUntil(lambda: view.phone is not None and view.phone.built_in and view.phone_screen.image is not None)
     qtbot.waitUntil(lambda: "设置" in view.task.instructions)  # the virtual phone's instructions were added
     offered = f"its {len(all_instructions())} instruction"
     assert any(offered in message for message in view.messages)  # type: ignore[attr-defined]
@@ -172,7 +174,7 @@ def test_an_agent_run_on_the_built_in_phone_lists_steps_as_they_are_recorded(
     assert all(running for _count, running, _text in while_running)  # each step showed while the run went on
     assert any("run 2 of 2" in text for _count, _running, text in while_running)
     assert view.steps.item(view.steps.count() - 1).text().startswith("Run 2 · ")
-    assert view.screen.image is not None and view.screen.image.width() == 1080
+    assert view.phone_screen.image is not None and view.phone_screen.image.width() == 1080
 
 
 def test_stop_ends_an_agent_run_after_the_current_step_and_closes_it(
@@ -204,7 +206,7 @@ def record_two_steps_then_disconnect(qtbot: QtBot, view: CollectView, server: Vi
     choose_phone_on(qtbot, view, server.port)
     write_instruction(view, "设置", "打开设置，查看关于手机")
     view.start_recording()
-    qtbot.waitUntil(lambda: view.session is not None and view.screen.accepting)
+    qtbot.waitUntil(lambda: view.session is not None and view.phone_screen.accepting)
     tap(qtbot, view, 675, 730)
     wait_for_screen(qtbot, view, 1)
     view.press_button("Back")
@@ -246,7 +248,7 @@ def test_after_reconnecting_the_recording_resumes_where_it_stopped(
     with VirtualAdbServer([phone]) as back:  # the same phone, reachable again (on another port)
         choose_phone_on(qtbot, view, back.port)
         qtbot.mouseClick(view.banner.resume, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: view.session is not None and view.screen.accepting)
+        qtbot.waitUntil(lambda: view.session is not None and view.phone_screen.accepting)
         assert not view.banner.isVisible() and view.steps.count() == 2  # the steps so far stay listed
         tap(qtbot, view, 675, 730)
         wait_for_screen(qtbot, view, 3)
@@ -263,7 +265,7 @@ def test_a_phone_restarted_meanwhile_is_resumed_only_when_the_person_says_so(
     choose_phone_on(qtbot, view, server.port)
     write_instruction(view, "设置", "打开设置，查看关于手机")
     view.start_recording()
-    qtbot.waitUntil(lambda: view.session is not None and view.screen.accepting)
+    qtbot.waitUntil(lambda: view.session is not None and view.phone_screen.accepting)
     tap(qtbot, view, 675, 730)  # into 设置
     wait_for_screen(qtbot, view, 1)
     tap(qtbot, view, 540, 600)  # a row of the settings page: the run's last step acted on that page
@@ -278,7 +280,7 @@ def test_a_phone_restarted_meanwhile_is_resumed_only_when_the_person_says_so(
         qtbot.waitUntil(lambda: view.question is not None and view.question.isVisible(), timeout=RUN_TIMEOUT_MS)
         assert view.session is None and view.banner.resume.isVisible()  # nothing was done; still offered
         qtbot.mouseClick(view.question.go, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: view.session is not None and view.screen.accepting)
+        qtbot.waitUntil(lambda: view.session is not None and view.phone_screen.accepting)
         qtbot.mouseClick(view.controls.failure, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: view.session is None, timeout=RUN_TIMEOUT_MS)
     assert actions_of(workspace, 1) == ["click", "click", "terminate"]

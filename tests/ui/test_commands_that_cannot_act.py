@@ -19,7 +19,7 @@ VIEWING = ("annotate.next_step", "annotate.previous_step", "annotate.zoom_in")
 
 
 def enabled(window: MainWindow, *ids: str) -> list[bool]:
-    return [window.actions.actions[action_id].isEnabled() for action_id in ids]
+    return [window.menu_actions.actions[action_id].isEnabled() for action_id in ids]
 
 
 def test_without_a_trajectory_the_annotate_commands_are_greyed(qtbot: QtBot, window: MainWindow) -> None:

@@ -33,7 +33,7 @@ def test_the_window_shows_the_person_and_lets_them_change(qtbot: QtBot, qapp: An
     qtbot.addWidget(window)
     window.show()
     assert window.status.person.text() == "Nobody signed in"
-    window.actions.actions["person.change"].trigger()
+    window.menu_actions.actions["person.change"].trigger()
     dialog = window.findChild(IdentityDialog)
     assert dialog is not None and dialog.isVisible()
     dialog.name.setText("小李")

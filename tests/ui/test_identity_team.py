@@ -33,7 +33,7 @@ def test_the_login_says_who_works_and_the_dialog_cannot_change_it(
     qtbot.waitUntil(lambda: window.workspace is not None, timeout=20_000)
     assert identity.current_person() == ("小王", "annotator")
     assert window.status.person.text() == "小王"
-    window.actions.actions["person.change"].trigger()
+    window.menu_actions.actions["person.change"].trigger()
     dialog = window.findChild(IdentityDialog)
     assert dialog is not None and dialog.name.isReadOnly() and dialog.name.text() == "小王"
     assert "your own login" in dialog.role_note.text()

@@ -139,7 +139,7 @@ def new_study_in_the_studies_view(qtbot: QtBot, window: MainWindow) -> None:
             return  # the judges are still being read
         poll.stop()
         dialog.name.setText(STUDY)
-        dialog.size.setValue(6)
+        dialog.sample_size.setValue(6)
         dialog.raters.setText("alice, bob")
         dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
 
@@ -188,7 +188,7 @@ def test_another_person_sitting_down_at_the_judge_view_sees_what_they_may(
     view = window.judge
     assert_blind(view, set())
     for person, hidden in (("alice", in_study(workspace, "alice")), ("carol", set())):
-        window.actions.actions["person.change"].trigger()
+        window.menu_actions.actions["person.change"].trigger()
         dialog = next(shown for shown in window.findChildren(IdentityDialog) if shown.isVisible())
         dialog.name.setText(person)
         dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()

@@ -44,7 +44,7 @@ def test_label_keys_change_nothing_from_another_view(
             qtbot.keyClick(target, key, modifiers)
     settle(qtbot, view)
     assert revisions(populated, UNLABELLED) == before and stored(populated, step_id)["verdict"] is None
-    assert not window.actions.actions["annotate.verdict_correct"].isEnabled()  # its menu item is greyed too
+    assert not window.menu_actions.actions["annotate.verdict_correct"].isEnabled()  # its menu item is greyed too
 
     window.show_view("annotate")  # where they belong, they work
     open_and_wait(qtbot, view, UNLABELLED)  # (Return in the list opened the row it is on)
@@ -66,7 +66,7 @@ def test_find_from_the_annotate_view_opens_the_list_with_its_search_box(
 
 
 def test_the_shortcut_sheet_says_where_each_key_acts(window: MainWindow) -> None:
-    sheet = ShortcutSheet(window.actions, window)
+    sheet = ShortcutSheet(window.menu_actions, window)
     sheet.refresh()
     where = {
         sheet.table.item(row, 0).data(Qt.ItemDataRole.UserRole): sheet.table.item(row, 2).text()

@@ -145,7 +145,7 @@ def test_a_failed_step_opens_on_its_screenshot_with_both_actions_drawn(qtbot: Qt
     qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
     detail = view.failed.step
     qtbot.waitUntil(lambda: detail.loaded is not None)
-    marks = detail.screen.marks
+    marks = detail.evaluated_screen.marks
     px, py = failed.record.predicted["arguments"]["coordinate"]  # type: ignore[index]
     assert marks["predicted.point"].pos() == QPointF(px, py) and marks["labelled.point"].pos() == QPointF(x, y)
     assert marks["labelled.box"].rect() == QRectF(x - 60, y - 40, 120, 80)  # type: ignore[attr-defined]
@@ -173,7 +173,7 @@ def test_a_changed_step_opens_on_the_answer_that_was_wrong(qtbot: QtBot, evaluat
     changed, _fixed = view.compare.changed()[0]
     shown = detail.loaded.drilldown  # type: ignore[union-attr]
     assert (shown.evaluation_id, shown.step_id) == (NOISY, changed.difference.step_id)  # broken: the second's answer
-    assert shown.predicted != shown.labelled and "predicted.point" in detail.screen.marks
+    assert shown.predicted != shown.labelled and "predicted.point" in detail.evaluated_screen.marks
 
 
 def test_the_view_in_chinese(qtbot: QtBot, qapp: AnnotatorApp, evaluated: Workspace) -> None:
@@ -255,7 +255,7 @@ def test_in_the_window_its_keys_act_only_there_and_a_step_opens_in_annotate(
                            (Qt.Key.Key_F5, Qt.KeyboardModifier.NoModifier)):  # fmt: skip
         qtbot.keyClick(QApplication.focusWidget() or window, key, modifiers)
     qtbot.waitUntil(lambda: not window.jobs.busy())
-    assert len(view.rows) == 2 and not window.actions.actions["models.refresh"].isEnabled()
+    assert len(view.rows) == 2 and not window.menu_actions.actions["models.refresh"].isEnabled()
     window.show_view("models")
     qtbot.keyClick(QApplication.focusWidget() or view, Qt.Key.Key_F7,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)  # fmt: skip

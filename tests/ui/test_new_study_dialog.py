@@ -42,12 +42,12 @@ def test_the_size_is_what_the_chosen_judge_scored_and_the_dialog_says_so(qtbot: 
     dialog = NewStudyDialog(judges, [])
     qtbot.addWidget(dialog)
     assert [judge.scored for judge in judges] == [4, 1] and DEFAULT_SIZE > 4
-    assert dialog.size.value() == 4 and dialog.size.maximum() == 4  # not 30, silently cut to 4
+    assert dialog.sample_size.value() == 4 and dialog.sample_size.maximum() == 4  # not 30, silently cut to 4
     assert dialog.available.text() == "This judge scored 4 trajectories: a study of it holds at most that many."
-    dialog.size.setValue(30)
-    assert dialog.size.value() == 4
+    dialog.sample_size.setValue(30)
+    assert dialog.sample_size.value() == 4
     dialog.judge.setCurrentIndex(1)
-    assert dialog.size.value() == 1 and "scored 1 trajector" in dialog.available.text()
+    assert dialog.sample_size.value() == 1 and "scored 1 trajector" in dialog.available.text()
 
 
 def known_dialog(qtbot: QtBot, workspace: Workspace) -> NewStudyDialog:

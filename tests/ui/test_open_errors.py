@@ -77,7 +77,7 @@ def test_a_read_only_folder_opens_read_only_on_request_and_refuses_writes_in_wor
         window.status.messageChanged.connect(messages.append)
         window.open_trajectory(1)
         qtbot.waitUntil(lambda: window.annotate.is_showing(1))
-        actions, header = window.actions.actions, window.annotate.header  # it looks read-only (issue 29, 9)
+        actions, header = window.menu_actions.actions, window.annotate.header  # it looks read-only (issue 29, 9)
         assert not actions["annotate.verdict_correct"].isEnabled() and not actions["annotate.accept_step"].isEnabled()
         assert actions["annotate.next_step"].isEnabled() and not header.submit.isEnabled()
         assert header.banner.isVisible() and "open read-only" in header.banner.text()

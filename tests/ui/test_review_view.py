@@ -300,15 +300,17 @@ def test_the_preview_shows_the_judges_score_or_why_it_is_hidden(qtbot: QtBot, jo
 def test_the_chosen_step_shows_large_with_its_labelled_click_point(qtbot: QtBot, view: ReviewView, jobs: Jobs) -> None:
     """Issue 16, defect 10: the step thumbnails (~45 px wide) were too small to check a click point."""
     preview = view.preview
-    qtbot.waitUntil(lambda: preview.screen.image is not None)
-    assert preview.current_step() == 0 and preview.screen.step is preview.record.steps[0]
-    assert preview.screen.width() > 4 * preview.thumbnail(0).width()
+    qtbot.waitUntil(lambda: preview.step_screen.image is not None)
+    assert preview.current_step() == 0 and preview.step_screen.step is preview.record.steps[0]
+    assert preview.step_screen.width() > 4 * preview.thumbnail(0).width()
     preview.steps.selectRow(1)
-    qtbot.waitUntil(lambda: preview.screen.step is preview.record.steps[1] and preview.screen.image is not None)
+    qtbot.waitUntil(
+        lambda: preview.step_screen.step is preview.record.steps[1] and preview.step_screen.image is not None
+    )
     settle(qtbot, jobs)
-    screen = preview.screen.screen_rect()
+    screen = preview.step_screen.screen_rect()
     scale = screen.width() / 1080  # the step's click (101, 200) in device pixels, on the large view
     x, y = round(screen.left() + 101 * scale), round(screen.top() + 200 * scale)
-    shot = preview.screen.grab().toImage()
+    shot = preview.step_screen.grab().toImage()
     ring = shot.pixelColor(x + 5, y)  # inside the labelled point's disc, beside its exact spot
     assert ring.red() > 200 and ring.green() < 90 and ring.blue() < 140, ring.name()

@@ -197,7 +197,7 @@ def test_the_owner_may_choose_early_differences_in_the_new_study_dialog(
 
     def fill_in(dialog: NewStudyDialog) -> int:
         dialog.name.setText("早")
-        dialog.size.setValue(6)
+        dialog.sample_size.setValue(6)
         dialog.raters.setText("小王, 小李")
         dialog.show_early.setChecked(True)
         return NewStudyDialog.DialogCode.Accepted

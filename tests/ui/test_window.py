@@ -45,7 +45,7 @@ def test_switching_to_chinese_translates_menus_views_and_values(qtbot: QtBot, wi
     model = window.browser.model
     assert model.headerData(2, Qt.Orientation.Horizontal) == "指令"
     assert model.data(model.index(2, COLUMN_INDEX["review"])) == "已通过"  # the review state of trajectory 1
-    assert window.actions.actions["browser.next_unlabelled"].text() == "下一条未标注轨迹(&U)"
+    assert window.menu_actions.actions["browser.next_unlabelled"].text() == "下一条未标注轨迹(&U)"
     assert window.browser.filters.app.itemText(0) == "全部应用"
     assert window.browser.counts.text().startswith("<b>共 3 条轨迹</b>")
     assert keys.text(keys.LANGUAGE) == "zh_CN"  # remembered for the next start
@@ -74,7 +74,7 @@ def test_f1_shows_every_action_with_its_shortcut(qtbot: QtBot, window: MainWindo
     for spec in ACTIONS:
         row = rows[spec.id]
         assert sheet.table.item(row, 0).text() == plain(translate(spec.title))
-        keys = [key.toString() for key in window.actions.actions[spec.id].shortcuts()]
+        keys = [key.toString() for key in window.menu_actions.actions[spec.id].shortcuts()]
         assert sheet.table.item(row, 1).text() == ", ".join(keys)  # the single keys beside the chords too
     unexplained = [
         sheet.table.item(r, 0).text() for r in range(sheet.table.rowCount()) if not sheet.table.item(r, 3).text()
@@ -98,16 +98,16 @@ def test_a_changed_shortcut_is_used_now_and_after_a_restart(
     sheet.editor.setKeySequence("Ctrl+F")  # taken by "Find Trajectories": refused, in words
     sheet.editor.editingFinished.emit()
     assert "Find Trajectories" in sheet.message.text()
-    assert window.actions.shortcut("browser.next_unlabelled") == "Ctrl+U"
+    assert window.menu_actions.shortcut("browser.next_unlabelled") == "Ctrl+U"
     sheet.editor.setKeySequence("Ctrl+Alt+N")
     sheet.editor.editingFinished.emit()
-    assert window.actions.shortcut("browser.next_unlabelled") == "Ctrl+Alt+N"
+    assert window.menu_actions.shortcut("browser.next_unlabelled") == "Ctrl+Alt+N"
     assert sheet.table.item(row, 1).text() == "Ctrl+Alt+N"
     restarted = MainWindow(qapp.languages)
     qtbot.addWidget(restarted)
-    assert restarted.actions.shortcut("browser.next_unlabelled") == "Ctrl+Alt+N"
+    assert restarted.menu_actions.shortcut("browser.next_unlabelled") == "Ctrl+Alt+N"
     sheet.reset_button.click()
-    assert window.actions.shortcut("browser.next_unlabelled") == "Ctrl+U"
+    assert window.menu_actions.shortcut("browser.next_unlabelled") == "Ctrl+U"
     assert keys.settings().value("shortcuts/browser.next_unlabelled") is None
 
 

@@ -33,7 +33,7 @@ def test_the_title_names_the_app_once_and_the_open_folder(window: MainWindow, po
 def test_quit_ends_the_file_menu_after_a_separator_below_the_exports(window: MainWindow) -> None:
     entries = [
         "---" if action.isSeparator() else plain(action.text())
-        for action in window.actions.menus["file"].actions()
+        for action in window.menu_actions.menus["file"].actions()
         if action.isVisible()
     ]
     assert entries[-2:] == ["---", "Quit"]

@@ -44,8 +44,11 @@ class _Progress:
                 if progress.done >= progress.total:
                     self.bar.render_finish()
             elif progress.done * 10 // max(1, progress.total) > self.reported * 10 // max(1, progress.total):
-                click.echo(f"{self.label.lower()} {progress.done}/{progress.total}: {progress.answered} answered, "
-                           f"{progress.failed} failed", err=True)  # fmt: skip
+                click.echo(
+                    f"{self.label.lower()} {progress.done}/{progress.total}: {progress.answered} answered, "
+                    f"{progress.failed} failed",
+                    err=True,
+                )
             self.reported = progress.done
 
 
@@ -55,21 +58,38 @@ class _Progress:
 @click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Requests at once.")
 @click.option("--name", help="A name for the evaluation (default: the model's).")
 @click.option("--new", "fresh", is_flag=True, help="Start a new evaluation instead of going on with the same one.")
-@click.option("--report-dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Where the JSON and HTML reports go (default: <data folder>/reports).")  # fmt: skip
+@click.option(
+    "--report-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where the JSON and HTML reports go (default: <data folder>/reports).",
+)
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON object: the evaluation and its summary.")
 @click.option("--online", is_flag=True, help="Run the policy on phones over instructions instead (see below).")
 @click.option("--device", "devices", multiple=True, help="--online: a phone's serial (repeat; default: all).")
-@click.option("--devices", "devices_text", metavar="all|SERIAL,...",
-              help="--online: the phones, one worker each: `all` usable ones, or serials (as --device).")  # fmt: skip
+@click.option(
+    "--devices",
+    "devices_text",
+    metavar="all|SERIAL,...",
+    help="--online: the phones, one worker each: `all` usable ones, or serials (as --device).",
+)
 @click.option("--adb-port", type=click.IntRange(1, 65535), help="--online: the adb server's port.")
 @click.option("--instruction-id", "instruction_ids", type=int, multiple=True, help="--online: an instruction.")
 @click.option("--runs", type=click.IntRange(1, 100), default=1, show_default=True, help="--online: runs each.")
-@click.option("--max-steps", type=click.IntRange(1, 100), default=14, show_default=True,
-              help="--online: the step limit (Mobile-R1 stage 3: 14).")  # fmt: skip
-@click.option("--start-in", type=click.Choice(("app", "home")), default="app", show_default=True,
-              help="--online: each rollout starts in the app (opened on its start page) or on the home screen, as "
-                   "trajectories that open the app themselves were collected.")  # fmt: skip
+@click.option(
+    "--max-steps",
+    type=click.IntRange(1, 100),
+    default=14,
+    show_default=True,
+    help="--online: the step limit (Mobile-R1 stage 3: 14).",
+)
+@click.option(
+    "--start-in",
+    type=click.Choice(("app", "home")),
+    default="app",
+    show_default=True,
+    help="--online: each rollout starts in the app (opened on its start page) or on the home screen, as "
+    "trajectories that open the app themselves were collected.",
+)
 @click.option("--judge-model", help="--online: the judge for instructions without a success check.")
 @click.option("--judge-base-url", help="--online: the judge's endpoint (default: the policy's).")
 @selection_options(reviews=("accepted",), review_help="Review states of the held-out trajectories (repeat).")
@@ -117,8 +137,9 @@ def _run_offline(workspace: Workspace, given: dict[str, Any]) -> EvalResult:
     if result.requested == 0:
         click.echo("No labelled steps in the selected trajectories (see --review and the filters).", err=True)
     elif result.skipped:
-        click.echo(f"Went on with evaluation {result.evaluation_id}: {result.skipped} answers were there already",
-                   err=True)  # fmt: skip
+        click.echo(
+            f"Went on with evaluation {result.evaluation_id}: {result.skipped} answers were there already", err=True
+        )
     return result
 
 
@@ -130,13 +151,24 @@ def _run_online(workspace: Workspace, given: dict[str, Any]) -> None:
     try:
         serials = tuple(given["devices"]) + devices_option(given["devices_text"] or "all")
         result = run_online_command(
-            workspace, endpoint, device_serials=serials, adb_port=given["adb_port"],
-            app=tuple(given["apps"]), instruction_ids=tuple(given["instruction_ids"]), runs=given["runs"],
-            max_steps=given["max_steps"], history_images=given["history_images"],
-            prompt_variant=given["prompt_variant"], judge_model=given["judge_model"],
-            judge_base_url=given["judge_base_url"], name=given["name"], resume=not given["fresh"],
-            on_progress=_rollout_line, local=local, restart_app=given["start_in"] == "app",
-        )  # fmt: skip
+            workspace,
+            endpoint,
+            device_serials=serials,
+            adb_port=given["adb_port"],
+            app=tuple(given["apps"]),
+            instruction_ids=tuple(given["instruction_ids"]),
+            runs=given["runs"],
+            max_steps=given["max_steps"],
+            history_images=given["history_images"],
+            prompt_variant=given["prompt_variant"],
+            judge_model=given["judge_model"],
+            judge_base_url=given["judge_base_url"],
+            name=given["name"],
+            resume=not given["fresh"],
+            on_progress=_rollout_line,
+            local=local,
+            restart_app=given["start_in"] == "app",
+        )
     except (ValueError, LookupError, RuntimeError) as error:
         raise click.ClickException(str(error)) from None
     finally:
@@ -150,13 +182,22 @@ def _run_online(workspace: Workspace, given: dict[str, Any]) -> None:
         click.echo(f"Phone lost: {serial}", err=True)
     click.echo(f"Report: {paths[1]}")
     if given["as_json"]:
-        payload = {"evaluation_id": info.id, "kind": info.kind, "status": info.status, "resumed": result.resumed,
-                   "requested": result.requested, "skipped": result.skipped, "unfinished": result.unfinished,
-                   "summary": info.summary, "report": [str(p) for p in paths]}  # fmt: skip
+        payload = {
+            "evaluation_id": info.id,
+            "kind": info.kind,
+            "status": info.status,
+            "resumed": result.resumed,
+            "requested": result.requested,
+            "skipped": result.skipped,
+            "unfinished": result.unfinished,
+            "summary": info.summary,
+            "report": [str(p) for p in paths],
+        }
         click.echo(json.dumps(payload, ensure_ascii=False))
     if result.status != "complete":
-        raise click.ClickException(f"evaluation {result.evaluation_id} {result.status}: {result.message}; run the "
-                                   "same command again to go on")  # fmt: skip
+        raise click.ClickException(
+            f"evaluation {result.evaluation_id} {result.status}: {result.message}; run the same command again to go on"
+        )
 
 
 def _local_agent(given: dict[str, Any]) -> Any:
@@ -166,11 +207,13 @@ def _local_agent(given: dict[str, Any]) -> Any:
 
     if given["judge_model"] and not given["judge_base_url"]:
         raise click.UsageError("--judge-model with --model-path: give the judge's --judge-base-url")
-    shown = Shown(given["min_pixels"], given["max_pixels"], given["image_scale"], given["history_images"],
-                  given["prompt_variant"])  # fmt: skip
+    shown = Shown(
+        given["min_pixels"], given["max_pixels"], given["image_scale"], given["history_images"], given["prompt_variant"]
+    )
     try:
-        return LocalAgent(given["model_path"], shown, max_new_tokens=given["max_new_tokens"],
-                          temperature=given["temperature"])  # fmt: skip
+        return LocalAgent(
+            given["model_path"], shown, max_new_tokens=given["max_new_tokens"], temperature=given["temperature"]
+        )
     except LocalModelError as error:
         raise click.ClickException(str(error)) from None
 
@@ -181,18 +224,29 @@ def _rollout_line(progress: Any) -> None:
     outcome = "done" if last.done else "not done" if last.done is False else "unknown"
     claimed = "claimed success" if last.claimed_success else "no success claimed"
     how = f"checked by {last.checked_by}" if last.checked_by else "not checked"
-    click.echo(f"[{progress.done}/{progress.total}] instruction {last.instruction_id} run {last.run + 1} on "
-               f"{last.device_serial}: {last.steps} steps, {claimed}, {outcome} ({how})"
-               + (f"; {last.error}" if last.error else ""), err=True)  # fmt: skip
+    click.echo(
+        f"[{progress.done}/{progress.total}] instruction {last.instruction_id} run {last.run + 1} on "
+        f"{last.device_serial}: {last.steps} steps, {claimed}, {outcome} ({how})"
+        + (f"; {last.error}" if last.error else ""),
+        err=True,
+    )
 
 
 def _result_json(result: EvalResult, paths: tuple[Path, Path]) -> dict[str, Any]:
     return {
-        "evaluation_id": result.evaluation_id, "kind": "offline", "status": result.status,
-        "message": result.message, "resumed": result.resumed, "requested": result.requested,
-        "skipped": result.skipped, "answered": result.answered, "failed": result.failed,
-        "seconds": round(result.seconds, 2), "summary": result.summary, "report": [str(p) for p in paths],
-    }  # fmt: skip
+        "evaluation_id": result.evaluation_id,
+        "kind": "offline",
+        "status": result.status,
+        "message": result.message,
+        "resumed": result.resumed,
+        "requested": result.requested,
+        "skipped": result.skipped,
+        "answered": result.answered,
+        "failed": result.failed,
+        "seconds": round(result.seconds, 2),
+        "summary": result.summary,
+        "report": [str(p) for p in paths],
+    }
 
 
 for _command in (list_command, show_command, report_command, compare_command):

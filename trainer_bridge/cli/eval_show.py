@@ -31,8 +31,18 @@ def list_command(as_json: bool, data_dir: Path | None, db_url: str | None) -> No
     with Workspace.open(data_dir, db_url) as workspace:
         found = evaluations.list_evaluations(workspace.database)
     if as_json:
-        rows = [{"id": e.id, "kind": e.kind, "name": e.name, "model": e.policy.get("model"), "status": e.status,
-                 "created_at": e.created_at.isoformat(), "summary": e.summary} for e in found]  # fmt: skip
+        rows = [
+            {
+                "id": e.id,
+                "kind": e.kind,
+                "name": e.name,
+                "model": e.policy.get("model"),
+                "status": e.status,
+                "created_at": e.created_at.isoformat(),
+                "summary": e.summary,
+            }
+            for e in found
+        ]
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
     if not found:
@@ -41,8 +51,11 @@ def list_command(as_json: bool, data_dir: Path | None, db_url: str | None) -> No
     click.echo(f"{'id':>4}  {'kind':<9}{'status':<10}{'Acc.':>7}{'task':>7}{'tail':>7}  model")
     for e in found:
         summary = e.summary or {}
-        shown = ("step_accuracy", "task_success", "tail_success") if e.kind != "online" else (
-            "step_accuracy", "claimed_and_done", "tail_success")  # fmt: skip
+        shown = (
+            ("step_accuracy", "task_success", "tail_success")
+            if e.kind != "online"
+            else ("step_accuracy", "claimed_and_done", "tail_success")
+        )
         figures = "".join(f"{percent(summary.get(n)):>7}" for n in shown)
         click.echo(f"{e.id:>4}  {e.kind:<9}{e.status:<10}{figures}  {e.policy.get('model', '?')} ({e.name})")
 
@@ -93,9 +106,14 @@ def _difference_lines(comparison: dict[str, Any]) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
 @workspace_options
 def compare_command(
-    first_id: int, second_id: int, level: str, out: Path | None, as_json: bool, data_dir: Path | None,
+    first_id: int,
+    second_id: int,
+    level: str,
+    out: Path | None,
+    as_json: bool,
+    data_dir: Path | None,
     db_url: str | None,
-) -> None:  # fmt: skip
+) -> None:
     """Two evaluations side by side on the steps both answered, and the steps one got right and the other wrong."""
     from annotator.reports.evaluation import compare_html, compare_json
 
@@ -113,12 +131,16 @@ def compare_command(
     if as_json:
         click.echo(json.dumps(payload, ensure_ascii=False))
         return
-    click.echo(f"{comparison['shared_steps']} steps answered by both (evaluation {first_id}: "
-               f"{comparison['only_first']} more, {second_id}: {comparison['only_second']} more)")  # fmt: skip
+    click.echo(
+        f"{comparison['shared_steps']} steps answered by both (evaluation {first_id}: "
+        f"{comparison['only_first']} more, {second_id}: {comparison['only_second']} more)"
+    )
     for line in _difference_lines(comparison):
         click.echo(line)
-    for title, steps in (("Right only in the second", comparison["fixed"]), ("Right only in the first",
-                                                                              comparison["broken"])):  # fmt: skip
+    for title, steps in (
+        ("Right only in the second", comparison["fixed"]),
+        ("Right only in the first", comparison["broken"]),
+    ):
         click.echo(f"{title}: {len(steps)}")
         for step in steps[:20]:
             click.echo(f"  trajectory {step.trajectory_id} step {step.position + 1} ({step.app})")

@@ -63,15 +63,19 @@ def _online_lines(summary: dict[str, Any]) -> list[str]:
     lines.append(f"  {'rollouts':<22}{summary.get('rollouts', 0):>6}")
     checked = summary.get("checked_by") or {}
     if checked:
-        lines.append(f"  {'checked by':<22}phone {checked.get('phone', 0)}, judge {checked.get('judge', 0)}, "
-                     f"none {checked.get('none', 0)}")  # fmt: skip
+        lines.append(
+            f"  {'checked by':<22}phone {checked.get('phone', 0)}, judge {checked.get('judge', 0)}, "
+            f"none {checked.get('none', 0)}"
+        )
     if summary.get("unfinished"):
         lines.append(f"  {'unfinished':<22}{summary['unfinished']:>6}  (run the same command again)")
     if summary.get("mean_steps") is not None:
         lines.append(f"  {'mean steps':<22}{summary['mean_steps']:>6.1f}")
     for app, figures in (summary.get("per_app") or {}).items():
-        lines.append(f"  {padded(app, 16)}done+claimed {percent(figures.get('claimed_and_done'))}  tail "
-                     f"{percent(figures.get('tail_success'))}  ({figures.get('rollouts', 0)} rollouts)")  # fmt: skip
+        lines.append(
+            f"  {padded(app, 16)}done+claimed {percent(figures.get('claimed_and_done'))}  tail "
+            f"{percent(figures.get('tail_success'))}  ({figures.get('rollouts', 0)} rollouts)"
+        )
     return lines
 
 
@@ -81,8 +85,10 @@ def headline_lines(info: EvaluationInfo) -> list[str]:
     if info.kind == "online":
         head = f"Evaluation {info.id} of {model} on phones ({info.status})"
         return [head, *_online_lines(summary)]
-    head = (f"Evaluation {info.id} of {model} ({info.kind}, {info.status}): {summary.get('steps', 0)} steps of "
-            f"{summary.get('trajectories', 0)} trajectories")  # fmt: skip
+    head = (
+        f"Evaluation {info.id} of {model} ({info.kind}, {info.status}): {summary.get('steps', 0)} steps of "
+        f"{summary.get('trajectories', 0)} trajectories"
+    )
     failed = (summary.get("requests") or {}).get("failed", 0)
     notes = [f"  {failed} requests failed; run the same command again to ask them again"] if failed else []
     return [head, *_offline_lines(summary), *notes]

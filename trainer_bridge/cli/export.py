@@ -41,51 +41,105 @@ from trainer_bridge.select.keep import steps_to_keep
 @click.option("--coords", type=click.Choice(MODEL_SPACE_NAMES), default="qwen2.5-vl", show_default=True)
 @click.option("--min-pixels", type=int, default=MIN_PIXELS, show_default=True, help="The processor's min_pixels.")
 @click.option("--max-pixels", type=int, default=MAX_PIXELS, show_default=True, help="The processor's max_pixels.")
-@click.option("--preset", type=click.Choice(tuple(PRESETS)),
-              help="A paper's settings; options given beside it win. mobile-r1: " + describe("mobile-r1")
-                   + " tiny (what the tiny model learns from on a CPU): " + describe("tiny"))  # fmt: skip
-@click.option("--image-scale", type=float, default=DEFAULT_IMAGE_SCALE, show_default=True,
-              help="Scale the screenshots first: 0.5 halves them, as Mobile-R1 (Appendix E); 1 keeps the phone's "
-                   "size.")  # fmt: skip
-@click.option("--history-images", type=click.IntRange(1), default=2, show_default=True,
-              help="Screenshots per sample, the current one included (Mobile-R1 Eq. 4's W counts only the "
-                   "earlier ones: W + 1).")  # fmt: skip
-@click.option("--instruction-level", type=click.Choice(INSTRUCTION_LEVELS), default="task", show_default=True,
-              help="What each row asks: the task, the step's own action text (low-level, with the history), or "
-                   "both: every step twice (GUI-R1's high- and low-level data).")  # fmt: skip
+@click.option(
+    "--preset",
+    type=click.Choice(tuple(PRESETS)),
+    help="A paper's settings; options given beside it win. mobile-r1: "
+    + describe("mobile-r1")
+    + " tiny (what the tiny model learns from on a CPU): "
+    + describe("tiny"),
+)
+@click.option(
+    "--image-scale",
+    type=float,
+    default=DEFAULT_IMAGE_SCALE,
+    show_default=True,
+    help="Scale the screenshots first: 0.5 halves them, as Mobile-R1 (Appendix E); 1 keeps the phone's size.",
+)
+@click.option(
+    "--history-images",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="Screenshots per sample, the current one included (Mobile-R1 Eq. 4's W counts only the earlier ones: W + 1).",
+)
+@click.option(
+    "--instruction-level",
+    type=click.Choice(INSTRUCTION_LEVELS),
+    default="task",
+    show_default=True,
+    help="What each row asks: the task, the step's own action text (low-level, with the history), or "
+    "both: every step twice (GUI-R1's high- and low-level data).",
+)
 @click.option("--self-correction", is_flag=True, help="Also the steps after a wrong step (history shows the mistake).")
 @click.option("--keep-duplicates", is_flag=True, help="Keep samples identical to one already written.")
-@click.option("--error-recovery", is_flag=True,
-              help="grpo-action: add InfiGUI-R1's error-escape and back-on-track rows (not in Mobile-R1).")  # fmt: skip
-@click.option("--checked-boxes", is_flag=True,
-              help="Leave out click and long-press rows whose target box no person drew or accepted (UI-R1 3.3 "
-                   "Quality: clean element annotations only).")  # fmt: skip
-@click.option("--prompt-variant", type=click.Choice(PROMPT_VARIANTS), default=str(DEFAULT_PROMPT_VARIANT),
-              show_default=True,
-              help="The system prompt: qwen2.5-vl declares mobile_use's parameters; mobile-r1-paper is B.4 as "
-                   "printed. Evaluate with the one you train on (manifest.json: prompt_variant).")  # fmt: skip
-@click.option("--privacy", type=click.Choice(PRIVACY_MODES), default="blur", show_default=True,
-              help="How the privacy regions annotators marked are hidden.")  # fmt: skip
+@click.option(
+    "--error-recovery",
+    is_flag=True,
+    help="grpo-action: add InfiGUI-R1's error-escape and back-on-track rows (not in Mobile-R1).",
+)
+@click.option(
+    "--checked-boxes",
+    is_flag=True,
+    help="Leave out click and long-press rows whose target box no person drew or accepted (UI-R1 3.3 "
+    "Quality: clean element annotations only).",
+)
+@click.option(
+    "--prompt-variant",
+    type=click.Choice(PROMPT_VARIANTS),
+    default=str(DEFAULT_PROMPT_VARIANT),
+    show_default=True,
+    help="The system prompt: qwen2.5-vl declares mobile_use's parameters; mobile-r1-paper is B.4 as "
+    "printed. Evaluate with the one you train on (manifest.json: prompt_variant).",
+)
+@click.option(
+    "--privacy",
+    type=click.Choice(PRIVACY_MODES),
+    default="blur",
+    show_default=True,
+    help="How the privacy regions annotators marked are hidden.",
+)
 @click.option("--keep-pii", is_flag=True, help="Do not scrub phone, ID-card, bank-card numbers and e-mails.")
-@click.option("--image-storage", type=click.Choice(("files", "embedded")),
-              help="easyr1 only: screenshots as files under images/ that rows name (the default; EasyR1's "
-                   "data.image_dir is the output folder), or their bytes in every row that shows them.")  # fmt: skip
-@click.option("--no-image-cache", is_flag=True,
-              help=f"Do not keep resized screenshots in <data folder>/{CACHE_FOLDER} for the next export.")  # fmt: skip
+@click.option(
+    "--image-storage",
+    type=click.Choice(("files", "embedded")),
+    help="easyr1 only: screenshots as files under images/ that rows name (the default; EasyR1's "
+    "data.image_dir is the output folder), or their bytes in every row that shows them.",
+)
+@click.option(
+    "--no-image-cache",
+    is_flag=True,
+    help=f"Do not keep resized screenshots in <data folder>/{CACHE_FOLDER} for the next export.",
+)
 @split_options(default=WHOLE_DATASET_SPLIT)
 @selection_options(reviews=("accepted",), review_help="Review states (repeat).")
-@click.option("--select", "select_run", type=int, metavar="RUN",
-              help="A `trainer-bridge select` run: export only the steps --keep keeps of it.")  # fmt: skip
-@click.option("--keep", type=click.Choice(tuple(KEEP)),
-              help="With --select: hard (UI-R1, p = 0), band (GUI-R1, 0 < p < 1), bottleneck (InfiGUI-R1: p = 0 "
-                   "with the task, p > 0 with the step's action) or prone (InfiGUI-R1: 0 < p < 1, hot); p at the "
-                   "level each row is asked at.")  # fmt: skip
-@click.option("--balance-levels", is_flag=True,
-              help="With --select and --instruction-level both: sample the action-level rows down to the task "
-                   "level's count, seeded by --seed (GUI-R1 3.3).")  # fmt: skip
-@click.option("--as", "person", metavar="NAME",
-              help=f"Who exports (default: ${PERSON_ENV}, else your login name when the workspace knows it): a "
-                   "study's raters get no judge scores of its trajectories while it is being rated.")  # fmt: skip
+@click.option(
+    "--select",
+    "select_run",
+    type=int,
+    metavar="RUN",
+    help="A `trainer-bridge select` run: export only the steps --keep keeps of it.",
+)
+@click.option(
+    "--keep",
+    type=click.Choice(tuple(KEEP)),
+    help="With --select: hard (UI-R1, p = 0), band (GUI-R1, 0 < p < 1), bottleneck (InfiGUI-R1: p = 0 "
+    "with the task, p > 0 with the step's action) or prone (InfiGUI-R1: 0 < p < 1, hot); p at the "
+    "level each row is asked at.",
+)
+@click.option(
+    "--balance-levels",
+    is_flag=True,
+    help="With --select and --instruction-level both: sample the action-level rows down to the task "
+    "level's count, seeded by --seed (GUI-R1 3.3).",
+)
+@click.option(
+    "--as",
+    "person",
+    metavar="NAME",
+    help=f"Who exports (default: ${PERSON_ENV}, else your login name when the workspace knows it): a "
+    "study's raters get no judge scores of its trajectories while it is being rated.",
+)
 @workspace_options
 @click.pass_context
 def export_command(context: click.Context, **given: Any) -> None:
@@ -118,8 +172,10 @@ def export_command(context: click.Context, **given: Any) -> None:
     if tally.duplicates:
         click.echo(f"{tally.duplicates} samples identical to one already written were left out")
     if tally.images_made or tally.images_reused:
-        click.echo(f"Screenshots resized or masked: {tally.images_made}; "
-                   f"{tally.images_reused} read from the copies kept before")  # fmt: skip
+        click.echo(
+            f"Screenshots resized or masked: {tally.images_made}; "
+            f"{tally.images_reused} read from the copies kept before"
+        )
     click.echo(f"Wrote {given['out']} (manifest.json lists every file and count)")
     if options.format == "easyr1" and options.storage == "files":
         click.echo(f"EasyR1 finds the screenshots with data.image_dir={Path(given['out']).resolve()}")
@@ -128,8 +184,10 @@ def export_command(context: click.Context, **given: Any) -> None:
 def left_out_lines(tally: Tally) -> list[str]:
     """What the prompt variant or --checked-boxes left out, by action."""
     lines = []
-    for counts, why in ((tally.unsayable, "the prompt variant's paper has no such action"),
-                        (tally.unchecked_boxes, "--checked-boxes: no person checked their target box")):  # fmt: skip
+    for counts, why in (
+        (tally.unsayable, "the prompt variant's paper has no such action"),
+        (tally.unchecked_boxes, "--checked-boxes: no person checked their target box"),
+    ):
         if counts:
             found = ", ".join(f"{count} {action}" for action, count in sorted(counts.items()))
             lines.append(f"Left out ({why}): {found}")
@@ -158,8 +216,11 @@ def withheld_judging(workspace: Workspace, person: str | None) -> frozenset[int]
     except LookupError as error:
         raise click.UsageError(str(error)) from None
     if hidden:
-        click.echo(f"Judge scores withheld from {len(hidden.trajectory_ids)} trajectories: {hidden.why()}; a "
-                   "selection by score leaves them out, whatever their scores.", err=True)  # fmt: skip
+        click.echo(
+            f"Judge scores withheld from {len(hidden.trajectory_ids)} trajectories: {hidden.why()}; a "
+            "selection by score leaves them out, whatever their scores.",
+            err=True,
+        )
     return hidden.trajectory_ids
 
 
@@ -176,35 +237,49 @@ def selected_steps(workspace: Workspace, given: dict[str, Any], levels: tuple[st
     except (LookupError, SelectionError) as error:
         raise click.UsageError(str(error)) from None
     if not kept.complete:
-        click.echo(f"Selection {run} is {kept.provenance['status']}: its steps without answers are not kept (run "
-                   "the same `trainer-bridge select` again to finish it).", err=True)  # fmt: skip
+        click.echo(
+            f"Selection {run} is {kept.provenance['status']}: its steps without answers are not kept (run "
+            "the same `trainer-bridge select` again to finish it).",
+            err=True,
+        )
     for level, count in kept.counts().items():
         click.echo(f"--keep {keep} keeps {count} steps of selection {run} at the {level} level", err=True)
     if "balanced" in kept.provenance:
         before = kept.provenance["balanced"]["action_level_before"]
-        click.echo(f"Balanced (GUI-R1): {kept.counts()['action']} of the {before} action-level steps sampled",
-                   err=True)  # fmt: skip
+        click.echo(f"Balanced (GUI-R1): {kept.counts()['action']} of the {before} action-level steps sampled", err=True)
     return {"keep_steps": kept.steps, "kept_by": kept.provenance}
 
 
 def export_options(given: dict[str, Any]) -> ExportOptions:
     try:
         space = model_space(
-            given["coords"], min_pixels=given["min_pixels"], max_pixels=given["max_pixels"],
+            given["coords"],
+            min_pixels=given["min_pixels"],
+            max_pixels=given["max_pixels"],
             image_scale=given["image_scale"],
-        )  # fmt: skip
+        )
         selected, splits = selection(given), split_plan(given)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     return ExportOptions(
-        stage=given["stage"], format=given["format_"], out=given["out"], space=space,
-        history_images=given["history_images"], after_errors=given["self_correction"],
-        instruction_level=given["instruction_level"], keep_duplicates=given["keep_duplicates"],
-        keep_pii=given["keep_pii"], privacy=given["privacy"], error_recovery=given["error_recovery"],
-        prompt_variant=prompt_variant(given["prompt_variant"]), image_cache=not given["no_image_cache"],
-        checked_boxes=given["checked_boxes"], selection=selected, splits=splits,
+        stage=given["stage"],
+        format=given["format_"],
+        out=given["out"],
+        space=space,
+        history_images=given["history_images"],
+        after_errors=given["self_correction"],
+        instruction_level=given["instruction_level"],
+        keep_duplicates=given["keep_duplicates"],
+        keep_pii=given["keep_pii"],
+        privacy=given["privacy"],
+        error_recovery=given["error_recovery"],
+        prompt_variant=prompt_variant(given["prompt_variant"]),
+        image_cache=not given["no_image_cache"],
+        checked_boxes=given["checked_boxes"],
+        selection=selected,
+        splits=splits,
         image_storage=given["image_storage"],
-    )  # fmt: skip
+    )
 
 
 def with_preset(context: click.Context, given: dict[str, Any]) -> dict[str, Any]:

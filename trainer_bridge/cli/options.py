@@ -41,30 +41,44 @@ def _options(*options: Callable[[F], F]) -> Callable[[F], F]:
 def split_options(default: str | None) -> Callable[[F], F]:
     """--split (None: the command decides), --split-by, --seed, --holdout-app, --holdout-tail."""
     return _options(
-        click.option("--split", "split_text", default=default, show_default=default is not None,
-                     help="e.g. train=0.8,val=0.1,test=0.1"),
+        click.option(
+            "--split",
+            "split_text",
+            default=default,
+            show_default=default is not None,
+            help="e.g. train=0.8,val=0.1,test=0.1",
+        ),
         click.option("--split-by", type=click.Choice(UNITS), default="trajectory", show_default=True),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the split."),
         click.option("--holdout-app", "holdout_apps", multiple=True, help="Put this app in the last split (repeat)."),
         click.option("--holdout-tail", type=click.IntRange(min=0), default=0, help="Hold out the N smallest apps."),
-    )  # fmt: skip
+    )
 
 
 def selection_options(reviews: tuple[str, ...], review_help: str) -> Callable[[F], F]:
     """--review (default `reviews`), --app, --id, --judge, --min-judge-score, --annotator, --since, --until."""
     return _options(
-        click.option("--review", "reviews", type=click.Choice(REVIEW_STATES), multiple=True, default=reviews,
-                     show_default=bool(reviews), help=review_help),
+        click.option(
+            "--review",
+            "reviews",
+            type=click.Choice(REVIEW_STATES),
+            multiple=True,
+            default=reviews,
+            show_default=bool(reviews),
+            help=review_help,
+        ),
         click.option("--app", "apps", multiple=True, help="Only these apps (repeat)."),
         click.option("--id", "ids", type=int, multiple=True, help="Only these trajectories (repeat)."),
         click.option("--judge", type=int, help="The judge whose scores are used (default: the newest)."),
-        click.option("--min-judge-score", type=click.IntRange(0, 4),
-                     help="Only trajectories the judge scored at least this."),
-        click.option("--annotator", "annotators", multiple=True,
-                     help="Only trajectories these people labelled (repeat)."),
+        click.option(
+            "--min-judge-score", type=click.IntRange(0, 4), help="Only trajectories the judge scored at least this."
+        ),
+        click.option(
+            "--annotator", "annotators", multiple=True, help="Only trajectories these people labelled (repeat)."
+        ),
         click.option("--since", type=DATE, help="Only trajectories collected on or after this date."),
         click.option("--until", type=DATE, help="Only trajectories collected before this date."),
-    )  # fmt: skip
+    )
 
 
 workspace_options = _options(
@@ -96,15 +110,23 @@ def opened_workspace(given: dict[str, Any], *, writes: bool) -> Iterator[Workspa
 def selection(given: dict[str, Any]) -> TrajectorySelection:
     """The trajectories the selection options pick (empty tuples: any)."""
     return TrajectorySelection(
-        review_states=tuple(given["reviews"]), apps=tuple(given["apps"]), trajectory_ids=tuple(given["ids"]),
-        judge_config_id=given["judge"], min_judge_score=given["min_judge_score"],
-        annotators=tuple(given["annotators"]), since=given["since"], until=given["until"],
-    )  # fmt: skip
+        review_states=tuple(given["reviews"]),
+        apps=tuple(given["apps"]),
+        trajectory_ids=tuple(given["ids"]),
+        judge_config_id=given["judge"],
+        min_judge_score=given["min_judge_score"],
+        annotators=tuple(given["annotators"]),
+        since=given["since"],
+        until=given["until"],
+    )
 
 
 def split_plan(given: dict[str, Any]) -> SplitPlan:
     """The split the split options ask for; no --split is the whole selection in one split, "train"."""
     return SplitPlan(
-        parse_fractions(given["split_text"] or WHOLE_DATASET_SPLIT), given["split_by"], given["seed"],
-        tuple(given["holdout_apps"]), given["holdout_tail"],
-    )  # fmt: skip
+        parse_fractions(given["split_text"] or WHOLE_DATASET_SPLIT),
+        given["split_by"],
+        given["seed"],
+        tuple(given["holdout_apps"]),
+        given["holdout_tail"],
+    )

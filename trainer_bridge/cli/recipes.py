@@ -56,12 +56,13 @@ def show_command(name: str, as_json: bool) -> None:
         raise click.BadParameter(str(error), param_hint="NAME") from None
     rows = settings(recipe)
     if as_json:
-        click.echo(json.dumps({"recipe": name, "paper": recipe.get("paper", ""), "settings": rows},
-                              ensure_ascii=False))  # fmt: skip
+        click.echo(json.dumps({"recipe": name, "paper": recipe.get("paper", ""), "settings": rows}, ensure_ascii=False))
         return
     click.echo(f"{name}: {recipe.get('description', '')}")
-    click.echo(f"paper: {recipe.get('paper', '') or 'none'}; script {recipe['script']}, trains on "
-               f"{recipe.get('stage', '')} exports")  # fmt: skip
+    click.echo(
+        f"paper: {recipe.get('paper', '') or 'none'}; script {recipe['script']}, trains on "
+        f"{recipe.get('stage', '')} exports"
+    )
     width = max(len(row["setting"]) for row in rows)
     for row in rows:
         click.echo(f"  {row['setting']:{width}}  {json.dumps(row['value'], ensure_ascii=False):>12}  {row['source']}")
@@ -72,8 +73,9 @@ def settings(recipe: dict[str, Any]) -> list[dict[str, Any]]:
     sources = recipe.get("sources") or {}
     rows = [
         {"setting": key, "value": value, "source": sources.get(key, "recipe")}
-        for key, value in recipe.items() if key not in DESCRIBING
-    ]  # fmt: skip
+        for key, value in recipe.items()
+        if key not in DESCRIBING
+    ]
     defaults = script_defaults(recipe["script"])
     for key in RELIED_ON.get(recipe["script"], ()):
         if key not in recipe and key in defaults:
@@ -91,5 +93,7 @@ def script_defaults(script: str) -> dict[str, Any]:
             found[item.name] = item.default
         elif item.default_factory is not dataclasses.MISSING:
             found[item.name] = item.default_factory()
-    return {key: value if isinstance(value, (int, float, str, bool, type(None))) else str(value)
-            for key, value in found.items()}  # fmt: skip
+    return {
+        key: value if isinstance(value, (int, float, str, bool, type(None))) else str(value)
+        for key, value in found.items()
+    }

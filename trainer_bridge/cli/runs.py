@@ -86,8 +86,13 @@ def follow_command(run_id: int, data_dir: Any, db_url: str | None) -> None:
 
 @runs_command.command("cancel")
 @click.argument("run_id", type=int)
-@click.option("--grace", type=click.FloatRange(min=0), default=GRACE_S, show_default=True,
-              help="Seconds the processes get to end after SIGTERM, before SIGKILL.")  # fmt: skip
+@click.option(
+    "--grace",
+    type=click.FloatRange(min=0),
+    default=GRACE_S,
+    show_default=True,
+    help="Seconds the processes get to end after SIGTERM, before SIGKILL.",
+)
 @workspace_options
 def cancel_command(run_id: int, grace: float, data_dir: Any, db_url: str | None) -> None:
     """Stop a run's whole process group (terminate, wait, kill) and mark it cancelled."""

@@ -72,21 +72,35 @@ def selection_job(given: dict[str, Any]) -> SelectionJob:
     """The job the options ask for; a usage error naming what is wrong."""
     try:
         settings = EvalSettings(
-            given_space(given), prompt_variant(given["prompt_variant"]), given["history_images"], given["temperature"],
-            given["samples"], _levels(given["levels"]),
-        )  # fmt: skip
+            given_space(given),
+            prompt_variant(given["prompt_variant"]),
+            given["history_images"],
+            given["temperature"],
+            given["samples"],
+            _levels(given["levels"]),
+        )
         return SelectionJob(
-            given["name"] or given["model"], settings, selection(given), given["reward"], given["pass_threshold"],
-            given["concurrency"], resume=not given["fresh"],
-        )  # fmt: skip
+            given["name"] or given["model"],
+            settings,
+            selection(given),
+            given["reward"],
+            given["pass_threshold"],
+            given["concurrency"],
+            resume=not given["fresh"],
+        )
     except ValueError as error:
         raise click.UsageError(str(error)) from None
 
 
 def _endpoint(given: dict[str, Any]) -> LLMConfig:
     try:
-        return LLMConfig(given["base_url"], given["model"], given["api_key_env"], timeout_s=given["timeout"],
-                         max_retries=given["retries"])  # fmt: skip
+        return LLMConfig(
+            given["base_url"],
+            given["model"],
+            given["api_key_env"],
+            timeout_s=given["timeout"],
+            max_retries=given["retries"],
+        )
     except ValueError as error:
         raise click.UsageError(str(error)) from None
 
@@ -96,18 +110,45 @@ def _endpoint(given: dict[str, Any]) -> LLMConfig:
 @click.option("--model", required=True, help="The model's name at that endpoint.")
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="Env var holding the key.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=120, show_default=True, help="Seconds per try.")
-@click.option("--retries", type=click.IntRange(0, 10), default=3, show_default=True,
-              help="Tries again after 429, 5xx and timeouts.")  # fmt: skip
-@click.option("--samples", type=click.IntRange(1, 64), required=True,
-              help="Answers per step (GUI-R1 samples 10; 0 < p < 1 needs at least 2).")  # fmt: skip
-@click.option("--temperature", type=click.FloatRange(0, 2), required=True,
-              help="Sampling temperature; --keep prone needs 0.7 or more (InfiGUI-R1: raised).")  # fmt: skip
-@click.option("--reward", type=click.Choice(STEP_REWARDS), default=DEFAULT_REWARD, show_default=True,
-              help="What scores each answer (action_reward: Mobile-R1's R_Act).")  # fmt: skip
-@click.option("--pass-threshold", type=float, default=DEFAULT_THRESHOLD, show_default=True,
-              help="A sample passes when its reward is at least this.")  # fmt: skip
-@click.option("--levels", default="task", show_default=True,
-              help="Instruction levels to ask: task, or task,action for --keep bottleneck (InfiGUI-R1).")  # fmt: skip
+@click.option(
+    "--retries",
+    type=click.IntRange(0, 10),
+    default=3,
+    show_default=True,
+    help="Tries again after 429, 5xx and timeouts.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(1, 64),
+    required=True,
+    help="Answers per step (GUI-R1 samples 10; 0 < p < 1 needs at least 2).",
+)
+@click.option(
+    "--temperature",
+    type=click.FloatRange(0, 2),
+    required=True,
+    help="Sampling temperature; --keep prone needs 0.7 or more (InfiGUI-R1: raised).",
+)
+@click.option(
+    "--reward",
+    type=click.Choice(STEP_REWARDS),
+    default=DEFAULT_REWARD,
+    show_default=True,
+    help="What scores each answer (action_reward: Mobile-R1's R_Act).",
+)
+@click.option(
+    "--pass-threshold",
+    type=float,
+    default=DEFAULT_THRESHOLD,
+    show_default=True,
+    help="A sample passes when its reward is at least this.",
+)
+@click.option(
+    "--levels",
+    default="task",
+    show_default=True,
+    help="Instruction levels to ask: task, or task,action for --keep bottleneck (InfiGUI-R1).",
+)
 @click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Requests at once.")
 @click.option("--name", help="A name for the run (default: the model's).")
 @click.option("--new", "fresh", is_flag=True, help="Start a new run instead of going on with the same one.")
@@ -115,12 +156,27 @@ def _endpoint(given: dict[str, Any]) -> LLMConfig:
 @click.option("--coords", type=click.Choice(MODEL_SPACE_NAMES), default="qwen2.5-vl", show_default=True)
 @click.option("--min-pixels", type=int, default=MIN_PIXELS, show_default=True, help="The processor's min_pixels.")
 @click.option("--max-pixels", type=int, default=MAX_PIXELS, show_default=True, help="The processor's max_pixels.")
-@click.option("--image-scale", type=float, default=DEFAULT_IMAGE_SCALE, show_default=True,
-              help="As the export's: 0.5 halves the screenshots (Mobile-R1 Appendix E).")  # fmt: skip
-@click.option("--history-images", type=click.IntRange(1), default=2, show_default=True,
-              help="Screenshots per request, the current one included (as the export's).")  # fmt: skip
-@click.option("--prompt-variant", type=click.Choice(PROMPT_VARIANTS), default=str(DEFAULT_PROMPT_VARIANT),
-              show_default=True, help="The system prompt, as the export's.")  # fmt: skip
+@click.option(
+    "--image-scale",
+    type=float,
+    default=DEFAULT_IMAGE_SCALE,
+    show_default=True,
+    help="As the export's: 0.5 halves the screenshots (Mobile-R1 Appendix E).",
+)
+@click.option(
+    "--history-images",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="Screenshots per request, the current one included (as the export's).",
+)
+@click.option(
+    "--prompt-variant",
+    type=click.Choice(PROMPT_VARIANTS),
+    default=str(DEFAULT_PROMPT_VARIANT),
+    show_default=True,
+    help="The system prompt, as the export's.",
+)
 @selection_options(reviews=("accepted",), review_help="Review states of the candidate trajectories (repeat).")
 @workspace_options
 def select_command(**given: Any) -> None:
@@ -142,8 +198,9 @@ def select_command(**given: Any) -> None:
         run = load_selection(workspace.database, result.evaluation_id)
     steps = result.requested // (job.settings.samples * len(job.settings.levels))
     if result.skipped:
-        click.echo(f"Went on with selection {result.evaluation_id}: {result.skipped} answers were there already",
-                   err=True)  # fmt: skip
+        click.echo(
+            f"Went on with selection {result.evaluation_id}: {result.skipped} answers were there already", err=True
+        )
     if steps == 0:
         click.echo("No labelled steps in the selected trajectories (see --review and the filters).", err=True)
     for line in summary_lines(run, steps):

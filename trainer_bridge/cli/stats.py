@@ -42,17 +42,28 @@ TITLES = {Counting.PAPER: ("Table 2 (Mobile-R1)", "Table 6 (Mobile-R1)"), Counti
 
 
 @click.command("stats")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Write CSV and PNG files into this folder (files of the same name are replaced).")  # fmt: skip
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write CSV and PNG files into this folder (files of the same name are replaced).",
+)
 @split_options(default=None)
-@selection_options(reviews=(), review_help="Review states (repeat; default: every state, of which Table 2 counts "
-                   "the accepted).")  # fmt: skip
-@click.option("--every-row", is_flag=True,
-              help="Count every trajectory and every step row. By default the figures are Mobile-R1 Table 2's: the "
-                   "accepted trajectories and their annotated steps (as `annotator stats`).")  # fmt: skip
-@click.option("--as", "person", metavar="NAME",
-              help=f"Who asks (default: ${PERSON_ENV}, else your login name when the workspace knows it): a study's "
-                   "raters get no judge-score selection of its trajectories while it is being rated.")  # fmt: skip
+@selection_options(
+    reviews=(), review_help="Review states (repeat; default: every state, of which Table 2 counts the accepted)."
+)
+@click.option(
+    "--every-row",
+    is_flag=True,
+    help="Count every trajectory and every step row. By default the figures are Mobile-R1 Table 2's: the "
+    "accepted trajectories and their annotated steps (as `annotator stats`).",
+)
+@click.option(
+    "--as",
+    "person",
+    metavar="NAME",
+    help=f"Who asks (default: ${PERSON_ENV}, else your login name when the workspace knows it): a study's "
+    "raters get no judge-score selection of its trajectories while it is being rated.",
+)
 @workspace_options
 def stats_command(**given: Any) -> None:
     """Dataset statistics per split: Mobile-R1 Table 2 and Table 6, trajectory lengths, action types.

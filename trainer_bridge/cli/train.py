@@ -62,7 +62,7 @@ class BadInput(click.ClickException):
 @click.option("--dry-run", is_flag=True, help="Print the command and exit (nothing is started or recorded).")
 @click.option("--detach", is_flag=True, help="Return once the run is recorded; a background process follows it.")
 @workspace_options
-def train_command(**given: Any) -> None:  # fmt: skip
+def train_command(**given: Any) -> None:
     """Launch a training recipe with accelerate, recorded and followed in the workspace's database.
 
     RECIPE is a shipped recipe (tiny-sft, tiny-grpo, tiny-grpo-task, mobile-r1-stage1|2|3, ui-r1, gui-r1, ui-agile,
@@ -102,8 +102,9 @@ def _plan(given: dict[str, Any]) -> Plan:
         check_no_credentials(config)
         check_keys(given["recipe"], config, sets)
         gpus = given["gpus"] if given["gpus"] is not None else (0 if config.get("use_cpu") else 1)
-        topology = Topology(gpus, given["nodes"], given["node_rank"], given["main_host"], given["main_port"],
-                            given["deepspeed"])  # fmt: skip
+        topology = Topology(
+            gpus, given["nodes"], given["node_rank"], given["main_host"], given["main_port"], given["deepspeed"]
+        )
         topology.check()
         workspace_dir = Path(given["data_dir"] or default_data_dir()).resolve()
         config = with_rollout_workspace(config, topology, workspace_dir, given["db_url"])
@@ -135,6 +136,11 @@ def _printer(plan: Plan) -> Any:
 def start_follower(run_id: int, workspace: Workspace) -> None:
     """A background process (its own session: it outlives this command and a closed terminal) that follows the run."""
     env = os.environ | {DATA_DIR_ENV: str(workspace.data_dir), DB_URL_ENV: workspace.database.url}
-    subprocess.Popen([sys.executable, "-m", "trainer_bridge.launch.follower", str(run_id)], env=env,
-                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                     start_new_session=True)  # fmt: skip
+    subprocess.Popen(
+        [sys.executable, "-m", "trainer_bridge.launch.follower", str(run_id)],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )

@@ -73,9 +73,14 @@ class DecomposedGroundingPolicy:
         if selector is not None:
             self._clients.append(LLMClient(selector, api_key=api_key))
         self.grounding = DecomposedGrounding(
-            self._clients[0], selector=self._clients[-1], space=space, layout=layout, crop_share=crop_share,
-            swipes=swipes, concurrency=concurrency,
-        )  # fmt: skip
+            self._clients[0],
+            selector=self._clients[-1],
+            space=space,
+            layout=layout,
+            crop_share=crop_share,
+            swipes=swipes,
+            concurrency=concurrency,
+        )
 
     def describe(self) -> dict[str, Any]:
         return self.inner.describe() | {USAGE_KEY: self.grounding.settings()}

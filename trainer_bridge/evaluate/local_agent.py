@@ -38,22 +38,33 @@ class LocalAgent:
         self.shown, self.temperature, self.lock = shown, temperature, threading.Lock()
         described = self.policy.describe()
         # Collection records who acted by model name and endpoint: the folder stands for the endpoint.
-        self.endpoint = LLMConfig(base_url=f"in-process:{described['path']}", model=described["model"],
-                                  temperature=temperature, max_tokens=max_new_tokens)  # fmt: skip
+        self.endpoint = LLMConfig(
+            base_url=f"in-process:{described['path']}",
+            model=described["model"],
+            temperature=temperature,
+            max_tokens=max_new_tokens,
+        )
         self.description: dict[str, Any] = described | {"temperature": temperature}
 
     def decider(self) -> AgentDecider:
         from trainer_bridge.train.task_policy import PolicyChat
 
         chat = PolicyChat(
-            self.policy.model, self.policy.processor, self.lock, name=self.endpoint.model,
-            temperature=self.temperature, max_new_tokens=self.policy.max_new_tokens, keep=False,
-        )  # fmt: skip
+            self.policy.model,
+            self.policy.processor,
+            self.lock,
+            name=self.endpoint.model,
+            temperature=self.temperature,
+            max_new_tokens=self.policy.max_new_tokens,
+            keep=False,
+        )
         return AgentDecider(
-            chat, history_images=self.shown.history_images,  # type: ignore[arg-type]  # PolicyChat answers as a client
+            chat,  # type: ignore[arg-type]  # PolicyChat answers as a client
+            history_images=self.shown.history_images,
             resize=ResizeConfig(min_pixels=self.shown.min_pixels, max_pixels=self.shown.max_pixels),
-            prompt_variant=prompt_variant(self.shown.prompt_variant), image_scale=self.shown.image_scale,
-        )  # fmt: skip
+            prompt_variant=prompt_variant(self.shown.prompt_variant),
+            image_scale=self.shown.image_scale,
+        )
 
     def close(self) -> None:
         self.policy.close()

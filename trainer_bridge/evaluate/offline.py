@@ -17,7 +17,6 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from typing import Any
 from annotator.domain.model_space import ModelSpace
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.imaging.kept_copies import CACHE_FOLDER
+from annotator.llm.batch import BatchResult, Outcome, Progress, StopBatch, run_batch
 from annotator.storage import evaluations
 from annotator.storage.blobs import BlobError
 from annotator.storage.evaluations import PredictionRecord
@@ -40,7 +40,6 @@ from trainer_bridge.export.record import TrainingRecord, training_records
 from trainer_bridge.export.sft import ImageRef, Sample, at_level
 
 LEVELS = ("task", "action")
-UNAVAILABLE_IN_A_ROW = 3  # or the concurrency, if higher: a few failed requests are not an outage
 
 
 @dataclass(frozen=True)
@@ -74,12 +73,17 @@ class EvalSettings:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "coords": self.space.name, "min_pixels": self.space.resize.min_pixels,
-            "max_pixels": self.space.resize.max_pixels, "image_scale": self.space.image_scale,
-            "prompt_variant": str(self.prompt_variant), "history_images": self.history_images,
-            "temperature": self.temperature, "samples": self.samples, "levels": list(self.levels),
+            "coords": self.space.name,
+            "min_pixels": self.space.resize.min_pixels,
+            "max_pixels": self.space.resize.max_pixels,
+            "image_scale": self.space.image_scale,
+            "prompt_variant": str(self.prompt_variant),
+            "history_images": self.history_images,
+            "temperature": self.temperature,
+            "samples": self.samples,
+            "levels": list(self.levels),
             "privacy": self.privacy,
-        } | ({"greedy_first": True} if self.first_sampled else {})  # fmt: skip
+        } | ({"greedy_first": True} if self.first_sampled else {})
 
 
 @dataclass(frozen=True)
@@ -150,27 +154,17 @@ def _items(records: list[TrainingRecord], settings: EvalSettings) -> Iterator[_I
                 yield _Item(sample, level, index)
 
 
-class _Tally:
-    def __init__(self, total: int, stop: threading.Event, unavailable_limit: int) -> None:
-        self.lock, self.stop, self.total, self.unavailable_limit = threading.Lock(), stop, total, unavailable_limit
-        self.done = self.answered = self.failed = self.in_a_row = 0
-        self.abort: str | None = None
+def _reporting(on_progress: Callable[[EvalProgress], None]) -> Callable[[Progress[_Item, None]], None]:
+    def report(progress: Progress[_Item, None]) -> None:
+        tally = progress.tally
+        on_progress(EvalProgress(tally.done, progress.total, tally.succeeded, tally.failed))
 
-    def count(self, record: PredictionRecord, unavailable: bool) -> EvalProgress:
-        with self.lock:
-            self.done += 1
-            self.answered += record.error is None
-            self.failed += record.error is not None
-            self.in_a_row = self.in_a_row + 1 if unavailable else 0
-            if self.in_a_row >= self.unavailable_limit and self.abort is None:
-                self.abort = f"the policy's endpoint stayed unavailable: {record.error}"
-                self.stop.set()
-            return EvalProgress(self.done, self.total, self.answered, self.failed)
+    return report
 
-    def refuse(self, message: str) -> None:
-        with self.lock:
-            self.abort = self.abort or message
-            self.stop.set()
+
+def _key(item: _Item) -> tuple[int, str, int]:
+    """What an answered request is stored under: (step, level, sample)."""
+    return item.sample.record.step_id, item.level, item.index
 
 
 class OfflineEvaluation:
@@ -192,61 +186,70 @@ class OfflineEvaluation:
         settings = job.settings.as_json() | job.extra
         selection = job.selection.as_json()
         evaluation_id, resumed = evaluations.start_or_resume(
-            db, kind=job.kind, name=job.name, policy=self.policy.describe(), settings=settings, selection=selection,
-            fingerprint=fingerprint(job.kind, self.policy.describe(), settings, selection, job.name), resume=job.resume,
-        )  # fmt: skip
+            db,
+            kind=job.kind,
+            name=job.name,
+            policy=self.policy.describe(),
+            settings=settings,
+            selection=selection,
+            fingerprint=fingerprint(job.kind, self.policy.describe(), settings, selection, job.name),
+            resume=job.resume,
+        )
         try:
             items = list(_items(list(step_records(self.workspace, job.selection)), job.settings))
-            done = evaluations.answered(db, evaluation_id)
-            todo = [item for item in items if (item.sample.record.step_id, item.level, item.index) not in done]
-            stop = stop or threading.Event()
-            tally = _Tally(len(todo), stop, max(UNAVAILABLE_IN_A_ROW, job.concurrency))
-            interrupted = self._ask_all(evaluation_id, todo, tally, stop, on_progress)
+            result = self._ask_all(evaluation_id, items, on_progress, stop)
         except BaseException as error:
             reason = f"stopped by an error: {error!r}"
             evaluations.finish(db, evaluation_id, status="failed", message=reason, summary=None)
-            self.images.close()
             raise
-        self.images.close()
-        status = "failed" if tally.abort else "stopped" if tally.done < len(todo) else "complete"
-        if interrupted is not None:
-            status = "stopped" if isinstance(interrupted, KeyboardInterrupt) else "failed"
-        message = tally.abort or (f"interrupted: {interrupted!r}" if interrupted is not None else None)
+        finally:
+            self.images.close()
         summary = evaluation_summary(db, evaluation_id, job.seen_apps, job.settings.levels, job.settings.first_sampled)
-        evaluations.finish(db, evaluation_id, status=status, message=message, summary=summary)
-        if interrupted is not None:
-            raise interrupted
+        evaluations.finish(db, evaluation_id, status=result.status, message=result.message, summary=summary)
+        result.raise_interruption()
         return EvalResult(
-            evaluation_id, resumed, len(items), len(items) - len(todo), tally.answered, tally.failed, status,
-            message, summary, time.perf_counter() - started,
-        )  # fmt: skip
+            evaluation_id,
+            resumed,
+            len(items),
+            result.resumed,
+            result.tally.succeeded,
+            result.tally.failed,
+            result.status,
+            result.message,
+            summary,
+            time.perf_counter() - started,
+        )
 
     def _ask_all(
-        self, evaluation_id: int, todo: list[_Item], tally: _Tally, stop: threading.Event,
+        self,
+        evaluation_id: int,
+        items: list[_Item],
         on_progress: Callable[[EvalProgress], None] | None,
-    ) -> BaseException | None:  # fmt: skip
-        def work(item: _Item) -> None:
-            if stop.is_set():
-                return
+        stop: threading.Event | None,
+    ) -> BatchResult[_Item]:
+        """Every item not answered before, asked, scored and stored as it arrives."""
+        answered = evaluations.answered(self.workspace.database, evaluation_id)
+
+        def ask(item: _Item) -> Outcome[None]:
             try:
                 record, unavailable = self._ask(item)
-            except PolicyRejected as error:
-                tally.refuse(f"the policy refused the request: {error}")
-                return
+            except PolicyRejected as error:  # nothing is stored: the next run asks again
+                raise StopBatch(f"the policy refused the request: {error}") from error
             evaluations.save_prediction(self.workspace.database, evaluation_id, record)
-            progress = tally.count(record, unavailable)
-            if on_progress is not None:
-                on_progress(progress)
+            if record.error is not None:
+                return Outcome.failed(record.error, unavailable=unavailable)
+            return Outcome.done()
 
-        with ThreadPoolExecutor(self.job.concurrency, thread_name_prefix="evaluate") as pool:
-            futures = [pool.submit(work, item) for item in todo]
-            try:
-                for future in futures:
-                    future.result()  # a bug of ours surfaces here instead of vanishing in a thread
-            except BaseException as error:  # Ctrl+C or that bug: the queued ones are not asked, the run is kept
-                stop.set()
-                return error
-        return None
+        return run_batch(
+            items,
+            ask,
+            workers=self.job.concurrency,
+            already_done=lambda item: _key(item) in answered,
+            on_progress=_reporting(on_progress) if on_progress else None,
+            cancel=stop,
+            endpoint="the policy's endpoint",
+            thread_name="evaluate",
+        )
 
     def _screenshot(self, record: TrainingRecord) -> bytes:
         """The current screen at the phone's own pixels, its privacy regions masked as in the policy's images (for
@@ -272,7 +275,16 @@ class OfflineEvaluation:
         scored = score_reply(answer.text, sample.ground_truth, settings.space, record.screen, settings.prompt_variant)
         reward = self.job.reward(answer.text, sample) if self.job.reward is not None else None
         return PredictionRecord(
-            **key, reply=answer.text, predicted=scored.predicted, error=None, format_ok=scored.format_ok,
-            type_match=scored.type_match, exact_match=scored.exact_match, grounded=scored.grounded,
-            step_success=scored.step_success, reward=reward, latency_ms=answer.latency_ms, usage=answer.usage,
-        ), False  # fmt: skip
+            **key,
+            reply=answer.text,
+            predicted=scored.predicted,
+            error=None,
+            format_ok=scored.format_ok,
+            type_match=scored.type_match,
+            exact_match=scored.exact_match,
+            grounded=scored.grounded,
+            step_success=scored.step_success,
+            reward=reward,
+            latency_ms=answer.latency_ms,
+            usage=answer.usage,
+        ), False

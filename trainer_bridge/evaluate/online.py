@@ -72,24 +72,36 @@ class OnlineJob:
         if self.runs < 1 or self.max_steps < 1 or self.history_images < 1:
             raise ValueError(f"runs, max_steps and history_images: at least 1, got {self}")
         if prompt_variant(self.prompt_variant) not in MOBILE_R1_VARIANTS:  # a clear error now, not in every worker
-            raise ValueError(f"prompt variant {self.prompt_variant}: the phone is driven with Mobile-R1 replies "
-                             f"({', '.join(MOBILE_R1_VARIANTS)}); a paper's variant is evaluated offline")  # fmt: skip
+            raise ValueError(
+                f"prompt variant {self.prompt_variant}: the phone is driven with Mobile-R1 replies "
+                f"({', '.join(MOBILE_R1_VARIANTS)}); a paper's variant is evaluated offline"
+            )
 
     def settings(self, endpoint: LLMConfig) -> dict[str, Any]:
         """What decides the rollouts and their verdicts: part of the evaluation's fingerprint."""
         judge = self.judge and {
-            "model": self.judge.model, "prompt": self.judge.prompt, "fingerprint": self.judge.settings().fingerprint()
-        }  # fmt: skip
+            "model": self.judge.model,
+            "prompt": self.judge.prompt,
+            "fingerprint": self.judge.settings().fingerprint(),
+        }
         return {
-            "max_steps": self.max_steps, "history_images": self.history_images, "prompt_variant": self.prompt_variant,
-            "temperature": endpoint.temperature, "seed": endpoint.seed, "judge": judge,
-            "start": "reset where the phone can, then the app restarted" if self.restart_app
+            "max_steps": self.max_steps,
+            "history_images": self.history_images,
+            "prompt_variant": self.prompt_variant,
+            "temperature": endpoint.temperature,
+            "seed": endpoint.seed,
+            "judge": judge,
+            "start": "reset where the phone can, then the app restarted"
+            if self.restart_app
             else "reset where the phone can, on the home screen",
-        }  # fmt: skip
+        }
 
     def items(self) -> list[Item]:
-        return [Item(iid, text, app, run, self.restart_app) for iid, text, app in self.instructions
-                for run in range(self.runs)]  # fmt: skip
+        return [
+            Item(iid, text, app, run, self.restart_app)
+            for iid, text, app in self.instructions
+            for run in range(self.runs)
+        ]
 
 
 @dataclass(frozen=True)
@@ -144,9 +156,13 @@ class OnlineEvaluation:
     """One run of a job with a policy endpoint on phones; `run` may be called once."""
 
     def __init__(
-        self, workspace: Workspace, endpoint: LLMConfig, devices: list[AndroidDevice], job: OnlineJob,
+        self,
+        workspace: Workspace,
+        endpoint: LLMConfig,
+        devices: list[AndroidDevice],
+        job: OnlineJob,
         local: LocalAgent | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """`local`: a model asked in this process instead of `endpoint` (which then only names it)."""
         serials = [device.serial for device in devices]
         if not devices or len(set(serials)) != len(serials):
@@ -154,9 +170,11 @@ class OnlineEvaluation:
         self.workspace, self.endpoint, self.devices, self.job = workspace, endpoint, devices, job
         self.local = local
         self.settings = Settings(
-            max_steps=job.max_steps, history_images=job.history_images, prompt_variant=job.prompt_variant,
+            max_steps=job.max_steps,
+            history_images=job.history_images,
+            prompt_variant=job.prompt_variant,
             restart_app=True,
-        )  # fmt: skip
+        )
 
     def run(
         self, on_progress: Callable[[OnlineProgress], None] | None = None, stop: threading.Event | None = None
@@ -168,10 +186,15 @@ class OnlineEvaluation:
         settings = job.settings(self.endpoint)
         ids = sorted({iid for iid, _, _ in job.instructions})
         evaluation_id, resumed = evaluations.start_or_resume(
-            db, kind="online", name=job.name, policy=policy, settings=settings,
+            db,
+            kind="online",
+            name=job.name,
+            policy=policy,
+            settings=settings,
             selection={"instructions": ids, "runs": job.runs},
-            fingerprint=fingerprint("online", policy, settings, {"instructions": ids}), resume=job.resume,
-        )  # fmt: skip
+            fingerprint=fingerprint("online", policy, settings, {"instructions": ids}),
+            resume=job.resume,
+        )
         try:
             stored = {(r.instruction_id, r.run): r for r in evaluations.rollouts(db, evaluation_id)}
             items = job.items()
@@ -187,9 +210,14 @@ class OnlineEvaluation:
         return self._finish(evaluation_id, resumed, items, board, interrupted, started)
 
     def _finish(
-        self, evaluation_id: int, resumed: bool, items: list[Item], board: _Board, interrupted: BaseException | None,
+        self,
+        evaluation_id: int,
+        resumed: bool,
+        items: list[Item],
+        board: _Board,
+        interrupted: BaseException | None,
         started: float,
-    ) -> OnlineResult:  # fmt: skip
+    ) -> OnlineResult:
         db = self.workspace.database
         stored = evaluations.rollouts(db, evaluation_id)
         states = {(r.instruction_id, r.run): state(r) for r in stored}
@@ -201,14 +229,27 @@ class OnlineEvaluation:
             raise interrupted
         skipped = len(items) - board.total
         return OnlineResult(
-            evaluation_id, resumed, len(items), skipped, board.done, left, status, message, summary,
-            tuple(board.lost), time.perf_counter() - started, stored,
-        )  # fmt: skip
+            evaluation_id,
+            resumed,
+            len(items),
+            skipped,
+            board.done,
+            left,
+            status,
+            message,
+            summary,
+            tuple(board.lost),
+            time.perf_counter() - started,
+            stored,
+        )
 
     def _run_all(
-        self, evaluation_id: int, board: _Board, to_judge: list[RolloutRecord],
+        self,
+        evaluation_id: int,
+        board: _Board,
+        to_judge: list[RolloutRecord],
         on_progress: Callable[[OnlineProgress], None] | None,
-    ) -> BaseException | None:  # fmt: skip
+    ) -> BaseException | None:
         judged_for = {"evaluation": evaluation_id}
         judge = RolloutJudge(self.workspace, self.job.judge, self.endpoint, judged_for) if self.job.judge else None
 
@@ -224,8 +265,10 @@ class OnlineEvaluation:
             store(judge.verdict(record))
 
         # Judging waits on an endpoint, not on a phone: it runs beside the phones, which go on with the next rollout.
-        with ThreadPoolExecutor(len(self.devices), "online-phone") as phones, \
-                ThreadPoolExecutor(len(self.devices), "online-judge") as judges:  # fmt: skip
+        with (
+            ThreadPoolExecutor(len(self.devices), "online-phone") as phones,
+            ThreadPoolExecutor(len(self.devices), "online-judge") as judges,
+        ):
 
             def hand_to_judge(record: RolloutRecord) -> None:
                 store(record)  # stored first: a run killed before the judge answers only judges it next time
@@ -248,9 +291,12 @@ class OnlineEvaluation:
         return None
 
     def _work(
-        self, device: AndroidDevice, board: _Board, store: Callable[[RolloutRecord], None],
+        self,
+        device: AndroidDevice,
+        board: _Board,
+        store: Callable[[RolloutRecord], None],
         hand_to_judge: Callable[[RolloutRecord], None],
-    ) -> None:  # fmt: skip
+    ) -> None:
         """One phone's worker: rollouts from the queue until it is empty, the run stops or the phone goes away."""
         runner = RolloutRunner(
             self.workspace,

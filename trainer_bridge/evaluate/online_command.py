@@ -27,11 +27,25 @@ class OnlineError(RuntimeError):
 
 
 def run_online_command(
-    workspace: Workspace, endpoint: LLMConfig, *, device_serials: tuple[str, ...], adb_port: int | None,
-    app: tuple[str, ...], instruction_ids: tuple[int, ...], runs: int, max_steps: int, history_images: int,
-    prompt_variant: str, judge_model: str | None, judge_base_url: str | None, name: str | None, resume: bool,
-    on_progress: Callable[[OnlineProgress], None] | None, local: LocalAgent | None = None, restart_app: bool = True,
-) -> OnlineResult:  # fmt: skip
+    workspace: Workspace,
+    endpoint: LLMConfig,
+    *,
+    device_serials: tuple[str, ...],
+    adb_port: int | None,
+    app: tuple[str, ...],
+    instruction_ids: tuple[int, ...],
+    runs: int,
+    max_steps: int,
+    history_images: int,
+    prompt_variant: str,
+    judge_model: str | None,
+    judge_base_url: str | None,
+    name: str | None,
+    resume: bool,
+    on_progress: Callable[[OnlineProgress], None] | None,
+    local: LocalAgent | None = None,
+    restart_app: bool = True,
+) -> OnlineResult:
     """Run the policy at `endpoint` (or the `local` model it names) on the phones over the instructions; nothing is
     printed."""
     chosen = choose_instructions(workspace, app, instruction_ids)
@@ -40,10 +54,16 @@ def run_online_command(
     judge = OnlineJudge(judge_model, judge_base_url) if judge_model else None
     try:
         job = OnlineJob(
-            name or f"{endpoint.model} on phones", chosen, runs=runs, max_steps=max_steps,
-            history_images=history_images, prompt_variant=prompt_variant, judge=judge, resume=resume,
+            name or f"{endpoint.model} on phones",
+            chosen,
+            runs=runs,
+            max_steps=max_steps,
+            history_images=history_images,
+            prompt_variant=prompt_variant,
+            judge=judge,
+            resume=resume,
             restart_app=restart_app,
-        )  # fmt: skip
+        )
     except ValueError as error:
         raise OnlineError(str(error)) from None
     devices = choose_devices(device_serials, adb_port)

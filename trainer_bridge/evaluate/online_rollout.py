@@ -79,9 +79,15 @@ class RolloutRunner:
     """Runs rollouts on one phone, one at a time, with a decider of its own (its history is per run)."""
 
     def __init__(
-        self, workspace: Workspace, device: AndroidDevice, endpoint: LLMConfig, settings: Settings,
-        stop: threading.Event, judged: bool, decider: AgentDecider | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        workspace: Workspace,
+        device: AndroidDevice,
+        endpoint: LLMConfig,
+        settings: Settings,
+        stop: threading.Event,
+        judged: bool,
+        decider: AgentDecider | None = None,
+    ) -> None:
         """`decider`: the policy's own (a model being trained asks in its process); else one on `endpoint`."""
         self.workspace, self.device, self.settings, self.stop, self.judged = workspace, device, settings, stop, judged
         variant = prompt_variant(settings.prompt_variant)
@@ -106,9 +112,14 @@ class RolloutRunner:
             return Rollout(None, phone_lost=f"before the rollout: {error}")
         settings = replace(self.settings, restart_app=item.restart_app, reset_phone=False)
         run = CollectionRun(
-            self.workspace, self.device, self.decider, settings=settings, packages=self.packages, stop=self.stop,
+            self.workspace,
+            self.device,
+            self.decider,
+            settings=settings,
+            packages=self.packages,
+            stop=self.stop,
             after_record=self.screens.prepare,
-        )  # fmt: skip
+        )
         result = run.start(Task(item.instruction_id, item.text, item.app), self.collector)
         if result.status == TrajectoryStatus.INTERRUPTED:
             return self._unfinished(item, result)
@@ -129,9 +140,18 @@ class RolloutRunner:
         self, item: Item, result: RunResult, *, claimed: bool | None, error: str | None = None
     ) -> RolloutRecord:
         return RolloutRecord(
-            item.instruction_id, item.run, result.trajectory_id, self.device.serial, result.steps, str(result.stop),
-            claimed_success=claimed, checked_by=None, done=None, judge_score=None, error=error,
-        )  # fmt: skip
+            item.instruction_id,
+            item.run,
+            result.trajectory_id,
+            self.device.serial,
+            result.steps,
+            str(result.stop),
+            claimed_success=claimed,
+            checked_by=None,
+            done=None,
+            judge_score=None,
+            error=error,
+        )
 
     def _unfinished(self, item: Item, result: RunResult) -> Rollout:
         """The run stopped before it ended: close its trajectory (kept for review) and say why."""

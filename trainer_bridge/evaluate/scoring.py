@@ -69,9 +69,12 @@ def truth_point(truth: dict[str, Any]) -> Any:
 
 
 def score_reply(
-    reply: str, truth: dict[str, Any], space: ModelSpace, screen: ScreenSize,
+    reply: str,
+    truth: dict[str, Any],
+    space: ModelSpace,
+    screen: ScreenSize,
     variant: PromptVariant = DEFAULT_PROMPT_VARIANT,
-) -> ReplyScore:  # fmt: skip
+) -> ReplyScore:
     """`truth`: the grpo-action columns of the step (`trainer_bridge.export.grpo.ground_truth`); `screen`: the
     step's screenshot size; `variant`: the prompt the model was asked with, whose answer format is scored.
     Never raises on a malformed reply: it scores False everywhere."""

@@ -58,9 +58,15 @@ def interval(numerators: Sequence[int], denominators: Sequence[int]) -> list[flo
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # degenerate resamples warn; the percentile interval is still right
         result = stats.bootstrap(
-            (top, bottom), _ratio_of_sums, paired=True, vectorized=True, confidence_level=CONFIDENCE,
-            n_resamples=RESAMPLES, method="percentile", rng=np.random.default_rng(SEED),
-        )  # fmt: skip
+            (top, bottom),
+            _ratio_of_sums,
+            paired=True,
+            vectorized=True,
+            confidence_level=CONFIDENCE,
+            n_resamples=RESAMPLES,
+            method="percentile",
+            rng=np.random.default_rng(SEED),
+        )
     low, high = result.confidence_interval
     return [float(low), float(high)]
 

@@ -37,9 +37,13 @@ class ExportImages:
     sha256's first two characters)."""
 
     def __init__(
-        self, blobs: BlobStore, folder: Path, mask: str | None = "blur", cache: Path | None = None,
+        self,
+        blobs: BlobStore,
+        folder: Path,
+        mask: str | None = "blur",
+        cache: Path | None = None,
         workers: int | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """`mask`: how privacy regions are hidden (`blur`, `black`), or None to leave them as they are.
         `cache`: where copies made are kept for the next export (None: nowhere)."""
         self.blobs, self.folder, self.mask, self.copies = blobs, folder, mask, KeptCopies(cache)

@@ -1,23 +1,31 @@
-"""`manifest.json`: what an export holds and how it was made; no clock time in it, so that the same inputs
+"""An export's manifest (annotator.domain.export_manifest): the counts taken as samples are built, the files'
+hashes, and the manifest made from them and the export's options; no clock time in it, so that the same inputs
 and options give byte-identical files."""
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from annotator import __version__
 from annotator.domain.agent_conversation import PAPER_ACTIONS, paper_action_name
+from annotator.domain.export_manifest import (
+    FORMAT_VERSION,
+    MANIFEST_FILE,
+    ExportedFile,
+    ExportManifest,
+    write_export_manifest,
+)
 from annotator.domain.prompts import DEFAULT_PROMPT_VARIANT, PromptVariant
 from annotator.domain.target_box import BoxProvenance, action_point
 from annotator.storage.workspace import Workspace
 from trainer_bridge.export.privacy import PiiTally
 from trainer_bridge.export.sft import Sample
 
-MANIFEST = "manifest.json"
+if TYPE_CHECKING:  # run.py imports this module
+    from trainer_bridge.export.run import ExportOptions
 
 
 class Tally:
@@ -90,35 +98,48 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def file_hashes(folder: Path, known: dict[str, str]) -> list[dict[str, Any]]:
+def file_hashes(folder: Path, known: dict[str, str]) -> tuple[ExportedFile, ...]:
     """Every file but the manifest, with its size and sha256 (`known`: hashes taken as the files were written)."""
-    files = sorted(path for path in folder.rglob("*") if path.is_file() and path.name != MANIFEST)
+    files = sorted(path for path in folder.rglob("*") if path.is_file() and path.name != MANIFEST_FILE)
     listed = []
     for path in files:
         name = path.relative_to(folder).as_posix()
-        sha = known.get(name) or file_sha256(path)
-        listed.append({"path": name, "bytes": path.stat().st_size, "sha256": sha})
-    return listed
+        listed.append(ExportedFile(name, path.stat().st_size, known.get(name) or file_sha256(path)))
+    return tuple(listed)
+
+
+def export_manifest(
+    folder: Path, workspace: Workspace, options: ExportOptions, tally: Tally, known: dict[str, str]
+) -> ExportManifest:
+    """The manifest of the export built in `folder` with `options`."""
+    return ExportManifest(
+        stage=options.stage,
+        format=options.format,
+        coords=options.space.name,
+        min_pixels=options.space.resize.min_pixels,
+        max_pixels=options.space.resize.max_pixels,
+        image_scale=options.space.image_scale,
+        history_images=options.history_images,
+        instruction_level=options.instruction_level,
+        prompt_variant=str(options.prompt_variant),
+        image_storage=options.storage,
+        more_options=options.more_options(),
+        counts=tally.as_json(),
+        files=file_hashes(folder, known),
+        code_version=__version__,
+        source_database=workspace.database.safe_url,
+        format_version=FORMAT_VERSION,
+        duplicates_left_out=tally.duplicates,
+        unsayable_left_out=dict(sorted(tally.unsayable.items())),
+        unchecked_boxes_left_out=dict(sorted(tally.unchecked_boxes.items())),
+        pii_scrubbed=tally.pii.as_dict(),
+        images_with_privacy_regions_masked=tally.masked_images,
+    )
 
 
 def write_manifest(
-    folder: Path, workspace: Workspace, options: dict[str, Any], tally: Tally, known: dict[str, str], image_storage: str
-) -> None:
-    """`image_storage`: `embedded` (each row holds its screenshots' bytes) or `files` (rows name files in `images/`)."""
-    manifest = {
-        "format_version": 1,
-        "code_version": __version__,
-        "source_database": workspace.database.safe_url,
-        "options": options,
-        "prompt_variant": options["prompt_variant"],  # the system prompt's text: evaluate with the same
-        "counts": tally.as_json(),
-        "duplicates_left_out": tally.duplicates,
-        "unsayable_left_out": dict(sorted(tally.unsayable.items())),  # by action: the variant's paper has no word
-        "unchecked_boxes_left_out": dict(sorted(tally.unchecked_boxes.items())),  # by action (--checked-boxes)
-        "pii_scrubbed": tally.pii.as_dict(),
-        "images_with_privacy_regions_masked": tally.masked_images,
-        "image_storage": image_storage,
-        "files": file_hashes(folder, known),
-    }
-    text = json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-    (folder / MANIFEST).write_text(text, encoding="utf-8")
+    folder: Path, workspace: Workspace, options: ExportOptions, tally: Tally, known: dict[str, str]
+) -> ExportManifest:
+    manifest = export_manifest(folder, workspace, options, tally, known)
+    write_export_manifest(folder, manifest)
+    return manifest

@@ -87,18 +87,22 @@ class ExportOptions:
     def storage(self) -> str:
         return self.image_storage or IMAGE_STORAGES[self.format][0]
 
-    def as_json(self) -> dict[str, object]:
-        return {
-            "stage": self.stage, "format": self.format, "coords": self.space.name,
-            "min_pixels": self.space.resize.min_pixels, "max_pixels": self.space.resize.max_pixels,
-            "image_scale": self.space.image_scale, "history_images": self.history_images,
-            "after_errors": self.after_errors, "instruction_level": self.instruction_level,
-            "keep_duplicates": self.keep_duplicates, "keep_pii": self.keep_pii, "privacy": self.privacy,
-            "error_recovery": self.error_recovery, "prompt_variant": str(self.prompt_variant),
-            "checked_boxes": self.checked_boxes, "image_storage": self.storage,
-            "selection": self.selection.as_json(),
-            "splits": self.splits.as_json(),
-        } | ({"judge_results_withheld": len(self.withheld)} if self.withheld else {}) | self._selected()  # fmt: skip
+    def more_options(self) -> dict[str, object]:
+        """The options the manifest keeps as written, beside the settings it types (ExportManifest's fields)."""
+        return (
+            {
+                "after_errors": self.after_errors,
+                "keep_duplicates": self.keep_duplicates,
+                "keep_pii": self.keep_pii,
+                "privacy": self.privacy,
+                "error_recovery": self.error_recovery,
+                "checked_boxes": self.checked_boxes,
+                "selection": self.selection.as_json(),
+                "splits": self.splits.as_json(),
+            }
+            | ({"judge_results_withheld": len(self.withheld)} if self.withheld else {})
+            | self._selected()
+        )
 
     def _selected(self) -> dict[str, object]:
         if self.keep_steps is None:
@@ -122,8 +126,10 @@ def _check(options: ExportOptions) -> None:
     if options.instruction_level not in INSTRUCTION_LEVELS:
         raise ExportError(f"instruction level {options.instruction_level!r}: expected {', '.join(INSTRUCTION_LEVELS)}")
     if options.history_images > 1 and HISTORY_PLACES[options.prompt_variant] != HISTORY_IN_MESSAGES:
-        raise ExportError(f"--prompt-variant {options.prompt_variant} shows the current screenshot only, as its paper "
-                          f"does: use --history-images 1 (or --preset {options.prompt_variant})")  # fmt: skip
+        raise ExportError(
+            f"--prompt-variant {options.prompt_variant} shows the current screenshot only, as its paper "
+            f"does: use --history-images 1 (or --preset {options.prompt_variant})"
+        )
     if options.keep_steps is not None and options.stage == "grpo-task":
         raise ExportError("a selection keeps steps, and a grpo-task row is a whole task: export sft or grpo-action")
     if options.out.exists() and any(options.out.iterdir()):
@@ -253,7 +259,7 @@ def export(workspace: Workspace, options: ExportOptions, on_progress: Progress |
         tally.masked_images = len(images.masked)
         tally.images_made, tally.images_reused = images.made, images.reused
         known = images.known_hashes(building) | hashed
-        write_manifest(building, workspace, options.as_json(), tally, known, options.storage)
+        write_manifest(building, workspace, options, tally, known)
         if options.out.exists():
             options.out.rmdir()
         building.rename(options.out)

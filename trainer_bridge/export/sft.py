@@ -99,9 +99,14 @@ def sft_sample(
 
     shown = min(history_images, len(record.history) + 1)
     prompt = agent_conversation(
-        record.instruction, record.history, record.screen, space, shown=shown, image_part=image_part,
+        record.instruction,
+        record.history,
+        record.screen,
+        space,
+        shown=shown,
+        image_part=image_part,
         variant=variant,
-    )  # fmt: skip
+    )
     # A step the variant's paper cannot say keeps the Mobile-R1 reply: the export leaves such steps out (`sayable`),
     # an evaluation asks them all and scores what the model answers.
     completion = sayable(record, space, variant) or reply_text(

@@ -46,9 +46,12 @@ class SplitPlan:
 
     def as_json(self) -> dict[str, object]:
         return {
-            "fractions": dict(self.fractions), "unit": self.unit, "seed": self.seed,
-            "holdout_apps": list(self.holdout_apps), "holdout_tail": self.holdout_tail,
-        }  # fmt: skip
+            "fractions": dict(self.fractions),
+            "unit": self.unit,
+            "seed": self.seed,
+            "holdout_apps": list(self.holdout_apps),
+            "holdout_tail": self.holdout_tail,
+        }
 
 
 def parse_fractions(text: str) -> tuple[tuple[str, float], ...]:

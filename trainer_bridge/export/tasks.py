@@ -55,8 +55,10 @@ def task_sample(
         "reference_actions": json.dumps(actions, ensure_ascii=False, sort_keys=True) if reference else None,
         "reference_actions_model": json.dumps(
             [space.tool_call(call, first.screen) for call in actions], ensure_ascii=False, sort_keys=True
-        ) if reference else None,
-    }  # fmt: skip
+        )
+        if reference
+        else None,
+    }
     completion = sample.completion if reference else ""
     task_id = f"task-{start_run.instruction_uid}"
     return Sample(task_id, sample.prompt, completion, sample.images, sample.record, truth)

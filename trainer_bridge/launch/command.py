@@ -75,9 +75,18 @@ def accelerate_flags(topology: Topology) -> list[str]:
     elif processes > 1:
         flags.append("--multi_gpu")
     if topology.nodes > 1:
-        flags += ["--num_machines", str(topology.nodes), "--num_processes", str(processes),
-                  "--machine_rank", str(topology.node_rank), "--main_process_ip", str(topology.main_host),
-                  "--main_process_port", str(topology.main_port)]  # fmt: skip
+        flags += [
+            "--num_machines",
+            str(topology.nodes),
+            "--num_processes",
+            str(processes),
+            "--machine_rank",
+            str(topology.node_rank),
+            "--main_process_ip",
+            str(topology.main_host),
+            "--main_process_port",
+            str(topology.main_port),
+        ]
     else:
         flags += ["--num_processes", str(processes)]
     return flags
@@ -90,9 +99,14 @@ def script_arguments(config: Path, data: str, output_dir: str, model: str | None
 
 
 def launch_argv(
-    topology: Topology, script: str, config: Path, data: str, output_dir: str, model: str | None,
+    topology: Topology,
+    script: str,
+    config: Path,
+    data: str,
+    output_dir: str,
+    model: str | None,
     accelerate: tuple[str, ...] = ("accelerate", "launch"),
-) -> list[str]:  # fmt: skip
+) -> list[str]:
     """The whole command: `accelerate` (a program and its subcommand) with the flags, then `-m` the script."""
     module = f"{SCRIPT_PACKAGE}.{script}"
     return [*accelerate, *accelerate_flags(topology), "-m", module, *script_arguments(config, data, output_dir, model)]

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import psutil
 
-SAME_START_S = 1.0  # psutil's start times of one process agree far closer than this
+from annotator.storage.processes import pid_reused, process_alive
+
 GRACE_S = 20.0  # a trainer saving a checkpoint on SIGTERM gets this long before SIGKILL
 
 
@@ -28,8 +29,9 @@ def start_group(argv: Sequence[str], log: Path, env: dict[str, str] | None = Non
     the process and its start time."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "ab") as out:  # the child holds its own copy of the descriptor
-        process = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                   start_new_session=True, env=env)  # fmt: skip
+        process = subprocess.Popen(
+            list(argv), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env
+        )
     try:
         started = psutil.Process(process.pid).create_time()
     except psutil.NoSuchProcess:  # ended already (a bad interpreter path): its exit status says why
@@ -39,15 +41,7 @@ def start_group(argv: Sequence[str], log: Path, env: dict[str, str] | None = Non
 
 def leader_alive(pid: int, started: float | None) -> bool:
     """Whether the group's leader still runs (a zombie has ended; a reused pid is another process)."""
-    try:
-        process = psutil.Process(pid)
-        if process.status() == psutil.STATUS_ZOMBIE:
-            return False
-        return started is None or abs(process.create_time() - started) < SAME_START_S
-    except psutil.NoSuchProcess:
-        return False
-    except psutil.AccessDenied:
-        return True
+    return process_alive(pid, started)
 
 
 def group_members(pgid: int) -> list[psutil.Process]:
@@ -62,14 +56,6 @@ def group_members(pgid: int) -> list[psutil.Process]:
     return members
 
 
-def _leader_reused(pid: int, started: float | None) -> bool:
-    """The pid is now another process than the run's leader (then the group is not the run's)."""
-    try:
-        return started is not None and abs(psutil.Process(pid).create_time() - started) >= SAME_START_S
-    except psutil.Error:
-        return False
-
-
 def _wait_empty(pgid: int, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while group_members(pgid):
@@ -81,7 +67,7 @@ def _wait_empty(pgid: int, seconds: float) -> bool:
 
 def stop_group(pid: int, started: float | None, grace_s: float = GRACE_S) -> bool:
     """SIGTERM to the group led by `pid`, up to `grace_s` for it to end, then SIGKILL; True once none is left."""
-    if _leader_reused(pid, started) or not group_members(pid):
+    if pid_reused(pid, started) or not group_members(pid):  # a reused pid: the group is not the run's
         return True
     _signal(pid, signal.SIGTERM)
     if _wait_empty(pid, grace_s):

@@ -47,8 +47,9 @@ class Plan:
 
     def argv(self, accelerate: tuple[str, ...] = ("accelerate", "launch")) -> list[str]:
         config = self.output_dir / "recipe.yaml"
-        return launch_argv(self.topology, self.config["script"], config, str(self.data), str(self.output_dir),
-                           self.model, accelerate)  # fmt: skip
+        return launch_argv(
+            self.topology, self.config["script"], config, str(self.data), str(self.output_dir), self.model, accelerate
+        )
 
 
 def launch(db: Database, plan: Plan, resumed_from: int | None = None) -> tuple[int, Any]:
@@ -56,10 +57,18 @@ def launch(db: Database, plan: Plan, resumed_from: int | None = None) -> tuple[i
     write_resolved(plan.output_dir, plan.config)
     argv = plan.argv(ACCELERATE)
     new = NewRun(
-        recipe=plan.recipe, script=plan.config["script"], stage=str(plan.config.get("stage", "")),
-        config=plan.config, data_dir=str(plan.data), manifest_sha256=manifest_sha256(plan.data), model=plan.model,
-        output_dir=str(plan.output_dir), command=argv, launch=plan.topology.as_dict(), resumed_from=resumed_from,
-    )  # fmt: skip
+        recipe=plan.recipe,
+        script=plan.config["script"],
+        stage=str(plan.config.get("stage", "")),
+        config=plan.config,
+        data_dir=str(plan.data),
+        manifest_sha256=manifest_sha256(plan.data),
+        model=plan.model,
+        output_dir=str(plan.output_dir),
+        command=argv,
+        launch=plan.topology.as_dict(),
+        resumed_from=resumed_from,
+    )
     return start(db, new)
 
 
@@ -153,8 +162,9 @@ def settle(db: Database, run_id: int, exit_code: int | None) -> RunInfo:
         training_runs.finish_run(db, run_id, "complete", exit_code=exit_code)
     else:
         tail = log_tail(run.output_dir)
-        training_runs.finish_run(db, run_id, "failed", message=_failure(exit_code, tail), log_tail=tail,
-                                 exit_code=exit_code)  # fmt: skip
+        training_runs.finish_run(
+            db, run_id, "failed", message=_failure(exit_code, tail), log_tail=tail, exit_code=exit_code
+        )
     return training_runs.get_run(db, run_id)
 
 
@@ -170,9 +180,12 @@ def _failure(exit_code: int | None, tail: str) -> str:
 
 
 def follow(
-    db: Database, run_id: int, process: Any = None, on_events: Callable[[list[EventRecord]], None] | None = None,
+    db: Database,
+    run_id: int,
+    process: Any = None,
+    on_events: Callable[[list[EventRecord]], None] | None = None,
     poll_s: float = POLL_S,
-) -> RunInfo:  # fmt: skip
+) -> RunInfo:
     """Copy events as they come until the process ends, then settle the run. `process` is the Popen when this
     process started it (its exit status then decides); without it the run's pid is watched. Ctrl+C cancels."""
     run = training_runs.get_run(db, run_id)
@@ -200,8 +213,9 @@ def cancel(db: Database, run_id: int, grace_s: float = GRACE_S, process: Any = N
         stop_group(run.pid, run.pid_started, grace_s)
     exit_code = process.wait() if process is not None else None
     sync(db, run_id)
-    training_runs.finish_run(db, run_id, "cancelled", message="cancelled: the process group was stopped",
-                             exit_code=exit_code)  # fmt: skip
+    training_runs.finish_run(
+        db, run_id, "cancelled", message="cancelled: the process group was stopped", exit_code=exit_code
+    )
     return training_runs.get_run(db, run_id)
 
 

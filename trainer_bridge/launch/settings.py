@@ -19,9 +19,10 @@ from typing import Any
 import yaml
 
 from annotator.domain.endpoint_url import url_secrets
+from annotator.domain.export_manifest import ExportManifest, manifest_path
 from annotator.domain.recipes import SCRIPTS, RecipeError, load_recipe, recipe_names
 from trainer_bridge.launch.command import LaunchError, Topology
-from trainer_bridge.train.common import MANIFEST, TrainingSetupError, read_manifest
+from trainer_bridge.train.common import TrainingSetupError, read_manifest
 
 RESOLVED = "recipe.yaml"
 FIXED_KEYS = ("script", "stage")  # what the recipe is for: another script or stage is another recipe
@@ -63,7 +64,7 @@ def resolve(recipe: str, sets: dict[str, Any]) -> dict[str, Any]:
         raise LaunchError(str(error)) from None
 
 
-def check_export(data: Path, config: dict[str, Any]) -> dict[str, Any]:
+def check_export(data: Path, config: dict[str, Any]) -> ExportManifest:
     """The export's manifest, after checking the folder is an export of the recipe's stage."""
     stage = config.get("stage") or SCRIPTS[config["script"]]
     try:
@@ -72,7 +73,7 @@ def check_export(data: Path, config: dict[str, Any]) -> dict[str, Any]:
         raise LaunchError(str(error)) from None
 
 
-def check_reward(config: dict[str, Any], manifest: dict[str, Any]) -> None:
+def check_reward(config: dict[str, Any], manifest: ExportManifest) -> None:
     """A GRPO or RLOO recipe's reward recipe is one that exists (rewards.RECIPES), reads the answers of the export's
     prompt variant, and the sub-goal reward, when asked for, has its scoring endpoint (InfiGUI-R1 3.2.2)."""
     if config["script"] == "sft":
@@ -82,7 +83,8 @@ def check_reward(config: dict[str, Any], manifest: dict[str, Any]) -> None:
 
     if config.get("reward_recipe") is not None and config["reward_recipe"] not in RECIPES:
         raise LaunchError(f"unknown reward recipe {config['reward_recipe']!r}; known: {', '.join(RECIPES)}")
-    problem = variant_problem(config.get("reward_recipe"), manifest) or subgoal_problem(config) or judge_problem(config)
+    wrong_variant = variant_problem(config.get("reward_recipe"), manifest.prompt_variant)
+    problem = wrong_variant or subgoal_problem(config) or judge_problem(config)
     if problem:
         raise LaunchError(problem)
 
@@ -93,8 +95,9 @@ def judge_problem(config: dict[str, Any]) -> str | None:
 
     if config["script"] != "grpo_task":
         return None
-    return outcome_problem(config.get("outcome_by", OUTCOME_BY_JUDGE), config.get("judge_model"),
-                           config.get("judge_base_url"))  # fmt: skip
+    return outcome_problem(
+        config.get("outcome_by", OUTCOME_BY_JUDGE), config.get("judge_model"), config.get("judge_base_url")
+    )
 
 
 def script_fields(script: str) -> list[dataclasses.Field[Any]]:
@@ -117,8 +120,10 @@ def check_no_credentials(config: dict[str, Any]) -> None:
     setting, and a resumed run is started again from them. Keys come from environment variables only."""
     for key, value in config.items():
         if isinstance(value, str) and url_secrets(value):
-            raise LaunchError(f"{key}: the URL has credentials in it, which would be stored with the run; put "
-                              "the key in the environment variable the script reads for it (see --help)")  # fmt: skip
+            raise LaunchError(
+                f"{key}: the URL has credentials in it, which would be stored with the run; put "
+                "the key in the environment variable the script reads for it (see --help)"
+            )
 
 
 def check_keys(recipe: str, config: dict[str, Any], sets: dict[str, Any]) -> None:
@@ -127,8 +132,10 @@ def check_keys(recipe: str, config: dict[str, Any], sets: dict[str, Any]) -> Non
         return
     unknown = sorted(set(config) - script_keys(config["script"]))
     if unknown:
-        raise LaunchError(f"unknown setting(s) for the {config['script']} script: {', '.join(unknown)} "
-                          f"(`python -m trainer_bridge.train.{config['script']} --help` lists them)")  # fmt: skip
+        raise LaunchError(
+            f"unknown setting(s) for the {config['script']} script: {', '.join(unknown)} "
+            f"(`python -m trainer_bridge.train.{config['script']} --help` lists them)"
+        )
 
 
 def vllm_version() -> tuple[int, ...] | None:
@@ -164,7 +171,7 @@ def with_rollout_workspace(config: dict[str, Any], topology: Topology, data_dir:
 
 
 def manifest_sha256(data: Path) -> str:
-    return hashlib.sha256((data / MANIFEST).read_bytes()).hexdigest()
+    return hashlib.sha256(manifest_path(data).read_bytes()).hexdigest()
 
 
 def write_resolved(output_dir: Path, config: dict[str, Any]) -> Path:
@@ -185,12 +192,16 @@ def reach_global_batch(config: dict[str, Any], topology: Topology) -> tuple[dict
     shape = f"{per_device} per device x {{}} accumulation x {processes} process(es)"
     wanted = config.get("paper_global_batch")
     if wanted is None:
-        return config, (f"global batch: {per_device * accumulation * processes} per update "
-                        f"({shape.format(accumulation)}); the paper states none")  # fmt: skip
+        return config, (
+            f"global batch: {per_device * accumulation * processes} per update "
+            f"({shape.format(accumulation)}); the paper states none"
+        )
     steps, rest = divmod(int(wanted), per_device * processes)
     if steps >= 1 and rest == 0:
         return config | {"gradient_accumulation_steps": steps}, (
             f"global batch: {wanted} per update, the paper's ({shape.format(steps)})"
         )
-    return config, (f"global batch: {per_device * accumulation * processes} per update, NOT the paper's {wanted}: "
-                    f"{wanted} is not a multiple of {per_device} per device x {processes} process(es)")  # fmt: skip
+    return config, (
+        f"global batch: {per_device * accumulation * processes} per update, NOT the paper's {wanted}: "
+        f"{wanted} is not a multiple of {per_device} per device x {processes} process(es)"
+    )

@@ -42,8 +42,10 @@ def run_row(run: RunInfo) -> str:
     figure = f"loss {run.last_loss:.4g}" if run.last_loss is not None else ""
     if run.last_reward is not None:
         figure = f"reward {run.last_reward:.4g}"
-    return (f"{run.id:>4}  {run.status:<10}  {run.recipe:<18}  {step:>9}  {figure:<14}  "
-            f"{run.started_at:%Y-%m-%d %H:%M}  {run.output_dir}")  # fmt: skip
+    return (
+        f"{run.id:>4}  {run.status:<10}  {run.recipe:<18}  {step:>9}  {figure:<14}  "
+        f"{run.started_at:%Y-%m-%d %H:%M}  {run.output_dir}"
+    )
 
 
 def run_lines(run: RunInfo) -> list[str]:

@@ -67,9 +67,11 @@ def _coordinate_correct(
 
 
 def action_correct(
-    predicted: Action | None, truth: Truth, extent: tuple[float, float] | None = None,
+    predicted: Action | None,
+    truth: Truth,
+    extent: tuple[float, float] | None = None,
     fraction: float = DISTANCE_FRACTION,
-) -> bool:  # fmt: skip
+) -> bool:
     """R_Act of one row as a bool (see :func:`action_reward`)."""
     if predicted is None or truth.action_type is None or predicted.name != truth.action_type:
         return False

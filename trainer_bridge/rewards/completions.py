@@ -190,10 +190,13 @@ def rows(completions: Sequence[Any], columns: Mapping[str, Any]) -> Iterator[tup
     per_row = [
         _per_row(column, count)
         for column in (
-            _column(columns, "gt_action_model", "gt_action"), columns.get("gt_action_type"), columns.get("gt_text"),
-            _column(columns, "gt_bbox_model", "gt_bbox"), *(columns.get(name) for name in SIZE_COLUMNS),
+            _column(columns, "gt_action_model", "gt_action"),
+            columns.get("gt_action_type"),
+            columns.get("gt_text"),
+            _column(columns, "gt_bbox_model", "gt_bbox"),
+            *(columns.get(name) for name in SIZE_COLUMNS),
         )
-    ]  # fmt: skip
+    ]
     for completion, action, action_type, text, box, size, width, height in zip(completions, *per_row, strict=False):
         values, size_values = (action, action_type, text, _hashable(box)), (size, width, height)
         try:  # TRL repeats a prompt's columns for each of its completions: their truth is read once

@@ -26,12 +26,19 @@ REWARDS: MappingProxyType[str, RewardFunction] = MappingProxyType(
     {
         fn.__name__: fn
         for fn in (
-            format_reward, think_answer_format_reward, think_tool_call_format_reward, action_reward,
-            action_type_reward, point_in_box_reward, iou_reward, text_f1_reward, continuous_grounding_reward,
+            format_reward,
+            think_answer_format_reward,
+            think_tool_call_format_reward,
+            action_reward,
+            action_type_reward,
+            point_in_box_reward,
+            iou_reward,
+            text_f1_reward,
+            continuous_grounding_reward,
             simple_thinking_reward,
         )
     }
-)  # fmt: skip
+)
 # Rewards of a whole rollout (Mobile-R1 stage 3): a completion is a trajectory's replies, a malformed one scores -1.
 TASK_REWARDS: MappingProxyType[str, RewardFunction] = MappingProxyType(
     {fn.__name__: fn for fn in (trajectory_format_reward, task_outcome_reward)}
@@ -105,25 +112,28 @@ RECIPES: MappingProxyType[str, Recipe] = MappingProxyType(
 )
 
 
-def variant_problem(recipe: str | None, manifest: dict[str, Any]) -> str | None:
-    """Why a run of reward recipe `recipe` cannot learn from an export with `manifest` (its answers are in a prompt
-    variant the recipe's format reward never pays for), or None. An export made before variants were recorded is
-    in the default, qwen2.5-vl.
+def variant_problem(recipe: str | None, variant: str) -> str | None:
+    """Why a run of reward recipe `recipe` cannot learn from an export whose answers are in prompt variant
+    `variant` (its manifest's: one the recipe's format reward never pays for), or None.
 
-    >>> variant_problem("infigui-r1", {"prompt_variant": "mobile-r1-paper"})
+    >>> variant_problem("infigui-r1", "mobile-r1-paper")
     "reward recipe infigui-r1 reads answers in the infigui-r1 prompt variant; this export's is mobile-r1-paper: export with --preset infigui-r1 (or --prompt-variant infigui-r1)"
     """  # noqa: E501
     name = recipe or "mobile-r1"
     if name not in RECIPES:
         return None  # an unknown recipe is refused on its own, naming the known ones
-    variant = str(manifest.get("prompt_variant") or manifest.get("options", {}).get("prompt_variant") or MOBILE_R1[0])
     wanted = RECIPES[name].variants
     if variant in wanted:
         return None
-    hint = f"--preset {wanted[0]} (or --prompt-variant {wanted[0]})" if len(wanted) == 1 else \
-        f"--prompt-variant {' or '.join(wanted)}"  # fmt: skip
-    return (f"reward recipe {name} reads answers in the {' or '.join(wanted)} prompt variant; this export's is "
-            f"{variant}: export with {hint}")  # fmt: skip
+    hint = (
+        f"--preset {wanted[0]} (or --prompt-variant {wanted[0]})"
+        if len(wanted) == 1
+        else f"--prompt-variant {' or '.join(wanted)}"
+    )
+    return (
+        f"reward recipe {name} reads answers in the {' or '.join(wanted)} prompt variant; this export's is "
+        f"{variant}: export with {hint}"
+    )
 
 
 def configured(fn: RewardFunction, name: str | None = None, **params: Any) -> RewardFunction:

@@ -3,7 +3,7 @@
 R_subgoal = S_raw / 10, S_raw the scoring LLM's 1-10 match between the sub-goal implied by the completion's
 `<think>` text and the step's labelled sub-goal (the annotators' `<action>` text, from the ``answer`` column, or
 ``gt_action_text``), 0 when it extracts none. The scorer asks any OpenAI-compatible endpoint through the project's
-client (the one exception to the rewards' domain-only imports, as DESIGN.md allows for LLM-scored rewards),
+client (the one exception to the rewards' domain-only imports, as docs/architecture.md#layers allows),
 ``concurrency`` requests at once, and caches each score by (reasoning, reference, model): GRPO's groups repeat
 them. A request that fails scores 0 for that call and is asked again next time (``failures`` counts them); a
 reward never raises.
@@ -35,8 +35,17 @@ FORMAT_WEIGHT, ACCURACY_WEIGHT = 0.1, 0.9  # w_f, w_a: InfiGUI-R1 section 4.1, a
 class SubgoalScorer:
     """Scores (reasoning, reference) pairs with one model; thread-safe, cached."""
 
-    def __init__(self, base_url: str, model: str, *, api_key: str | None = None, api_key_env: str = "OPENAI_API_KEY",
-                 concurrency: int = 8, timeout_s: float = 60, max_retries: int = 2) -> None:  # fmt: skip
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        concurrency: int = 8,
+        timeout_s: float = 60,
+        max_retries: int = 2,
+    ) -> None:
         config = LLMConfig(base_url, model, api_key_env, timeout_s=timeout_s, max_retries=max_retries, max_tokens=256)
         self.model, self.concurrency = model, max(1, concurrency)
         self._client = LLMClient(config, api_key=api_key)

@@ -33,8 +33,10 @@ def outcome_problem(outcome_by: str, judge_model: str | None, judge_base_url: st
     if outcome_by not in OUTCOMES:
         return f"outcome_by {outcome_by!r}: expected {' or '.join(OUTCOMES)}"
     if outcome_by == OUTCOME_BY_JUDGE and not (judge_model and judge_base_url):
-        return ("outcome_by judge (Mobile-R1 4.2.3) scores every rollout with the judge: set judge_model and "
-                "judge_base_url, or outcome_by check (the phones' own checks)")  # fmt: skip
+        return (
+            "outcome_by judge (Mobile-R1 4.2.3) scores every rollout with the judge: set judge_model and "
+            "judge_base_url, or outcome_by check (the phones' own checks)"
+        )
     return None
 
 

@@ -36,8 +36,10 @@ def _rates(run: SelectionRun, level: str, rule: str) -> dict[int, StepRate]:
     if level not in run.levels:
         wanted = ",".join(dict.fromkeys((*run.levels, level)))
         asked = ",".join(run.levels)
-        raise SelectionError(f"{rule} reads the pass rates of the {level} level the export writes; selection "
-                             f"{run.evaluation_id} asked {asked} (run select with --levels {wanted})")  # fmt: skip
+        raise SelectionError(
+            f"{rule} reads the pass rates of the {level} level the export writes; selection "
+            f"{run.evaluation_id} asked {asked} (run select with --levels {wanted})"
+        )
     return run.at(level)
 
 
@@ -61,13 +63,16 @@ def bottleneck(run: SelectionRun, level: str = "task") -> frozenset[int]:
     labelled action text as the instruction, offline evaluation's `action` level); the same steps whatever `level`
     the export writes, since the rule compares the two."""
     if "action" not in run.levels:
-        raise SelectionError(f"bottleneck compares the task and the action level; selection {run.evaluation_id} "
-                             "asked only the task level (run select with --levels task,action)")  # fmt: skip
+        raise SelectionError(
+            f"bottleneck compares the task and the action level; selection {run.evaluation_id} "
+            "asked only the task level (run select with --levels task,action)"
+        )
     action = run.at("action")
     return frozenset(
-        step for step, rate in run.at("task").items()
+        step
+        for step, rate in run.at("task").items()
         if rate.answered and rate.passed == 0 and step in action and action[step].passed > 0
-    )  # fmt: skip
+    )
 
 
 def prone(run: SelectionRun, level: str = "task") -> frozenset[int]:

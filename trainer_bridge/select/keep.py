@@ -49,10 +49,16 @@ def steps_to_keep(
     run = load_selection(db, evaluation_id)
     steps = {level: kept_steps(run, keep, level) for level in levels}
     provenance: dict[str, Any] = {
-        "evaluation_id": run.evaluation_id, "keep": keep, "model": run.model, "temperature": run.temperature,
-        "samples": run.samples, "levels": list(run.levels), "reward": run.reward, "pass_threshold": run.threshold,
+        "evaluation_id": run.evaluation_id,
+        "keep": keep,
+        "model": run.model,
+        "temperature": run.temperature,
+        "samples": run.samples,
+        "levels": list(run.levels),
+        "reward": run.reward,
+        "pass_threshold": run.threshold,
         "status": run.status,
-    }  # fmt: skip
+    }
     if balance_seed is not None and set(steps) == {"task", "action"}:
         provenance["balanced"] = {"seed": balance_seed, "action_level_before": len(steps["action"])}
         steps = balanced(steps, balance_seed)

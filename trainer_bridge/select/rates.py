@@ -55,8 +55,9 @@ class SelectionRun:
 
 def _setting(settings: dict[str, Any], name: str, evaluation_id: int) -> Any:
     if name not in settings:
-        raise LookupError(f"selection {evaluation_id} has no {name!r} in its settings; make it again with "
-                          "`trainer-bridge select`")  # fmt: skip
+        raise LookupError(
+            f"selection {evaluation_id} has no {name!r} in its settings; make it again with `trainer-bridge select`"
+        )
     return settings[name]
 
 
@@ -69,10 +70,16 @@ def load_selection(db: Database, evaluation_id: int) -> SelectionRun:
         rates.setdefault(row.step_id, {})[row.level] = StepRate(row.scored, row.passed)
     settings = {name: _setting(info.settings, name, evaluation_id) for name in ("temperature", "samples", "levels")}
     return SelectionRun(
-        evaluation_id, str(info.policy.get("model", "")), info.status, float(settings["temperature"]),
-        int(settings["samples"]), tuple(settings["levels"]), str(_setting(info.settings, "reward", evaluation_id)),
-        threshold, MappingProxyType({step: MappingProxyType(by_level) for step, by_level in rates.items()}),
-    )  # fmt: skip
+        evaluation_id,
+        str(info.policy.get("model", "")),
+        info.status,
+        float(settings["temperature"]),
+        int(settings["samples"]),
+        tuple(settings["levels"]),
+        str(_setting(info.settings, "reward", evaluation_id)),
+        threshold,
+        MappingProxyType({step: MappingProxyType(by_level) for step, by_level in rates.items()}),
+    )
 
 
 def bucket(rate: float) -> str:

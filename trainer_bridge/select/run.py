@@ -28,12 +28,21 @@ from trainer_bridge.rewards.recipes import REWARDS, RewardFunction
 
 # The rewards that score one step's reply against the grpo-action columns (REWARDS also holds rollout-level ones).
 STEP_REWARDS = tuple(
-    name for name in (
-        "action_reward", "action_type_reward", "point_in_box_reward", "continuous_grounding_reward", "iou_reward",
-        "text_f1_reward", "format_reward", "think_answer_format_reward", "think_tool_call_format_reward",
+    name
+    for name in (
+        "action_reward",
+        "action_type_reward",
+        "point_in_box_reward",
+        "continuous_grounding_reward",
+        "iou_reward",
+        "text_f1_reward",
+        "format_reward",
+        "think_answer_format_reward",
+        "think_tool_call_format_reward",
         "simple_thinking_reward",
-    ) if name in REWARDS
-)  # fmt: skip
+    )
+    if name in REWARDS
+)
 DEFAULT_REWARD = "action_reward"  # Mobile-R1's R_Act: the action type and its argument or point are right
 DEFAULT_THRESHOLD = 1.0  # a sample passes when its reward is at least this: R_Act is 0 or 1
 SelectionReward = Callable[[str, Sample], float | None]
@@ -84,16 +93,24 @@ def selection_reward(name: str, space: ModelSpace) -> SelectionReward:
 
 
 def run_selection(
-    workspace: Workspace, policy: Policy, job: SelectionJob, on_progress: Callable[[EvalProgress], None] | None = None,
+    workspace: Workspace,
+    policy: Policy,
+    job: SelectionJob,
+    on_progress: Callable[[EvalProgress], None] | None = None,
     stop: threading.Event | None = None,
-) -> EvalResult:  # fmt: skip
+) -> EvalResult:
     """Ask, score and store (module docstring); `stop` set: the requests in flight finish, the run is kept."""
     reward = selection_reward(job.reward, job.settings.space)
     evaluation = EvalJob(
-        job.name, job.settings, job.selection, kind="selection", concurrency=job.concurrency, resume=job.resume,
+        job.name,
+        job.settings,
+        job.selection,
+        kind="selection",
+        concurrency=job.concurrency,
+        resume=job.resume,
         extra={"reward": job.reward, "pass_threshold": job.threshold},
         # EvalJob types its reward as float, but stores it as PredictionRecord.reward (float | None): a reward
         # that does not apply to a step (None) is kept as no score instead of a made-up 0.
         reward=reward,
-    )  # fmt: skip
+    )
     return OfflineEvaluation(workspace, policy, evaluation).run(on_progress, stop)

@@ -32,15 +32,21 @@ def selection_summary(run: SelectionRun, steps: int) -> dict[str, Any]:
     outcomes = {level: _outcomes(run, level) for level in run.levels}
     pass_rates = {level: histogram(run, level, steps) for level in run.levels}
     return {
-        "evaluation_id": run.evaluation_id, "status": run.status, "steps": steps, "samples": run.samples,
-        "temperature": run.temperature, "levels": list(run.levels), "reward": run.reward,
-        "pass_threshold": run.threshold, "pass_rates": pass_rates,
+        "evaluation_id": run.evaluation_id,
+        "status": run.status,
+        "steps": steps,
+        "samples": run.samples,
+        "temperature": run.temperature,
+        "levels": list(run.levels),
+        "reward": run.reward,
+        "pass_threshold": run.threshold,
+        "pass_rates": pass_rates,
         "no_answer": pass_rates["task"][NO_ANSWER] if "task" in pass_rates else steps,
         "keep": {
             level: {name: value if isinstance(value, int) else None for name, value in by_rule.items()}
             for level, by_rule in outcomes.items()
         },
-    }  # fmt: skip
+    }
 
 
 def summary_lines(run: SelectionRun, steps: int) -> list[str]:

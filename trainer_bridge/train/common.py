@@ -8,16 +8,15 @@ key that does not exist) are `TrainingSetupError`: the script prints its one lin
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from annotator.domain.export_manifest import ExportManifest, ManifestError, read_export_manifest
 from annotator.domain.recipes import SCRIPTS, RecipeError, load_recipe, recipe_path
 
-MANIFEST = "manifest.json"  # written by trainer_bridge.export (not imported: training needs no database)
 # The language model's projections (Qwen2.5-VL names); the vision tower's are left frozen unless asked.
 LANGUAGE_MODULES = r".*language_model.*\.(q_proj|k_proj|v_proj|o_proj|gate_proj|up_proj|down_proj)"
 VISION_MODULES = r".*visual.*\.(qkv|proj|gate_proj|up_proj|down_proj)"
@@ -47,9 +46,12 @@ class BridgeArguments:
     resume: bool = field(default=True, metadata={"help": "Go on from the output folder's last checkpoint."})
     reward_recipe: str | None = field(default=None, metadata={"help": "GRPO: the reward recipe (rewards.RECIPES)."})
     paper_global_batch: int | None = field(
-        default=None, metadata={"help": "Set by the recipe: the paper's samples (completions) per update; "
-                                "`trainer-bridge train` sets the accumulation to reach it on its processes."}
-    )  # fmt: skip
+        default=None,
+        metadata={
+            "help": "Set by the recipe: the paper's samples (completions) per update; "
+            "`trainer-bridge train` sets the accumulation to reach it on its processes."
+        },
+    )
     sources: dict[str, str] | None = field(
         default=None, metadata={"help": "Set by the recipe: where each setting comes from (`recipes show`)."}
     )
@@ -93,20 +95,17 @@ def parse(parser: Any, argv: Sequence[str] | None) -> tuple[Any, ...]:
         raise TrainingSetupError(f"unknown setting: {error}") from None
 
 
-def read_manifest(data: str, stage: str) -> dict[str, Any]:
+def read_manifest(data: str, stage: str) -> ExportManifest:
     """The export's manifest, checked: the folder exists, is an export, of `stage`."""
     folder = Path(data)
     if not data or not folder.is_dir():
         raise TrainingSetupError(f"--data {data!r} is not a folder; give an export (`trainer-bridge export --out`)")
     try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise TrainingSetupError(f"{folder} has no {MANIFEST}: it is not a `trainer-bridge export` folder") from None
-    except ValueError as error:
-        raise TrainingSetupError(f"{folder / MANIFEST} is not readable JSON: {error}") from None
-    found = manifest.get("options", {}).get("stage")
-    if found != stage:
-        raise TrainingSetupError(f"{folder} is a {found!r} export; this recipe trains on {stage!r} exports")
+        manifest = read_export_manifest(folder)
+    except ManifestError as error:
+        raise TrainingSetupError(str(error)) from None
+    if manifest.stage != stage:
+        raise TrainingSetupError(f"{folder} is a {manifest.stage!r} export; this recipe trains on {stage!r} exports")
     return manifest
 
 
@@ -184,24 +183,18 @@ def keep_merged_base(model: Any, output_dir: str) -> None:
     model.name_or_path = model.config._name_or_path = str(folder)
 
 
-def pixel_limits(manifest: dict[str, Any]) -> dict[str, int]:
-    """The processor's pixel limits: the ones the export's coordinates were written for, so the model never trains
-    on coordinates of another size (the exported images are already that size; the processor leaves them)."""
-    options = manifest.get("options", {})
-    return {"min_pixels": int(options["min_pixels"]), "max_pixels": int(options["max_pixels"])}
-
-
-def load_processor(model: str, manifest: dict[str, Any], **extra: Any) -> Any:
+def load_processor(model: str, manifest: ExportManifest, **extra: Any) -> Any:
+    """The model's processor with the pixel limits the export's coordinates were written for, so the model never
+    trains on coordinates of another size (the exported images are already that size; the processor leaves them)."""
     from transformers import AutoProcessor
 
     processor = AutoProcessor.from_pretrained(model, **extra)
     image_processor = getattr(processor, "image_processor", None)
     if image_processor is not None:
-        limits = pixel_limits(manifest)
         if getattr(image_processor, "size", None) is not None:  # transformers 5: the limits are `size`
-            image_processor.size = {"shortest_edge": limits["min_pixels"], "longest_edge": limits["max_pixels"]}
+            image_processor.size = {"shortest_edge": manifest.min_pixels, "longest_edge": manifest.max_pixels}
         else:
-            image_processor.min_pixels, image_processor.max_pixels = limits["min_pixels"], limits["max_pixels"]
+            image_processor.min_pixels, image_processor.max_pixels = manifest.min_pixels, manifest.max_pixels
     return processor
 
 
@@ -212,8 +205,13 @@ def lora_config(bridge: BridgeArguments) -> Any:
     from peft import LoraConfig
 
     targets = f"({LANGUAGE_MODULES})|({VISION_MODULES})" if bridge.train_vision else LANGUAGE_MODULES
-    return LoraConfig(r=bridge.lora_r, lora_alpha=bridge.lora_alpha, lora_dropout=bridge.lora_dropout,
-                      target_modules=targets, task_type="CAUSAL_LM")  # fmt: skip
+    return LoraConfig(
+        r=bridge.lora_r,
+        lora_alpha=bridge.lora_alpha,
+        lora_dropout=bridge.lora_dropout,
+        target_modules=targets,
+        task_type="CAUSAL_LM",
+    )
 
 
 def freeze_vision(model: Any, bridge: BridgeArguments) -> None:
@@ -248,9 +246,16 @@ def last_checkpoint(output_dir: str, resume: bool) -> str | None:
 
 
 def fit(
-    trainer_class: Any, bridge: BridgeArguments, config: Any, manifest: dict[str, Any], dataset: Any, *,
-    completions: Any = None, processor_options: dict[str, Any] | None = None, **trainer_options: Any,
-) -> None:  # fmt: skip
+    trainer_class: Any,
+    bridge: BridgeArguments,
+    config: Any,
+    manifest: ExportManifest,
+    dataset: Any,
+    *,
+    completions: Any = None,
+    processor_options: dict[str, Any] | None = None,
+    **trainer_options: Any,
+) -> None:
     """Load the model (or build the tiny one), train with `trainer_class` from the last checkpoint, write events
     and save: what every script does once its data and settings are checked."""
     from trainer_bridge.train.events import EventLog, EventsCallback  # loads transformers: only when training
@@ -264,9 +269,14 @@ def fit(
     resumed = last_checkpoint(config.output_dir, bridge.resume)
     events = EventsCallback(EventLog(Path(config.output_dir)), completions=completions, resumed_from=resumed)
     trainer = exactly_resuming(trainer_class)(
-        model=model, args=config, train_dataset=dataset, peft_config=lora_config(bridge), callbacks=[events],
-        processing_class=load_processor(model_path, manifest, **(processor_options or {})), **trainer_options,
-    )  # fmt: skip
+        model=model,
+        args=config,
+        train_dataset=dataset,
+        peft_config=lora_config(bridge),
+        callbacks=[events],
+        processing_class=load_processor(model_path, manifest, **(processor_options or {})),
+        **trainer_options,
+    )
     trainer.train(resume_from_checkpoint=resumed)
     trainer.save_model(config.output_dir)
 

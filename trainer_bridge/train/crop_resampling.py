@@ -114,9 +114,15 @@ def windows(size: tuple[int, int], box: Box, factor: float, attempt: int) -> lis
 
 
 def crop_for_retry(
-    image: Image.Image, box: Sequence[float], factor: float, attempt: int, rng: random.Random, *,
-    frame: tuple[float, float], space: ModelSpace,
-) -> Crop | None:  # fmt: skip
+    image: Image.Image,
+    box: Sequence[float],
+    factor: float,
+    attempt: int,
+    rng: random.Random,
+    *,
+    frame: tuple[float, float],
+    space: ModelSpace,
+) -> Crop | None:
     """Try `attempt`'s crop of `image` holding `box` (given in the export's coordinates, which run over `frame`
     on the image: the model image's size for absolute coordinates, 1000 x 1000 or 1 x 1 for relative ones), resized
     as the processor would resize it under `space`'s pixel limits; None when the box does not fit (or is empty).
@@ -131,8 +137,12 @@ def crop_for_retry(
     """
     width, height = image.size
     per_x, per_y = width / frame[0], height / frame[1]  # image pixels per coordinate unit
-    pixels = (max(0.0, box[0] * per_x), max(0.0, box[1] * per_y), min(width, box[2] * per_x),
-              min(height, box[3] * per_y))  # fmt: skip
+    pixels = (
+        max(0.0, box[0] * per_x),
+        max(0.0, box[1] * per_y),
+        min(width, box[2] * per_x),
+        min(height, box[3] * per_y),
+    )
     if pixels[0] > pixels[2] or pixels[1] > pixels[3]:
         return None
     found = windows((width, height), pixels, factor, attempt)
@@ -213,9 +223,12 @@ def _with_notes(text: Any, old: str, new: str) -> Any:
 
 
 def cropped_row(
-    row: Mapping[str, Any], prompt: Sequence[Mapping[str, Any]], settings: CropSettings, attempt: int,
+    row: Mapping[str, Any],
+    prompt: Sequence[Mapping[str, Any]],
+    settings: CropSettings,
+    attempt: int,
     rng: random.Random,
-) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:  # fmt: skip
+) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     """The dataset row and TRL's prompt (its images filled in) of try `attempt`: the current screenshot cropped
     around the target box, the truth columns, sizes and resolution sentence in the crop's frame; None when the
     row has no box, no image, or a box that no longer fits."""
@@ -226,8 +239,9 @@ def cropped_row(
         return None
     image = prompt[at[0]]["content"][at[1]]["image"]
     frame = frame_of(row, image, settings.space)
-    crop = crop_for_retry(image, [float(v) for v in box], settings.factor, attempt, rng, frame=frame,
-                          space=settings.space)  # fmt: skip
+    crop = crop_for_retry(
+        image, [float(v) for v in box], settings.factor, attempt, rng, frame=frame, space=settings.space
+    )
     if crop is None:
         return None
     old_note = settings.space.screen_note(ScreenSize(round(frame[0]), round(frame[1])))

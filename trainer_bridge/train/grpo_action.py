@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from annotator.domain.export_manifest import ExportManifest
 from trainer_bridge.rewards.completions import completion_text
 from trainer_bridge.rewards.recipes import RECIPES, trl_rewards, variant_problem
 from trainer_bridge.train.common import (
@@ -140,8 +141,10 @@ def subgoal_problem(settings: Mapping[str, Any]) -> str | None:
     if (settings.get("reward_recipe") or "mobile-r1") != "infigui-r1":
         return "subgoal_reward is InfiGUI-R1's R_agent: it goes with reward_recipe infigui-r1"
     if not all(settings.get(key) for key in SUBGOAL_KEYS):
-        return ("the sub-goal reward (InfiGUI-R1 3.2.2) needs a scoring LLM: set subgoal_base_url and subgoal_model "
-                "(its key from $OPENAI_API_KEY or subgoal_api_key_env), or subgoal_reward false")  # fmt: skip
+        return (
+            "the sub-goal reward (InfiGUI-R1 3.2.2) needs a scoring LLM: set subgoal_base_url and subgoal_model "
+            "(its key from $OPENAI_API_KEY or subgoal_api_key_env), or subgoal_reward false"
+        )
     return None
 
 
@@ -156,8 +159,12 @@ def recipe_rewards(name: str, config: Any) -> tuple[list[Callable[..., Any]], li
     from trainer_bridge.rewards.subgoal import SubgoalScorer, infigui_rewards_with
 
     # The key is read from the environment variable the run names (the project's client: keyring, then placeholder).
-    scorer = SubgoalScorer(config.subgoal_base_url, config.subgoal_model, api_key_env=config.subgoal_api_key_env,
-                           concurrency=config.subgoal_concurrency)  # fmt: skip
+    scorer = SubgoalScorer(
+        config.subgoal_base_url,
+        config.subgoal_model,
+        api_key_env=config.subgoal_api_key_env,
+        concurrency=config.subgoal_concurrency,
+    )
     return infigui_rewards_with(scorer)
 
 
@@ -170,8 +177,9 @@ def reward_functions(bridge: BridgeArguments, config: Any, scored: ScoredComplet
     if config.reward_weights is None:
         config.reward_weights = weights
     elif len(config.reward_weights) != len(functions):
-        raise TrainingSetupError(f"reward_weights has {len(config.reward_weights)} values; {name} has {len(functions)}"
-                                 " rewards")  # fmt: skip
+        raise TrainingSetupError(
+            f"reward_weights has {len(config.reward_weights)} values; {name} has {len(functions)} rewards"
+        )
     return [scored.wrap(function) for function in functions]
 
 
@@ -181,7 +189,7 @@ def train(argv: Sequence[str] | None = None) -> None:
     optimise(argv, make_parser(), "grpo_action", GRPOTrainer)
 
 
-def crop_trainer(trainer_class: Any, config: Any, manifest: dict[str, Any]) -> Any:
+def crop_trainer(trainer_class: Any, config: Any, manifest: ExportManifest) -> Any:
     """`trainer_class` with UI-AGILE's cropping-based resampling when the run asks for it, and its settings (the
     export's coordinate space and pixel limits, from the manifest: the crops are sized as the processor sizes)."""
     if not getattr(config, "crop_resampling", False):
@@ -193,12 +201,10 @@ def crop_trainer(trainer_class: Any, config: Any, manifest: dict[str, Any]) -> A
 
     if not issubclass(trainer_class, GRPOTrainer):
         raise TrainingSetupError("crop_resampling is for the grpo_action script (TRL's GRPOTrainer)")
-    options = manifest.get("options", {})
     try:
-        space = model_space(str(options.get("coords", "qwen2.5-vl")), min_pixels=int(options["min_pixels"]),
-                            max_pixels=int(options["max_pixels"]))  # fmt: skip
+        space = model_space(manifest.coords, min_pixels=manifest.min_pixels, max_pixels=manifest.max_pixels)
         settings = CropSettings(config.crop_factor, config.crop_tries, space, seed=config.seed)
-    except (KeyError, ValueError) as error:
+    except ValueError as error:
         raise TrainingSetupError(f"crop_resampling: {error}") from None
     return type("CropResamplingGRPOTrainer", (CropResampling, trainer_class), {"crop_settings": settings})
 
@@ -208,7 +214,7 @@ def optimise(argv: Sequence[str] | None, parser: Any, script: str, trainer_class
     bridge, config = parse(parser, argv)
     check_script(bridge, script)
     manifest = read_manifest(bridge.data, "grpo-action")  # before any model loads: a wrong folder costs nothing
-    problem = variant_problem(bridge.reward_recipe, manifest)
+    problem = variant_problem(bridge.reward_recipe, manifest.prompt_variant)
     if problem:
         raise TrainingSetupError(problem)
     scored = ScoredCompletions()

@@ -7,8 +7,10 @@ instruction.
         --workspace_dir DATA
 
 For each instruction the policy plays `num_generations` rollouts (G; the paper's 4) on the phones, up to
-`max_rollout_steps` actions (14), seeing the full text history and the last `history_images` screenshots (W),
-each scaled by the export's image scale (the paper halves them); the rollouts are stored as trajectories of the
+`max_rollout_steps` actions (14), seeing the full text history and the last W screenshots, each scaled by the
+export's image scale (the paper halves them). W, the prompt variant, the pixel limits and the image scale are the
+export's (its manifest), as `trainer-bridge eval --export` asks: the recipe's `history_images` is used only for a
+manifest that does not say W, with a note; the rollouts are stored as trajectories of the
 workspace (`--workspace_dir` / `--workspace_db`, which `trainer-bridge train` fills with its own), whose
 collector is the run, for reviewers to audit. The phones: those named (`--devices`, on `--adb_port`'s server),
 every usable one of that server, or, with `virtual_phones: N` and none named, N built-in virtual phones started
@@ -30,6 +32,7 @@ from typing import Any
 
 from transformers import TrainingArguments
 
+from annotator.domain.export_manifest import MANIFEST_FILE, ExportManifest
 from trainer_bridge.rewards.recipes import variant_problem
 from trainer_bridge.rewards.trajectory import OUTCOME_BY_JUDGE, outcome_problem
 from trainer_bridge.train.common import (
@@ -56,7 +59,13 @@ class TaskGRPOConfig(TrainingArguments):
     max_completion_length: int = field(default=512, metadata={"help": "Tokens per reply at most."})
     epsilon: float = field(default=0.2, metadata={"help": "Eq. 1's clip (the paper gives none: TRL's 0.2)."})
     max_rollout_steps: int = field(default=14, metadata={"help": "Actions per rollout at most (the paper's 14)."})
-    history_images: int = field(default=2, metadata={"help": "W: screenshots shown, the current one included."})
+    history_images: int = field(
+        default=2,
+        metadata={
+            "help": "W: screenshots shown, the current one included; the export's manifest says it "
+            "(this is used only for a manifest that does not)."
+        },
+    )
     reply_retries: int = field(default=2, metadata={"help": "Unusable replies asked again before a run ends."})
     workspace_dir: str | None = field(default=None, metadata={"help": "The workspace that stores the rollouts."})
     workspace_db: str | None = field(default=None, metadata={"help": "Its database URL (else its folder's)."})
@@ -67,9 +76,11 @@ class TaskGRPOConfig(TrainingArguments):
     judge_base_url: str | None = field(default=None, metadata={"help": "The judge's OpenAI-compatible endpoint."})
     outcome_by: str = field(
         default=OUTCOME_BY_JUDGE,
-        metadata={"help": "R_Traj: 'judge' scores every rollout (Mobile-R1 4.2.3); 'check' takes the phone's own "
-                  "success check where it has one, the judge elsewhere."},
-    )  # fmt: skip
+        metadata={
+            "help": "R_Traj: 'judge' scores every rollout (Mobile-R1 4.2.3); 'check' takes the phone's own "
+            "success check where it has one, the judge elsewhere."
+        },
+    )
     remove_unused_columns: bool = False  # the rows are instructions to play, not model inputs
 
 
@@ -86,8 +97,9 @@ def task_rewards(name: str | None) -> tuple[list[Any], list[float]]:
         raise TrainingSetupError(f"unknown reward recipe {chosen!r}; known: {', '.join(RECIPES)}")
     per_step = [reward for reward, _ in RECIPES[chosen].weights if reward not in TASK_REWARDS]
     if per_step:
-        raise TrainingSetupError(f"reward recipe {chosen!r} scores steps ({', '.join(per_step)}), not rollouts: "
-                                 f"use {TASK_RECIPE}")  # fmt: skip
+        raise TrainingSetupError(
+            f"reward recipe {chosen!r} scores steps ({', '.join(per_step)}), not rollouts: use {TASK_RECIPE}"
+        )
     return trl_rewards(chosen)
 
 
@@ -129,10 +141,13 @@ def phones(config: TaskGRPOConfig) -> Iterator[list[Any]]:
         started = [VirtualPhone(serial=f"virtual-{number}") for number in range(1, config.virtual_phones + 1)]
         with VirtualAdbServer(started) as server:
             yield [
-                AndroidDevice(adb_client(port=server.port), phone.serial,
-                              packages={app.label: package for package, app in phone.apps.items()})
+                AndroidDevice(
+                    adb_client(port=server.port),
+                    phone.serial,
+                    packages={app.label: package for package, app in phone.apps.items()},
+                )
                 for phone in started
-            ]  # fmt: skip
+            ]
         return
     from trainer_bridge.evaluate.online_command import OnlineError, choose_devices
 
@@ -150,7 +165,7 @@ def train(argv: Sequence[str] | None = None) -> None:
     bridge, config = parse(make_parser(), argv)
     check_script(bridge, "grpo_task")
     manifest = read_manifest(bridge.data, "grpo-task")  # before any model loads: a wrong folder costs nothing
-    problem = variant_problem(bridge.reward_recipe, manifest)
+    problem = variant_problem(bridge.reward_recipe, manifest.prompt_variant)
     if problem:
         raise TrainingSetupError(problem)
     check_rollouts(config)
@@ -167,13 +182,40 @@ def train(argv: Sequence[str] | None = None) -> None:
     except WorkspaceError as error:
         raise TrainingSetupError(str(error)) from None
     with workspace, phones(config) as devices:
+        history = history_window(config, manifest, bridge.data)  # its note after every refusal: those are one line
         # restart_app: how the instruction's reference run started (exports before it have none: in the app)
         rows = dataset.select_columns([name for name in (*COLUMNS, "restart_app") if name in dataset.column_names])
-        _play_and_train(bridge, config, manifest, rows, workspace, devices, rewards)
+        _play_and_train(bridge, config, manifest, history, rows, workspace, devices, rewards)
 
 
-def _play_and_train(bridge: Any, config: TaskGRPOConfig, manifest: dict, dataset: Any, workspace: Any,
-                    devices: list[Any], rewards: tuple[list[Any], list[float]]) -> None:  # fmt: skip
+def history_window(config: TaskGRPOConfig, manifest: ExportManifest, data: str) -> int:
+    """W: the export's, so that the rollouts show what evaluation with its manifest shows; the recipe's only when
+    the manifest does not say (a note either way the two differ)."""
+    if manifest.history_images is None:
+        note(f"{Path(data) / MANIFEST_FILE} does not say history_images; the recipe's {config.history_images} is used")
+        return config.history_images
+    if manifest.history_images != config.history_images:
+        note(
+            f"history_images {manifest.history_images}, the export's (its manifest), not the recipe's "
+            f"{config.history_images}"
+        )
+    return manifest.history_images
+
+
+def note(text: str) -> None:
+    print(f"note: {text}", file=sys.stderr)
+
+
+def _play_and_train(
+    bridge: Any,
+    config: TaskGRPOConfig,
+    manifest: ExportManifest,
+    history: int,
+    dataset: Any,
+    workspace: Any,
+    devices: list[Any],
+    rewards: tuple[list[Any], list[float]],
+) -> None:
     from annotator.domain.coords import ResizeConfig
     from annotator.llm.client import LLMConfig
     from annotator.storage import collection
@@ -183,30 +225,60 @@ def _play_and_train(bridge: Any, config: TaskGRPOConfig, manifest: dict, dataset
     from trainer_bridge.train.task_trainer import KeptRollouts, TaskGRPOTrainer
 
     def instruction_id(row: dict[str, Any]) -> dict[str, int]:  # the workspace's own id of the same words
-        return {"instruction_id": collection.add_instruction(
-            workspace.database, row["app"], row["instruction"], source="training", package=row["package"])}  # fmt: skip
+        return {
+            "instruction_id": collection.add_instruction(
+                workspace.database, row["app"], row["instruction"], source="training", package=row["package"]
+            )
+        }
 
     for device in devices:
         device.packages = remember_device(workspace, device) | device.packages
-    options = manifest["options"]
-    play = Play(config.max_rollout_steps, config.history_images, options["prompt_variant"],
-                ResizeConfig(min_pixels=int(options["min_pixels"]), max_pixels=int(options["max_pixels"])),
-                float(options.get("image_scale", 1.0)), config.reply_retries)  # fmt: skip
+    play = Play(
+        config.max_rollout_steps,
+        history,
+        manifest.prompt_variant,
+        ResizeConfig(min_pixels=manifest.min_pixels, max_pixels=manifest.max_pixels),
+        manifest.image_scale,
+        config.reply_retries,
+    )
     output = Path(str(config.output_dir)).resolve()
-    policy = LLMConfig(base_url=f"in-process:{output}", model=f"grpo-task:{output.name}",
-                       temperature=config.temperature, max_tokens=config.max_completion_length)  # fmt: skip
+    policy = LLMConfig(
+        base_url=f"in-process:{output}",
+        model=f"grpo-task:{output.name}",
+        temperature=config.temperature,
+        max_tokens=config.max_completion_length,
+    )
     judge = OnlineJudge(config.judge_model, config.judge_base_url) if config.judge_model else None
     made: list[RolloutGroups] = []
 
     def make_groups(make_chat: Any) -> RolloutGroups:
-        made.append(RolloutGroups(workspace, devices, make_chat, play, policy, judge, {"training_run": str(output)},
-                                  judge_every=config.outcome_by == OUTCOME_BY_JUDGE))  # fmt: skip
+        made.append(
+            RolloutGroups(
+                workspace,
+                devices,
+                make_chat,
+                play,
+                policy,
+                judge,
+                {"training_run": str(output)},
+                judge_every=config.outcome_by == OUTCOME_BY_JUDGE,
+            )
+        )
         return made[-1]
 
     kept = KeptRollouts()
     try:
-        fit(TaskGRPOTrainer, bridge, config, manifest, dataset.map(instruction_id), completions=kept,
-            make_groups=make_groups, kept=kept, rewards=rewards)  # fmt: skip
+        fit(
+            TaskGRPOTrainer,
+            bridge,
+            config,
+            manifest,
+            dataset.map(instruction_id),
+            completions=kept,
+            make_groups=make_groups,
+            kept=kept,
+            rewards=rewards,
+        )
     finally:
         for groups in made:
             groups.close()

@@ -51,13 +51,16 @@ def load_whole_model(model: Any, folder: Path) -> None:
         raise CheckpointError(f"cannot go on from {folder}: its model does not load ({error})") from None
     unfit = [*info.get("missing_keys", ()), *info.get("unexpected_keys", ()), *info.get("mismatched_keys", ())]
     if unfit:
-        raise CheckpointError(f"cannot go on from {folder}: {len(unfit)} of its tensors are missing or do not fit "
-                              f"the model (first: {sorted(map(str, unfit))[0]}); delete it to start again")  # fmt: skip
+        raise CheckpointError(
+            f"cannot go on from {folder}: {len(unfit)} of its tensors are missing or do not fit "
+            f"the model (first: {sorted(map(str, unfit))[0]}); delete it to start again"
+        )
     result = model.load_state_dict(saved.state_dict(), strict=False)
     if result.missing_keys or result.unexpected_keys:
         names = sorted([*result.missing_keys, *result.unexpected_keys])
-        raise CheckpointError(f"cannot go on from {folder}: {len(names)} of the model's tensors are not in it "
-                              f"(first: {names[0]})")  # fmt: skip
+        raise CheckpointError(
+            f"cannot go on from {folder}: {len(names)} of the model's tensors are not in it (first: {names[0]})"
+        )
 
 
 def check_adapter(model: Any, folder: Path) -> None:
@@ -70,8 +73,10 @@ def check_adapter(model: Any, folder: Path) -> None:
     differing = sorted(name for name, tensor in saved.items() if name not in loaded or not loaded[name].equal(tensor))
     differing += sorted(set(loaded) - set(saved))  # the model's adapter tensors that the file does not hold
     if differing:
-        raise CheckpointError(f"cannot go on from {folder}: its adapter did not load whole ({len(differing)} tensors "
-                              f"differ; first: {differing[0]})")  # fmt: skip
+        raise CheckpointError(
+            f"cannot go on from {folder}: its adapter did not load whole ({len(differing)} tensors "
+            f"differ; first: {differing[0]})"
+        )
 
 
 def exactly_resuming(trainer_class: Any) -> Any:

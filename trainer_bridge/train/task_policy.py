@@ -68,9 +68,16 @@ class PolicyChat:
     """`LLMClient.complete` answered by a local model, each answer kept as a `Generation` until `take`n."""
 
     def __init__(
-        self, model: Any, processor: Any, lock: threading.Lock, *, name: str, temperature: float, max_new_tokens: int,
+        self,
+        model: Any,
+        processor: Any,
+        lock: threading.Lock,
+        *,
+        name: str,
+        temperature: float,
+        max_new_tokens: int,
         keep: bool = True,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """`keep`: keep each answer's inputs and tokens for training (an evaluation keeps none)."""
         self.model, self.processor, self.lock, self.name = model, processor, lock, name
         self.temperature, self.max_new_tokens, self.keep = temperature, max_new_tokens, keep
@@ -108,9 +115,11 @@ class PolicyChat:
         try:
             with torch.no_grad():
                 output = self.model.generate(
-                    **inputs.to(device), max_new_tokens=max_tokens or self.max_new_tokens,
-                    suppress_tokens=_vision_ids(self.processor), **sampling,
-                )  # fmt: skip
+                    **inputs.to(device),
+                    max_new_tokens=max_tokens or self.max_new_tokens,
+                    suppress_tokens=_vision_ids(self.processor),
+                    **sampling,
+                )
         finally:
             self.model.train(was_training)
         return _until_end(output[0, inputs["input_ids"].shape[1] :].cpu(), _end_ids(self.model, self.processor))
@@ -127,8 +136,12 @@ class PolicyChat:
 def _vision_ids(processor: Any) -> list[int]:
     """The image and video placeholder tokens: a reply that wrote one could not be scored (its forward pass would
     expect an image there), so they are never sampled."""
-    names = [getattr(processor, "image_token", None), getattr(processor, "video_token", None),
-             "<|vision_start|>", "<|vision_end|>"]  # fmt: skip
+    names = [
+        getattr(processor, "image_token", None),
+        getattr(processor, "video_token", None),
+        "<|vision_start|>",
+        "<|vision_end|>",
+    ]
     vocabulary = processor.tokenizer.get_vocab()
     return [vocabulary[name] for name in names if name in vocabulary]
 

@@ -47,8 +47,12 @@ class Play:
     reply_retries: int
 
     def settings(self) -> Settings:
-        return Settings(max_steps=self.max_steps, history_images=self.history_images,
-                        prompt_variant=self.prompt_variant, restart_app=True)  # fmt: skip
+        return Settings(
+            max_steps=self.max_steps,
+            history_images=self.history_images,
+            prompt_variant=self.prompt_variant,
+            restart_app=True,
+        )
 
 
 @dataclass(frozen=True)
@@ -73,13 +77,25 @@ class PlayedRollout:
 class _Phone:
     """One phone's runner with its own policy client (its generations are its rollout's)."""
 
-    def __init__(self, workspace: Workspace, device: AndroidDevice, chat: PolicyChat, play: Play,
-                 policy: LLMConfig, stop: threading.Event, judged: bool) -> None:  # fmt: skip
+    def __init__(
+        self,
+        workspace: Workspace,
+        device: AndroidDevice,
+        chat: PolicyChat,
+        play: Play,
+        policy: LLMConfig,
+        stop: threading.Event,
+        judged: bool,
+    ) -> None:
         self.chat, self.serial = chat, device.serial
         decider = AgentDecider(
-            chat, history_images=play.history_images, resize=play.resize, reply_retries=play.reply_retries,  # type: ignore[arg-type]
-            prompt_variant=prompt_variant(play.prompt_variant), image_scale=play.image_scale,
-        )  # fmt: skip
+            chat,  # type: ignore[arg-type]
+            history_images=play.history_images,
+            resize=play.resize,
+            reply_retries=play.reply_retries,
+            prompt_variant=prompt_variant(play.prompt_variant),
+            image_scale=play.image_scale,
+        )
         self.runner = RolloutRunner(workspace, device, policy, play.settings(), stop, judged, decider=decider)
 
 
@@ -87,9 +103,17 @@ class RolloutGroups:
     """The phones, each with a worker; `play(item, count)` runs one instruction's group."""
 
     def __init__(
-        self, workspace: Workspace, devices: list[AndroidDevice], make_chat: Callable[[], PolicyChat], play: Play,
-        policy: LLMConfig, judge: OnlineJudge | None, judged_for: dict, *, judge_every: bool = False,
-    ) -> None:  # fmt: skip
+        self,
+        workspace: Workspace,
+        devices: list[AndroidDevice],
+        make_chat: Callable[[], PolicyChat],
+        play: Play,
+        policy: LLMConfig,
+        judge: OnlineJudge | None,
+        judged_for: dict,
+        *,
+        judge_every: bool = False,
+    ) -> None:
         if not devices:
             raise RolloutError("no phone to play the rollouts on")
         self.stop = threading.Event()

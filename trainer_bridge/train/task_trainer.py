@@ -72,10 +72,11 @@ def rollout_rewards(
     }
     terms = {function.__name__: function(completions, **columns) for function in functions}
     total = [
-        None if any(values[index] is None for values in terms.values())
+        None
+        if any(values[index] is None for values in terms.values())
         else sum(weight * values[index] for weight, values in zip(weights, terms.values(), strict=True))
         for index in range(len(rollouts))
-    ]  # fmt: skip
+    ]
     return terms | {"reward": total}
 
 
@@ -100,13 +101,20 @@ def shown_rows(task: Item, rollouts: list[PlayedRollout], rewards: dict, advanta
     """What a person watching the run sees of each rollout: where it went, how it ended, what it earned."""
     return [
         {
-            "instruction": task.text, "rollout": rollout.index, "trajectory_id": rollout.record.trajectory_id,
-            "steps": rollout.record.steps, "stop": rollout.record.stop, "done": rollout.record.done,
-            "checked_by": rollout.record.checked_by, "judge_score": rollout.record.judge_score,
-            "advantage": advantage, "completion": (rollout.replies or [""])[-1][:SHOWN_CHARACTERS],
-        } | {name: values[index] for name, values in rewards.items()}
+            "instruction": task.text,
+            "rollout": rollout.index,
+            "trajectory_id": rollout.record.trajectory_id,
+            "steps": rollout.record.steps,
+            "stop": rollout.record.stop,
+            "done": rollout.record.done,
+            "checked_by": rollout.record.checked_by,
+            "judge_score": rollout.record.judge_score,
+            "advantage": advantage,
+            "completion": (rollout.replies or [""])[-1][:SHOWN_CHARACTERS],
+        }
+        | {name: values[index] for name, values in rewards.items()}
         for index, (rollout, advantage) in enumerate(zip(rollouts, advantages, strict=True))
-    ]  # fmt: skip
+    ]
 
 
 def turn_log_probs(model: Any, generation: Generation, temperature: float) -> Any:
@@ -120,8 +128,13 @@ def turn_log_probs(model: Any, generation: Generation, temperature: float) -> An
     prompt_length = prompt["input_ids"].shape[1]
     for key, value in list(prompt.items()):  # per-token inputs run on over the completion
         if value.dim() == 2 and value.shape == (1, prompt_length):
-            tail = completion if key == "input_ids" else torch.ones_like(completion) if key == "attention_mask" \
-                else torch.zeros_like(completion)  # fmt: skip
+            tail = (
+                completion
+                if key == "input_ids"
+                else torch.ones_like(completion)
+                if key == "attention_mask"
+                else torch.zeros_like(completion)
+            )
             prompt[key] = torch.cat([value, tail.to(value.dtype)], dim=1)
     logits = model(**prompt).logits[:, prompt_length - 1 : -1] / temperature  # as TRL: the sampled distribution
     return selective_log_softmax(logits, completion)[0]
@@ -142,10 +155,18 @@ class TaskGRPOTrainer(Trainer):
     """`Trainer` whose step plays a group of rollouts and follows eq. 1 over them (module docstring)."""
 
     def __init__(
-        self, *, model: Any, args: Any, train_dataset: Any, processing_class: Any, callbacks: list[Any],
-        peft_config: Any, make_groups: Callable[[Callable[[], PolicyChat]], RolloutGroups], kept: KeptRollouts,
+        self,
+        *,
+        model: Any,
+        args: Any,
+        train_dataset: Any,
+        processing_class: Any,
+        callbacks: list[Any],
+        peft_config: Any,
+        make_groups: Callable[[Callable[[], PolicyChat]], RolloutGroups],
+        kept: KeptRollouts,
         rewards: tuple[list[Any], list[float]],
-    ) -> None:  # fmt: skip
+    ) -> None:
         from trl.trainer.utils import disable_dropout_in_model
 
         if peft_config is not None:
@@ -153,8 +174,14 @@ class TaskGRPOTrainer(Trainer):
 
             model = get_peft_model(model, peft_config)
         disable_dropout_in_model(model)  # the turns are scored as they were sampled
-        super().__init__(model=model, args=args, train_dataset=train_dataset, data_collator=cast(Any, _rows),
-                         processing_class=processing_class, callbacks=callbacks)  # fmt: skip
+        super().__init__(
+            model=model,
+            args=args,
+            train_dataset=train_dataset,
+            data_collator=cast(Any, _rows),
+            processing_class=processing_class,
+            callbacks=callbacks,
+        )
         self.kept, self.task, self.rewards = (
             kept,
             cast(Any, args),
@@ -166,8 +193,14 @@ class TaskGRPOTrainer(Trainer):
 
     def _chat(self) -> PolicyChat:
         settings = self.task
-        return PolicyChat(self.model, self.processing_class, self._generating, name=settings.run_name or "policy",
-                          temperature=settings.temperature, max_new_tokens=settings.max_completion_length)  # fmt: skip
+        return PolicyChat(
+            self.model,
+            self.processing_class,
+            self._generating,
+            name=settings.run_name or "policy",
+            temperature=settings.temperature,
+            max_new_tokens=settings.max_completion_length,
+        )
 
     def training_step(self, model: Any, inputs: Any, num_items_in_batch: Any = None) -> Any:
         import torch
@@ -177,8 +210,13 @@ class TaskGRPOTrainer(Trainer):
         for row in inputs:
             started = time.perf_counter()
             # Each rollout starts as the instruction's reference run did: in the app, or on the home screen.
-            task = Item(int(row["instruction_id"]), row["instruction"], row["app"], 0,
-                        restart_app=bool(row.get("restart_app", True)))  # fmt: skip
+            task = Item(
+                int(row["instruction_id"]),
+                row["instruction"],
+                row["app"],
+                0,
+                restart_app=bool(row.get("restart_app", True)),
+            )
             rollouts = self.groups.play(task, self.task.num_generations)
             rewards = rollout_rewards(rollouts, *self.rewards, by_judge=self.task.outcome_by == OUTCOME_BY_JUDGE)
             advantages = group_advantages(rewards["reward"])

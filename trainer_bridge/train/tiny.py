@@ -62,9 +62,12 @@ def _tokenizer(corpus: list[str] | None = None, vocabulary: int = DEFAULT_VOCABU
     core.train_from_iterator(corpus or _default_corpus(), trainer)
     core.add_tokens([AddedToken(tag, special=False, normalized=False) for tag in ADDED_TOKENS])
     return PreTrainedTokenizerFast(
-        tokenizer_object=core, eos_token="<|im_end|>", pad_token="<|endoftext|>",
-        additional_special_tokens=SPECIAL_TOKENS[1:], chat_template=CHAT_TEMPLATE,
-    )  # fmt: skip
+        tokenizer_object=core,
+        eos_token="<|im_end|>",
+        pad_token="<|endoftext|>",
+        additional_special_tokens=SPECIAL_TOKENS[1:],
+        chat_template=CHAT_TEMPLATE,
+    )
 
 
 # Each size's tokenizer, text and vision settings; the processor and special tokens are the same for all.
@@ -145,14 +148,18 @@ def build_qwen(
     processor.save_pretrained(folder)
     text = {"vocab_size": len(tokenizer)} | SIZES[size]["text"]
     config = Qwen2_5_VLConfig(
-        text_config=text | {
-            "eos_token_id": ids["<|im_end|>"], "pad_token_id": ids["<|endoftext|>"],
+        text_config=text
+        | {
+            "eos_token_id": ids["<|im_end|>"],
+            "pad_token_id": ids["<|endoftext|>"],
             "bos_token_id": ids["<|endoftext|>"],
         },
         vision_config=SIZES[size]["vision"],
-        image_token_id=ids["<|image_pad|>"], video_token_id=ids["<|video_pad|>"],
-        vision_start_token_id=ids["<|vision_start|>"], vision_end_token_id=ids["<|vision_end|>"],
-    )  # fmt: skip
+        image_token_id=ids["<|image_pad|>"],
+        video_token_id=ids["<|video_pad|>"],
+        vision_start_token_id=ids["<|vision_start|>"],
+        vision_end_token_id=ids["<|vision_end|>"],
+    )
     torch.manual_seed(0)
     made_as = torch.get_default_dtype()
     try:

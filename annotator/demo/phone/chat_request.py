@@ -7,11 +7,10 @@ phone's pixels and back.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from PIL import Image
@@ -82,9 +81,9 @@ class Scale:
         return _map_points(action, lambda p: (round(p[0] / self.x), round(p[1] / self.y)))
 
 
-def _map_points(action: act.Action, convert) -> act.Action:
+def _map_points(action: act.Action, convert: Callable[[act.Point], act.Point]) -> act.Action:
     changes = {key: convert(getattr(action, key)) for key in ("coordinate", "coordinate2") if hasattr(action, key)}
-    return dataclasses.replace(action, **changes)
+    return act.action_from_arguments(action.to_arguments() | changes)  # built anew: checked as any action is
 
 
 def history_actions(calls: list[dict[str, Any]], scale: Scale) -> list[act.Action]:

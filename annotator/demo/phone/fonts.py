@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import io
 from collections.abc import Iterator
 
 from PIL import ImageDraw, ImageFont
@@ -17,8 +18,7 @@ LATIN_RANGES = [(0x20, 0x7F), (0xA0, 0x180), (0x2010, 0x2028), (0x2030, 0x203B),
 
 @functools.cache
 def _font(relative: str, size: int) -> ImageFont.FreeTypeFont:
-    with resource(relative).open("rb") as handle:
-        return ImageFont.truetype(handle, size)
+    return ImageFont.truetype(io.BytesIO(resource(relative).read_bytes()), size)  # Pillow reads it whole anyway
 
 
 def is_latin(char: str) -> bool:

@@ -168,7 +168,8 @@ class ScriptedEndpoint:
 
     @property
     def base_url(self) -> str:
-        return f"http://{self._server.server_address[0]}:{self.port}/v1"
+        host = self._server.server_address[0]  # typed str | bytes: bytes only for a Unix socket, not this TCP one
+        return f"http://{host if isinstance(host, str) else host.decode()}:{self.port}/v1"
 
     def start(self) -> ScriptedEndpoint:
         self._thread = threading.Thread(target=self._server.serve_forever, name="scripted-endpoint", daemon=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from annotator.demo.phone.view import WIDGET, Node, Rect, Style, icon_button, text_node
 
@@ -51,7 +52,7 @@ def navigation_bar(width: int, height: int, on_key: Callable[[str], None]) -> No
                 (left, top + 5, left + 160, height - 5),
                 icon,
                 desc,
-                lambda key=key: on_key(key),
+                partial(on_key, key),
                 rid=f"{SYSTEM_UI}:id/{rid}",
                 color=(80, 80, 80),
             )
@@ -68,9 +69,7 @@ def latin_keyboard(width: int, bottom: int, on_key: Callable[[str], None], on_ch
     for row_index, row in enumerate(KEY_ROWS):
         x = (width - len(row) * key_width) // 2 + (key_width if row_index == 2 else 0) // 2
         for char in row:
-            board.add(
-                _key((x + 6, y, x + key_width - 6, y + key_height - 14), char, lambda c=char: on_char(c), key_style)
-            )
+            board.add(_key((x + 6, y, x + key_width - 6, y + key_height - 14), char, partial(on_char, char), key_style))
             x += key_width
         y += key_height
     board.add(_key((30, y, 230, y + key_height - 14), "?123", lambda: None, key_style | {"size": 34}))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from annotator.demo.phone.view import Node, Rect
 
@@ -47,6 +47,19 @@ class OpenApp:
 class Tap:
     target: Target
     long: bool = False
+
+
+class TargetFields(TypedDict, total=False):
+    """Target's fields but its text, as keyword arguments of `tap`."""
+
+    desc: str | None
+    rid: str | None
+    contains: str | None
+    index: int
+
+
+def tap(text: str | None = None, **target: Unpack[TargetFields]) -> Tap:
+    return Tap(Target(text=text, **target))
 
 
 @dataclass(frozen=True)
@@ -92,9 +105,9 @@ class Instruction:
 
 def locate(phone: VirtualPhone, target: Target) -> Rect | None:
     """The visible rectangle of the target's `index`-th match on the current screen, or None."""
-    matches = phone.find(target.matches)
-    matches = [(rect, node) for node, rect, _ in matches if rect[2] - rect[0] > 4 and rect[3] - rect[1] > 4]
-    return matches[target.index][0] if len(matches) > target.index else None
+    found = phone.find(target.matches)
+    visible = [rect for _node, rect, _ in found if rect[2] - rect[0] > 4 and rect[3] - rect[1] > 4]
+    return visible[target.index] if len(visible) > target.index else None
 
 
 def scrollable_area(phone: VirtualPhone) -> Rect | None:

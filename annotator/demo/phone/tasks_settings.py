@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.demo.phone.tasks import Instruction, OpenApp, Step, Tap, Target, TypeText
+from annotator.demo.phone.tasks import Instruction, OpenApp, Step, TypeText, tap
 
 if TYPE_CHECKING:
     from annotator.demo.phone.phone import VirtualPhone
@@ -24,10 +24,6 @@ def opened(page: str):
         return phone.foreground == "com.android.settings" and phone.current.page.name == page
 
     return check
-
-
-def tap(text: str | None = None, **target: object) -> Tap:
-    return Tap(Target(text=text, **target))
 
 
 def _settings(uid: str, text: str, steps: list[Step], check, success: str, **facts: object) -> Instruction:

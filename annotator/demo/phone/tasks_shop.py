@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from annotator.demo.phone.apps.shop import ShopApp
 from annotator.demo.phone.apps.shop_catalog import product
-from annotator.demo.phone.tasks import Instruction, OpenApp, Press, Step, Tap, Target, TypeText
+from annotator.demo.phone.tasks import Instruction, OpenApp, Press, Step, Tap, Target, TypeText, tap
 
 if TYPE_CHECKING:
     from annotator.demo.phone.phone import VirtualPhone
@@ -24,10 +24,6 @@ Line = tuple[str, str, str, int]  # product id, colour, size, quantity
 
 def shop(phone: VirtualPhone) -> ShopApp:
     return phone.app_of(ShopApp)
-
-
-def tap(text: str | None = None, **target: object) -> Tap:
-    return Tap(Target(text=text, **target))
 
 
 def search(query: str) -> list[Step]:

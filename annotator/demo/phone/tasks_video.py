@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from annotator.demo.phone.apps.video import VideoApp
 from annotator.demo.phone.apps.video_catalog import AUTHORS, DEFAULT_FOLLOWED, FEED, VIDEOS, search, videos_by
-from annotator.demo.phone.tasks import Instruction, OpenApp, Scroll, Step, Tap, Target, TypeText
+from annotator.demo.phone.tasks import Instruction, OpenApp, Scroll, Step, TypeText, tap
 
 if TYPE_CHECKING:
     from annotator.demo.phone.phone import VirtualPhone
@@ -65,10 +65,6 @@ def showing(page: str, **params: str) -> Check:
         return phone.foreground == app.package and current.name == page and current.params.items() >= params.items()
 
     return check
-
-
-def tap(text: str | None = None, **target: object) -> Tap:
-    return Tap(Target(text=text, **target))
 
 
 def search_for(query: str) -> list[Step]:

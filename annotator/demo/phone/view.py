@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import TypedDict, Unpack
 from xml.sax.saxutils import quoteattr
 
 from PIL import Image, ImageDraw
@@ -16,14 +17,15 @@ from annotator.demo.phone import fonts
 from annotator.demo.phone.paint import paint_gradient, paint_icon, paint_picture
 
 Rect = tuple[int, int, int, int]
-Callback = Callable[[], None]
+Callback = Callable[[], object]  # what a tap runs; its result, if any, is not used
 ScrollCallback = Callable[[int, int], None]
 WIDGET = "android.widget."
+Background = fonts.Color | tuple[int, int, int, int]  # a fourth number: translucent (a dialog's scrim, the dock)
 
 
 @dataclass
 class Style:
-    background: fonts.Color | None = None
+    background: Background | None = None
     color: fonts.Color = (33, 33, 33)
     size: int = 40
     bold: bool = False
@@ -35,6 +37,23 @@ class Style:
     icon: str | None = None  # a glyph painted by paint.paint_icon
     picture: int | None = None  # a seed: a product photo or video frame painted by paint.paint_picture
     gradient: tuple[fonts.Color, fonts.Color] | None = None  # top and bottom colours of a vertical gradient
+
+
+class StyleFields(TypedDict, total=False):
+    """Style's fields as keyword arguments: what the node helpers pass on to Style."""
+
+    background: Background | None
+    color: fonts.Color
+    size: int
+    bold: bool
+    align: str
+    radius: int
+    border: fonts.Color | None
+    padding: int
+    lines: int
+    icon: str | None
+    picture: int | None
+    gradient: tuple[fonts.Color, fonts.Color] | None
 
 
 @dataclass
@@ -86,17 +105,21 @@ def contains(rect: Rect, x: int, y: int) -> bool:
     return rect[0] <= x < rect[2] and rect[1] <= y < rect[3]
 
 
-def text_node(bounds: Rect, text: str, **style: object) -> Node:
+def text_node(bounds: Rect, text: str, **style: Unpack[StyleFields]) -> Node:
     return Node(bounds, cls=WIDGET + "TextView", text=text, style=Style(**style))
 
 
-def button(bounds: Rect, text: str, on_tap: Callback, rid: str = "", **style: object) -> Node:
-    look = Style(**({"align": "center"} | style))
+def button(bounds: Rect, text: str, on_tap: Callback, rid: str = "", **style: Unpack[StyleFields]) -> Node:
+    style.setdefault("align", "center")
+    look = Style(**style)
     return Node(bounds, cls=WIDGET + "Button", text=text, rid=rid, clickable=True, on_tap=on_tap, style=look)
 
 
-def icon_button(bounds: Rect, icon: str, desc: str, on_tap: Callback, rid: str = "", **style: object) -> Node:
-    look = Style(icon=icon, **style)
+def icon_button(  # bounds and icon positional-only: `icon` is also a style field
+    bounds: Rect, icon: str, /, desc: str, on_tap: Callback, rid: str = "", **style: Unpack[StyleFields]
+) -> Node:
+    style["icon"] = icon
+    look = Style(**style)
     return Node(bounds, cls=WIDGET + "ImageView", desc=desc, rid=rid, clickable=True, on_tap=on_tap, style=look)
 
 

@@ -15,8 +15,9 @@ from annotator.storage.workspace import Workspace
 def draft_one_unlabelled(workspace: Workspace, items: Sequence[ToLabel], reviews: Sequence[ReviewStatus]) -> int:
     """Drafts for the steps of the first trajectory nobody labelled; how many steps got one (0 when every
     trajectory is labelled)."""
-    waiting = [item.trajectory_id for item, review in zip(items, reviews, strict=True)
-               if review == ReviewStatus.UNLABELLED]  # fmt: skip
+    waiting = [
+        item.trajectory_id for item, review in zip(items, reviews, strict=True) if review == ReviewStatus.UNLABELLED
+    ]
     if not waiting:
         return 0
     with ScriptedEndpoint() as endpoint:

@@ -133,7 +133,7 @@ def reject(
     bad = next((index for index, j in enumerate(careful) if j.verdict != Verdict.CORRECT), None)
     if bad is not None:
         raw_call = seen[bad].tool_call
-        overrides = {bad: {"verdict": str(Verdict.CORRECT), "tool_call": raw_call}}
+        overrides: dict[int, dict[str, Any]] = {bad: {"verdict": str(Verdict.CORRECT), "tool_call": raw_call}}
         overrides[bad]["target_box"] = box_at(seen[bad].nodes, raw_call)
         verdict = careful[bad].verdict
         fix = "并写出正确的动作" if verdict == Verdict.WRONG else ""

@@ -62,8 +62,9 @@ class TrainingNotInstalled(LoopFailed):
     """The `train` extra is missing: the export is done, training and evaluation cannot run."""
 
     def __init__(self, missing: list[str]) -> None:
-        super().__init__(f"the training packages are not installed ({', '.join(missing)}): "
-                         f"pip install 'mobile-annotator[train]'")  # fmt: skip
+        super().__init__(
+            f"the training packages are not installed ({', '.join(missing)}): pip install 'mobile-annotator[train]'"
+        )
         self.missing = missing
 
 
@@ -139,9 +140,13 @@ class DemoLoop:
         started, seconds = time.monotonic(), {}
         ran: list[str] = []
         skipped: list[str] = []
-        steps = {"export": (self._exported, self._export), "tiny-sft": (self._sft_done, self._sft),
-                 "tiny-grpo": (self._grpo_done, self._grpo), "evaluate": (self._evaluated, self._evaluate),
-                 "online": (self._online_done, self._online)}  # fmt: skip
+        steps = {
+            "export": (self._exported, self._export),
+            "tiny-sft": (self._sft_done, self._sft),
+            "tiny-grpo": (self._grpo_done, self._grpo),
+            "evaluate": (self._evaluated, self._evaluate),
+            "online": (self._online_done, self._online),
+        }
         for number, name in enumerate(STEPS, start=1):
             done, do = steps[name]
             if self.cancelled:
@@ -217,8 +222,11 @@ class DemoLoop:
             if (folder / "manifest.json").is_file():
                 continue
             shutil.rmtree(folder, ignore_errors=True)  # `export --out` takes a new or empty folder
-            self._command(number, "export", ["export", "--stage", stage, "--format", "trl", "--preset", "tiny",
-                                             "--out", str(folder)])  # fmt: skip
+            self._command(
+                number,
+                "export",
+                ["export", "--stage", stage, "--format", "trl", "--preset", "tiny", "--out", str(folder)],
+            )
 
     def _sft(self, number: int, fresh: bool) -> None:
         self._train(number, "tiny-sft", self.paths.exports["sft"], None, fresh)
@@ -242,9 +250,17 @@ class DemoLoop:
 
     def _evaluate(self, number: int, fresh: bool) -> None:
         for name, run, part in EVALUATED:
-            argv = ["eval", "--model-path", str(self._evaluated_model(run, part)), "--export",
-                    str(self.paths.exports["grpo-action"]), "--name", name,
-                    "--max-new-tokens", str(TINY_ANSWER_TOKENS)]  # fmt: skip
+            argv = [
+                "eval",
+                "--model-path",
+                str(self._evaluated_model(run, part)),
+                "--export",
+                str(self.paths.exports["grpo-action"]),
+                "--name",
+                name,
+                "--max-new-tokens",
+                str(TINY_ANSWER_TOKENS),
+            ]
             argv += ["--new"] if fresh else []  # answers of an earlier model of that folder are not this one's
             output = Output(self.paths.log)
             self._command(number, "evaluate", argv, partial(self._report_from, output, "evaluate", number))
@@ -253,9 +269,23 @@ class DemoLoop:
         """The GRPO result as the agent on a virtual phone of this process, over the tasks it was trained on."""
         chosen = [part for iid in self._trained_instructions() for part in ("--instruction-id", str(iid))]
         with VirtualAdbServer([VirtualPhone(serial="virtual-demo")]) as server:
-            argv = ["eval", "--online", "--model-path", str(self.paths.run("tiny-grpo")), "--export",
-                    str(self.paths.exports["grpo-action"]), "--adb-port", str(server.port), "--start-in", "home",
-                    "--name", ONLINE_NAME, "--max-new-tokens", str(TINY_ANSWER_TOKENS), *chosen]  # fmt: skip
+            argv = [
+                "eval",
+                "--online",
+                "--model-path",
+                str(self.paths.run("tiny-grpo")),
+                "--export",
+                str(self.paths.exports["grpo-action"]),
+                "--adb-port",
+                str(server.port),
+                "--start-in",
+                "home",
+                "--name",
+                ONLINE_NAME,
+                "--max-new-tokens",
+                str(TINY_ANSWER_TOKENS),
+                *chosen,
+            ]
             argv += ["--new"] if fresh else []
             rollouts = Output(self.paths.log, ROLLOUT_ENDED)
             self._command(number, "online", argv, partial(self._report_from, rollouts, "online", number))
@@ -272,8 +302,16 @@ class DemoLoop:
     # -- running a command
 
     def _argv(self, args: list[str]) -> list[str]:
-        return [sys.executable, "-m", "trainer_bridge", *args, "--data-dir", str(self.paths.data_dir),
-                "--db", self.db_url]  # fmt: skip
+        return [
+            sys.executable,
+            "-m",
+            "trainer_bridge",
+            *args,
+            "--data-dir",
+            str(self.paths.data_dir),
+            "--db",
+            self.db_url,
+        ]
 
     def _command(self, number: int, name: str, args: list[str], on_tick: Callable[[], None] | None = None) -> None:
         argv = self._argv(args)
@@ -282,8 +320,10 @@ class DemoLoop:
             log.write(f"\n== {time.strftime('%Y-%m-%d %H:%M:%S')} {name}: {' '.join(argv)}\n")
         code = self.child.run(argv, self.paths.log, on_tick or (lambda: None), self.env)
         if code != 0:
-            raise LoopFailed(f"{name}: `trainer-bridge {args[0]}` exited with status {code}: "
-                             f"{last_line(self.paths.log)} (see {self.paths.log})")  # fmt: skip
+            raise LoopFailed(
+                f"{name}: `trainer-bridge {args[0]}` exited with status {code}: "
+                f"{last_line(self.paths.log)} (see {self.paths.log})"
+            )
 
     def _report_from(self, output: Output, step: str, number: int) -> None:
         self._report(step, number, *output.latest())

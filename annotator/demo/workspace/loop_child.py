@@ -54,8 +54,14 @@ class Child:
         if self.cancelled:
             raise Cancelled
         with self._lock, open(log, "ab") as out:
-            self._process = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                             start_new_session=True, env=env)  # fmt: skip
+            self._process = subprocess.Popen(
+                list(argv),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                env=env,
+            )
         process = self._process
         if self.cancelled:  # cancelled while it was starting: it missed the signal
             self.cancel()

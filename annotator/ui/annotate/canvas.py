@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QContextMenuEvent,
     QCursor,
+    QFocusEvent,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -36,7 +37,7 @@ from annotator.ui.annotate import box_handles as handles
 from annotator.ui.annotate import canvas_paint as paint
 from annotator.ui.annotate.canvas_labels import click_points
 from annotator.ui.annotate.canvas_zoom import ZOOM_STEP, ZoomingView
-from annotator.ui.annotate.overlays import Box, Overlays, region_at
+from annotator.ui.annotate.overlays import AnyBox, Box, Overlays, region_at
 from annotator.ui.i18n import Retranslating, fill
 
 MIN_BOX = 8.0  # device pixels: a smaller drag is a slip, not a target box
@@ -120,12 +121,12 @@ class StepCanvas(Retranslating, ZoomingView):
     def suggested_box(self) -> tuple[float, ...] | None:
         return self._suggested
 
-    def set_suggested_box(self, box: Sequence[float] | None) -> None:
+    def set_suggested_box(self, box: Sequence[float] | AnyBox | None) -> None:
         """The target box offered for the step (from its elements), or None."""
         self._suggested = tuple(float(v) for v in box) if box is not None else None
         self.viewport().update()
 
-    def set_privacy_regions(self, regions: Sequence[Box]) -> None:
+    def set_privacy_regions(self, regions: Sequence[AnyBox]) -> None:
         """The step's privacy regions; the selection stays while they stay the same."""
         shown = tuple((float(x1), float(y1), float(x2), float(y2)) for x1, y1, x2, y2 in regions)
         if shown != self._regions:
@@ -301,7 +302,7 @@ class StepCanvas(Retranslating, ZoomingView):
             return
         super().keyReleaseEvent(event)
 
-    def focusOutEvent(self, event: QEvent) -> None:
+    def focusOutEvent(self, event: QFocusEvent) -> None:
         self._space = False  # the release of a space held while focus left never reaches us
         super().focusOutEvent(event)
 
@@ -324,7 +325,7 @@ class StepCanvas(Retranslating, ZoomingView):
     def retranslate(self) -> None:
         self.viewport().update()  # the canvas's words are translated as it paints
 
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         painter.fillRect(rect, BACKGROUND)
         screen_rect = QRectF(0, 0, self._size.width(), self._size.height())
         if self._screen is not None:
@@ -332,7 +333,7 @@ class StepCanvas(Retranslating, ZoomingView):
         elif not self._size.isEmpty():
             painter.fillRect(screen_rect, QColor("#202124"))
 
-    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         to_view = painter.worldTransform()
         painter.save()
         painter.resetTransform()  # shapes are drawn in viewport pixels: the same size at every zoom
@@ -350,9 +351,9 @@ class StepCanvas(Retranslating, ZoomingView):
             paint.paint_shapes(painter, self._original, to_view, paint.ORIGINAL, words, screen, points)
             paint.legend(painter, viewport, screen, self.tr("label"), self.tr("as collected"))
         for number, (x1, y1, x2, y2) in enumerate(self._regions, start=1):
-            rect = to_view.mapRect(QRectF(x1, y1, x2 - x1, y2 - y1))
+            region = to_view.mapRect(QRectF(x1, y1, x2 - x1, y2 - y1))
             private = fill(self.tr("private %1"), number)
-            paint.privacy_region(painter, rect, private, number - 1 == self._selected, viewport)
+            paint.privacy_region(painter, region, private, number - 1 == self._selected, viewport)
         if self._suggested is not None:
             x1, y1, x2, y2 = self._suggested
             hint = self.tr("suggested box: B takes it, Shift+B: no box")

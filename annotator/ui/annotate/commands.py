@@ -169,8 +169,9 @@ class AnnotationCommands(QObject):
         if step is None:
             done = self.tr("Undid the outcome.") if undo else self.tr("Redid the outcome.")
         else:
-            done = fill(self.tr("Undid a change of step %1.") if undo else self.tr("Redid a change of step %1."),
-                        step.position)  # fmt: skip
+            done = fill(
+                self.tr("Undid a change of step %1.") if undo else self.tr("Redid a change of step %1."), step.position
+            )
         self.view.status_message.emit(done)
 
     # the trajectory -------------------------------------------------------------------------------------------
@@ -207,16 +208,26 @@ class AnnotationCommands(QObject):
             notes.append(self.tr("%n step(s) have no verdict.", "", open_steps))
         unboxed = steps_without_box(record)
         if unboxed:
-            notes.append(fill(self.tr("No target box on step %1: their clicks are scored by distance only."),
-                              ", ".join(str(position) for position in unboxed)))  # fmt: skip
+            notes.append(
+                fill(
+                    self.tr("No target box on step %1: their clicks are scored by distance only."),
+                    ", ".join(str(position) for position in unboxed),
+                )
+            )
         self.view.status_message.emit(" ".join(notes))
 
     def _incomplete(self, gaps: ReviewGaps) -> None:
         """Say what is missing; a reviewer or an admin may submit all the same (recorded with the review)."""
-        names = {"think": self.tr("think"), "action_text": self.tr("action"), "tool_call": self.tr("tool call"),
-                 "verdict": self.tr("verdict")}  # fmt: skip
-        lines = [fill(self.tr("Step %1: %2"), position, ", ".join(names[m] for m in missing))
-                 for position, missing in gaps.steps]  # fmt: skip
+        names = {
+            "think": self.tr("think"),
+            "action_text": self.tr("action"),
+            "tool_call": self.tr("tool call"),
+            "verdict": self.tr("verdict"),
+        }
+        lines = [
+            fill(self.tr("Step %1: %2"), position, ", ".join(names[m] for m in missing))
+            for position, missing in gaps.steps
+        ]
         lines += [self.tr("The outcome (task completed or not) is not set.")] if gaps.outcome else []
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Not ready for review"), "", parent=self.view)
         box.setObjectName("incomplete-submit")

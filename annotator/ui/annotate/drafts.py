@@ -54,9 +54,13 @@ class DraftEndpointDialog(QDialog):
         self.concurrency.setRange(1, 32)
         self.concurrency.setValue(4)
         explain = QLabel(self)
-        explain.setText(self.tr("Each unlabelled step of this trajectory is sent with its screenshot and a short "
-                                "description of its screen's elements. A draft is offered only when its action "
-                                "matches the one executed; it stays a suggestion until you take it."))  # fmt: skip
+        explain.setText(
+            self.tr(
+                "Each unlabelled step of this trajectory is sent with its screenshot and a short "
+                "description of its screen's elements. A draft is offered only when its action "
+                "matches the one executed; it stays a suggestion until you take it."
+            )
+        )
         explain.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.accepted.connect(self.accept)
@@ -113,8 +117,11 @@ class StepDrafts(QObject):
         values = draft_values(step, draft, skip)
         if values:
             view.steps[step_id] = with_label(step, values)
-            view.saver.run(self.tr("Taking the draft"), lambda editor: editor.accept_draft(step_id, draft_id),
-                           lambda saved: view.apply_saved_step(view.current_trajectory() or 0, saved))  # fmt: skip
+            view.saver.run(
+                self.tr("Taking the draft"),
+                lambda editor: editor.accept_draft(step_id, draft_id),
+                lambda saved: view.apply_saved_step(view.current_trajectory() or 0, saved),
+            )
             if step_id == view.step_id:
                 view.show_current_step()
         return values
@@ -141,14 +148,23 @@ class StepDrafts(QObject):
         concurrency = dialog.concurrency.value()
 
         def run() -> DraftSummary:
-            return draft_steps(workspace, base_url=url, model=model, trajectory_ids=[trajectory_id],
-                               api_key_env=key_env or "OPENAI_API_KEY", concurrency=concurrency,
-                               progress=self.progressed.emit, cancel=cancel)  # fmt: skip
+            return draft_steps(
+                workspace,
+                base_url=url,
+                model=model,
+                trajectory_ids=[trajectory_id],
+                api_key_env=key_env or "OPENAI_API_KEY",
+                concurrency=concurrency,
+                progress=self.progressed.emit,
+                cancel=cancel,
+            )
 
         view.jobs.submit(
-            fill(self.tr("Drafting with %1"), model), run,
-            on_result=lambda summary: self._drafted(trajectory_id, summary), on_error=self._failed,
-        )  # fmt: skip
+            fill(self.tr("Drafting with %1"), model),
+            run,
+            on_result=lambda summary: self._drafted(trajectory_id, summary),
+            on_error=self._failed,
+        )
 
     def _progressed(self, progress: DraftProgress) -> None:
         message = self.tr("Drafting: %1 of %2 steps (%3 offered, %4 flagged, %5 failed)")
@@ -157,8 +173,9 @@ class StepDrafts(QObject):
 
     def _drafted(self, trajectory_id: int, summary: DraftSummary) -> None:
         self.cancel = None
-        message = self.tr("Drafts: %1 offered, %2 flagged (another action than the executed one), %3 drafted "
-                          "before, %4 failed.")  # fmt: skip
+        message = self.tr(
+            "Drafts: %1 offered, %2 flagged (another action than the executed one), %3 drafted before, %4 failed."
+        )
         words = fill(message, summary.kept, summary.flagged, summary.skipped, summary.failed)
         self.view.status_message.emit(words + (f" {summary.message}" if summary.message else ""))
         if self.view.current_trajectory() == trajectory_id:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
@@ -19,7 +19,7 @@ from annotator.domain.trajectory import LabelledStep
 from annotator.ui.annotate import textdiff
 from annotator.ui.annotate.tool_call_editor import ToolCallEditor
 from annotator.ui.annotate.undo_keys import UndoKeysToWindow, give_undo_keys_to_window
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
 
 CONTEXT = "StageEditors"
 STAGES: tuple[str, ...] = ("think", "action_text", "tool_call")
@@ -186,6 +186,9 @@ class StageEditors(Retranslating, QTabWidget):
     def editor(self, stage: str) -> QWidget:
         return {"think": self.think, "action_text": self.action_text, "tool_call": self.tool_call}[stage]
 
+    def text_editor(self, stage: str) -> StageTextEditor:
+        return {"think": self.think, "action_text": self.action_text}[stage]
+
     def show_stage(self, stage: str) -> None:
         """Bring a stage's editor forward and put the cursor in it."""
         widget = self.editor(stage)
@@ -235,7 +238,7 @@ class StageEditors(Retranslating, QTabWidget):
         """What the stage's editor holds now, as it would be saved (None: not labelled)."""
         if stage == "tool_call":
             return self.tool_call.valid_call()
-        text = self.editor(stage).text()
+        text = self.text_editor(stage).text()
         return text if text.strip() else None
 
     def set_read_only(self, read_only: bool) -> None:

@@ -95,8 +95,9 @@ class TrajectoryHeader(Retranslating, QWidget):
         for button in (self.completed, self.not_completed, self.submit, self.draft):
             button.setEnabled(enabled and self.writable)
         self.outcome_buttons.setExclusive(False)  # so that "not judged yet" can show both unchecked
-        self.completed.setChecked(enabled and record.label_outcome == Outcome.SUCCESS)
-        self.not_completed.setChecked(enabled and record.label_outcome == Outcome.FAILURE)
+        outcome = record.label_outcome if record is not None else None
+        self.completed.setChecked(outcome == Outcome.SUCCESS)
+        self.not_completed.setChecked(outcome == Outcome.FAILURE)
         self.outcome_buttons.setExclusive(True)
         self._show_texts()
         self.state_shown.emit(enabled, self.writable)
@@ -114,8 +115,9 @@ class TrajectoryHeader(Retranslating, QWidget):
             self.banner.hide()
             return
         if not self.writable:
-            self.banner.setText(self.tr("This workspace is open read-only: its labels can be read and exported, "
-                                        "not changed."))  # fmt: skip
+            self.banner.setText(
+                self.tr("This workspace is open read-only: its labels can be read and exported, not changed.")
+            )
         self.instruction.setText(record.instruction)
         steps = sum(1 for step in record.steps if step.origin == "collected")
         parts = [
@@ -127,14 +129,13 @@ class TrajectoryHeader(Retranslating, QWidget):
         if record.collected_outcome:
             parts.append(fill(self.tr("collector said: %1"), labels.label(labels.OUTCOME, record.collected_outcome)))
         self.details.setText(" · ".join(parts))
-        note = record.last_review
-        rejected = record.review_status == ReviewStatus.REJECTED and note is not None
-        if rejected:
+        note = record.last_review if record.review_status == ReviewStatus.REJECTED else None
+        if note is not None:
             when = local_time(note.at)
             who = note.reviewer or self.tr("a reviewer")
             comment = note.comment or self.tr("(no comment)")
             self.banner.setText(fill(self.tr("Rejected by %1 on %2: %3"), who, when, comment))
-        self.banner.setVisible(rejected or not self.writable)
+        self.banner.setVisible(note is not None or not self.writable)
 
     def retranslate(self) -> None:
         self.outcome_caption.setText(self.tr("Outcome:"))

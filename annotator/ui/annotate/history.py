@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLocale, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, Qt, Signal
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from annotator.services.annotation import Revision
 from annotator.ui import labels
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
 
 CONTEXT = "HistoryPane"
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -185,7 +185,7 @@ class ChangeDelegate(QStyledItemDelegate):
         room = item.rect.adjusted(4, 0, -4, 0)
         arrow = metrics.horizontalAdvance(ARROW)
         old_width, new_width = metrics.horizontalAdvance(old), metrics.horizontalAdvance(new)
-        share = (room.width() - arrow) / 2
+        share = (room.width() - arrow) // 2  # whole pixels, as the widths it is compared with
         if old_width + new_width > room.width() - arrow:  # the shorter side keeps all it needs
             old_width = min(old_width, max(share, room.width() - arrow - new_width))
             new_width = room.width() - arrow - old_width
@@ -251,7 +251,7 @@ class HistoryPane(Retranslating, QWidget):
         if selected is not None:
             for row in range(self.table.topLevelItemCount()):
                 item = self.table.topLevelItem(row)
-                if item.data(0, ID_ROLE) == selected:
+                if item is not None and item.data(0, ID_ROLE) == selected:
                     self.table.setCurrentItem(item)
         self._show_count()
         self._selection_changed()

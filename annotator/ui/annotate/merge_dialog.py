@@ -148,8 +148,10 @@ class MergeDialog(Retranslating, QDialog):
         who = stale.changed_by or self.tr("someone")
         when = local_time(stale.changed_at)[0] if stale.changed_at else ""  # the time alone today
         what = fill(self.tr("Step %1"), self.position) if stale.step_id is not None else self.tr("The outcome")
-        prompt = self.tr("%1 was changed by %2 at %3 while you were editing it. Your change is not saved yet: "
-                         "take theirs, keep yours on top of theirs, or edit and save.")  # fmt: skip
+        prompt = self.tr(
+            "%1 was changed by %2 at %3 while you were editing it. Your change is not saved yet: "
+            "take theirs, keep yours on top of theirs, or edit and save."
+        )
         self.prompt.setText(fill(prompt, what, who, when))
         theirs = fill(self.tr("Theirs (%1, %2)"), who, when)
         titles = (theirs, self.tr("Mine"), self.tr("Edit (saved with Save Edited)"))
@@ -193,15 +195,21 @@ class StaleMerges(QObject):
     def _chosen(self, stale: StaleLabelError, choice: str, values: dict[str, Any] | None) -> None:
         self.view.saver.resolve(stale, values)
         self.view.panel.show_unsaved(False)
-        done = {"theirs": self.tr("Took their version."), "mine": self.tr("Saved yours on top of theirs."),
-                "edited": self.tr("Saved the edited version on top of theirs.")}  # fmt: skip
+        done = {
+            "theirs": self.tr("Took their version."),
+            "mine": self.tr("Saved yours on top of theirs."),
+            "edited": self.tr("Saved the edited version on top of theirs."),
+        }
         self.view.status_message.emit(done[choice])
 
     def _cancelled(self, stale: StaleLabelError) -> None:
         self.view.panel.show_unsaved(stale.step_id is not None)
-        self.view.status_message.emit(self.tr(
-            "Not saved: someone else changed this meanwhile. Your text stays in the editor, unsaved; your next change "
-            "offers the merge again."))  # fmt: skip
+        self.view.status_message.emit(
+            self.tr(
+                "Not saved: someone else changed this meanwhile. Your text stays in the editor, unsaved; your next "
+                "change offers the merge again."
+            )
+        )
 
     def _closed(self, dialog: MergeDialog) -> None:
         if self.dialog is dialog:

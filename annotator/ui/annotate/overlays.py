@@ -15,8 +15,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from annotator.domain import geometry
+
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
+# A box as the drawing code takes it: the tuple above, or a label's geometry.Box (it unpacks the same way).
+AnyBox = Box | geometry.Box
 
 POINT_ACTIONS = ("click", "long_press", "swipe")  # actions drawn at a place on the screen
 CAPTION_LIMIT = 80  # characters of typed text kept in a caption; the canvas elides further to fit
@@ -36,7 +40,7 @@ class Overlays:
         return self.point is None and self.end is None and self.caption is None and self.box is None
 
 
-def overlays_for(tool_call: Mapping[str, Any] | None, box: Sequence[float] | None) -> Overlays:
+def overlays_for(tool_call: Mapping[str, Any] | None, box: Sequence[float] | AnyBox | None) -> Overlays:
     """The shapes of a `{"name": "mobile_use", "arguments": {...}}` call and a target box; what can be drawn."""
     target = read_box(box)
     arguments = _arguments(tool_call)

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QPoint, Signal
 from PySide6.QtWidgets import QMenu
 
 from annotator.ui.actions import ACTIONS, plain, translate
-from annotator.ui.annotate.overlays import Box
+from annotator.ui.annotate.overlays import AnyBox, Box
 from annotator.ui.i18n import fill
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ class PrivacyRegions(QObject):
     def _step(self) -> LabelledStep | None:
         return self.view.steps.get(self.view.step_id) if self.view.step_id is not None else None
 
-    def regions(self) -> tuple[Box, ...]:
+    def regions(self) -> tuple[AnyBox, ...]:
         step = self._step()
         return tuple(step.label.privacy_regions) if step is not None else ()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from annotator.domain.trajectory import LabelledStep, Verdict
 from annotator.ui.annotate.editors import StageEditors
 from annotator.ui.annotate.history import HistoryPane
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
 
 CONTEXT = "StepPanel"
 # Verdicts are stored in English; this view's own labels for them (labels.py has none).

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
     QAbstractListModel,
     QCoreApplication,
     QModelIndex,
@@ -31,7 +30,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QStyle, QStyledItemD
 
 from annotator.domain.trajectory import LabelledStep
 from annotator.ui.annotate.thumbnails import ThumbnailLoader
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
 
 CONTEXT = "StepStrip"
 STEP_ROLE = Qt.ItemDataRole.UserRole  # the LabelledStep
@@ -73,7 +72,7 @@ class StepListModel(QAbstractListModel):
         self.steps = list(steps)
         self.endResetModel()
 
-    def row_of(self, step_id: int) -> int | None:
+    def row_of(self, step_id: int | None) -> int | None:
         return next((row for row, step in enumerate(self.steps) if step.id == step_id), None)
 
     def update_step(self, step: LabelledStep) -> None:

@@ -109,17 +109,36 @@ class ToolCallEditor(Retranslating, QWidget):
         self.retranslate()
 
     def _inputs(self) -> dict[str, QWidget]:
-        return {"coordinate": self.coordinate, "coordinate2": self.coordinate2, "text": self.text,
-                "time": self.time, "button": self.button, "status": self.status}  # fmt: skip
+        return {
+            "coordinate": self.coordinate,
+            "coordinate2": self.coordinate2,
+            "text": self.text,
+            "time": self.time,
+            "button": self.button,
+            "status": self.status,
+        }
 
     def text_inputs(self) -> list[QWidget]:
         """The widgets that take typing (their undo keys must reach the window)."""
-        return [self.json_edit, self.text, self.time, self.coordinate.x, self.coordinate.y,
-                self.coordinate2.x, self.coordinate2.y]  # fmt: skip
+        return [
+            self.json_edit,
+            self.text,
+            self.time,
+            self.coordinate.x_box,
+            self.coordinate.y_box,
+            self.coordinate2.x_box,
+            self.coordinate2.y_box,
+        ]
 
     def _connect(self) -> None:
         self.action.activated.connect(self._action_chosen)
-        for box in (self.coordinate.x, self.coordinate.y, self.coordinate2.x, self.coordinate2.y, self.time):
+        for box in (
+            self.coordinate.x_box,
+            self.coordinate.y_box,
+            self.coordinate2.x_box,
+            self.coordinate2.y_box,
+            self.time,
+        ):
             box.valueChanged.connect(lambda _value: self._form_edited(immediate=True))
         self.button.activated.connect(lambda _index: self._form_edited(immediate=True))
         self.status.activated.connect(lambda _index: self._form_edited(immediate=True))
@@ -271,7 +290,8 @@ class ToolCallEditor(Retranslating, QWidget):
     def _check_json(self) -> dict[str, Any] | None:
         """Check the JSON editor's text, show what is wrong, and return the valid call (or None)."""
         text = self.json_edit.toPlainText().strip()
-        call, problems = None, []
+        call: dict[str, Any] | None = None
+        problems: list[str] = []
         if text:
             try:
                 call, problems = check_tool_call(json.loads(text), self.screen_size)
@@ -290,7 +310,7 @@ class ToolCallEditor(Retranslating, QWidget):
         if not isinstance(arguments, dict):
             arguments = {"action": "click", "coordinate": [self.screen_size.width // 2, self.screen_size.height // 2]}
         name = arguments.get("action")
-        if name in ACTION_ARGUMENTS:
+        if isinstance(name, str) and name in ACTION_ARGUMENTS:
             self.action.setCurrentIndex(self.action.findData(name))
             self._show_rows(name)
         self.coordinate.set_point(arguments.get("coordinate"))
@@ -329,9 +349,15 @@ class ToolCallEditor(Retranslating, QWidget):
         self.hint.setText(
             self.tr("Stage 3 · Precise tool call: keep a correct call; correct a wrong one against the screenshot.")
         )
-        captions = {"action": self.tr("Action"), "coordinate": self.tr("Point"), "coordinate2": self.tr("End point"),
-                    "text": self.tr("Text"), "time": self.tr("Seconds"), "button": self.tr("Button"),
-                    "status": self.tr("Status")}  # fmt: skip
+        captions = {
+            "action": self.tr("Action"),
+            "coordinate": self.tr("Point"),
+            "coordinate2": self.tr("End point"),
+            "text": self.tr("Text"),
+            "time": self.tr("Seconds"),
+            "button": self.tr("Button"),
+            "status": self.tr("Status"),
+        }
         for key, label in self.form_labels.items():
             label.setText(captions[key])
         for row, name in enumerate(ACTION_NAMES):

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QHBoxLayout, QSpinBox, QWidget
 
 from annotator.domain.actions import ActionError, action_from_tool_call, validate_action
 from annotator.domain.geometry import ScreenSize
+from annotator.ui.i18n import QT_TRANSLATE_NOOP
 
 CONTEXT = "ToolCallEditor"
 ACTION_HELP = {
@@ -68,23 +68,23 @@ class PointInput(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.x, self.y = QSpinBox(self), QSpinBox(self)
+        self.x_box, self.y_box = QSpinBox(self), QSpinBox(self)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for prefix, box in (("x ", self.x), ("y ", self.y)):
+        for prefix, box in (("x ", self.x_box), ("y ", self.y_box)):
             box.setPrefix(prefix)
             box.setKeyboardTracking(False)  # one save per finished number, not one per digit
             layout.addWidget(box, 1)
 
     def set_range(self, width: int, height: int) -> None:
-        self.x.setRange(0, max(0, width - 1))
-        self.y.setRange(0, max(0, height - 1))
+        self.x_box.setRange(0, max(0, width - 1))
+        self.y_box.setRange(0, max(0, height - 1))
 
     def set_point(self, point: Any) -> None:
         if isinstance(point, (list, tuple)) and len(point) == 2:
-            for box, value in zip((self.x, self.y), point, strict=True):
+            for box, value in zip((self.x_box, self.y_box), point, strict=True):
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     box.setValue(round(value))
 
     def point(self) -> list[int]:
-        return [self.x.value(), self.y.value()]
+        return [self.x_box.value(), self.y_box.value()]

@@ -54,17 +54,25 @@ def restore(view: AnnotationView) -> None:
     if view.workspace is None or view.record is None:
         return
     waiting = kept(str(view.workspace.data_dir), view.record.id or 0)
-    restored = {step_id: values for step_id, values in waiting.items()
-                if step_id in view.steps and not view.saver.held(step_id)}  # fmt: skip
+    restored = {
+        step_id: values for step_id, values in waiting.items() if step_id in view.steps and not view.saver.held(step_id)
+    }
     for step_id, values in restored.items():
         view.saver.hold(step_id, values)
         view.steps[step_id] = with_label(view.steps[step_id], values)
         view.strip.update_step(view.steps[step_id])
     if restored:
         positions = ", ".join(str(view.steps[step_id].position) for step_id in sorted(restored))
-        view.status_message.emit(fill(QCoreApplication.translate(
-            "Unmerged", "Your text of step %1 was not saved (someone else changed it): it is back in the editor, "
-            "unsaved; your next change saves it."), positions))  # fmt: skip
+        view.status_message.emit(
+            fill(
+                QCoreApplication.translate(
+                    "Unmerged",
+                    "Your text of step %1 was not saved (someone else changed it): it is back in the editor, "
+                    "unsaved; your next change saves it.",
+                ),
+                positions,
+            )
+        )
         view.show_current_step(fresh=True)
 
 

@@ -142,9 +142,11 @@ class AnnotationView(Retranslating, QWidget):
         self.saver.flush()
         self._open_generation += 1
         generation = self._open_generation
-        self.saver.submit(fill(self.tr("Opening trajectory %1"), trajectory_id),
-                          lambda: read_for_editing(workspace.database, trajectory_id),
-                          lambda loaded: self._opened(generation, *loaded))  # fmt: skip
+        self.saver.submit(
+            fill(self.tr("Opening trajectory %1"), trajectory_id),
+            lambda: read_for_editing(workspace.database, trajectory_id),
+            lambda loaded: self._opened(generation, *loaded),
+        )
 
     def current_trajectory(self) -> int | None:
         return self.record.id if self.record else None
@@ -178,7 +180,7 @@ class AnnotationView(Retranslating, QWidget):
             self.saver.stop()
             self.elements.clear()
             self.step_id = None
-            self._start_saver(record.id)
+            self._start_saver(record.id or 0)
         self.show_reloaded(record)
         unmerged.restore(self)  # text kept from before, waiting for its merge
         self.commands.opening(record.id or 0)
@@ -200,8 +202,8 @@ class AnnotationView(Retranslating, QWidget):
         """Show a (re)loaded trajectory; fields with unsaved edits keep the annotator's version."""
         order_changed = record is None or [s.id for s in record.steps] != self.order
         self.record = record
-        self.order = [step.id for step in record.steps] if record else []
-        self.steps = {step.id: self._merged(step) for step in record.steps} if record else {}
+        self.order = [step.id or 0 for step in record.steps] if record else []
+        self.steps = {step.id or 0: self._merged(step) for step in record.steps} if record else {}
         self.header.show_record(record)
         for part in (self.splitter, self.strip):  # without a trajectory the header says what to do, alone
             part.setVisible(record is not None)
@@ -253,25 +255,25 @@ class AnnotationView(Retranslating, QWidget):
         self.step_id = step_id
         step = self.steps.get(step_id) if step_id is not None else None
         self.panel.show_step(step, len(self.order))
-        if step is None:
+        if step is None or step_id is None:
             return
         if fresh:
             blobs = self.workspace.blobs if self.workspace else None
             screenshot = str(blobs.screenshot_path(step.screenshot_sha256)) if blobs else ""
             elements = self.elements.of(step, blobs)
             self.canvas.show_step(screenshot, step.screen.width, step.screen.height, elements)
-            self.strip.select_step(step.id)
+            self.strip.select_step(step_id)
             self._shown.clear()
         self._show_overlays(step)
         for stage in STAGES:
             value = getattr(step.label, stage)
-            if fresh or (self._shown.get(stage) != value and not self.saver.unsaved(step.id, stage)):
+            if fresh or (self._shown.get(stage) != value and not self.saver.unsaved(step_id, stage)):
                 self.editors.show_field(step, stage)
                 self._shown[stage] = value
         if fresh:
             self.drafts.showing(step)
             self.acceptance.showing(step)
-        self.panel.show_unsaved(self.saver.held(step.id))
+        self.panel.show_unsaved(self.saver.held(step_id))
         read_only = self.workspace is not None and self.workspace.read_only
         self.editors.set_read_only(read_only or not identity.current_person()[0])
 
@@ -296,10 +298,11 @@ class AnnotationView(Retranslating, QWidget):
 
     def _merged(self, saved: LabelledStep) -> LabelledStep:
         """A saved step, with the fields the annotator has changed since kept as they are in the view."""
-        known = self.steps.get(saved.id)
+        step_id = saved.id or 0
+        known = self.steps.get(step_id)
         if known is None:
             return saved
-        newer = {f: getattr(known.label, f) for f in LABEL_FIELDS if self.saver.unsaved(saved.id, f)}
+        newer = {f: getattr(known.label, f) for f in LABEL_FIELDS if self.saver.unsaved(step_id, f)}
         return with_label(saved, newer) if newer else saved
 
     def edit(self, changes: dict[str, Any], *, now: bool) -> None:
@@ -341,7 +344,7 @@ class AnnotationView(Retranslating, QWidget):
             self.merges.refused(error)  # both versions shown to merge; the edit stays in its editor meanwhile
             return
         if isinstance(error, LabelError) and self.record is not None:
-            self.open_trajectory(self.record.id)  # a refused value: show what is stored again
+            self.open_trajectory(self.record.id or 0)  # a refused value: show what is stored again
             return
         kept = self.tr("Not saved: %1. Your edit is kept and saved again with your next change.")
         self.status_message.emit(fill(kept, message))
@@ -370,7 +373,7 @@ class AnnotationView(Retranslating, QWidget):
             return False
         editor = self.saver.editor
         if editor is None or (editor.person, editor.role) != (name, role):
-            self._start_saver(self.record.id)  # someone else sits down: their edits go under their name
+            self._start_saver(self.record.id or 0)  # someone else sits down: their edits go under their name
             self.editors.set_read_only(False)  # a name given since the step was shown unlocks the editors
         return True
 

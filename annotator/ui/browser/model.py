@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QDateTime,
@@ -27,7 +26,7 @@ from annotator.storage import browse
 from annotator.storage.database import Database
 from annotator.storage.studies import HiddenJudging
 from annotator.ui import labels
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, fill
 from annotator.ui.workers import Jobs
 
 CONTEXT = "TrajectoryTableModel"
@@ -53,8 +52,10 @@ ID_ROLE = Qt.ItemDataRole.UserRole
 Parent = QModelIndex | QPersistentModelIndex
 
 
-def local_time(value: datetime) -> str:
-    """Stored times are UTC (SQLite hands them back without a zone); people read their local time."""
+def local_time(value: datetime | None) -> str:
+    """Stored times are UTC (SQLite hands them back without a zone); people read their local time ("" for none)."""
+    if value is None:
+        return ""
     aware = value if value.tzinfo else value.replace(tzinfo=UTC)
     moment = QDateTime.fromSecsSinceEpoch(int(aware.timestamp())).toLocalTime()
     return QLocale().toString(moment, "yyyy-MM-dd HH:mm")

@@ -214,7 +214,8 @@ class BrowserView(Retranslating, QWidget):
 
     def current_id(self) -> int | None:
         index = self.table.currentIndex()
-        return self.model.data(index, ID_ROLE) if index.isValid() else None
+        value = self.model.data(index, ID_ROLE) if index.isValid() else None
+        return value if isinstance(value, int) else None
 
     def select_id(self, trajectory_id: int) -> bool:
         """Select the row of a loaded trajectory; False when it is not among the loaded rows."""

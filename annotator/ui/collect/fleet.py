@@ -63,9 +63,16 @@ class FleetThread(QThread):
             tasks = collecting.tasks_for(self.workspace, choice.app, text=choice.text)
         devices = [live_collect.open_device(phone) for phone in self.phones]
         return parallel_collecting.collect_on_phones(
-            self.workspace, devices, plan.endpoint, tasks, runs=plan.runs, settings=plan.settings,
-            on_event=self._event, stop=self.stop_event, screens=True,
-        )  # fmt: skip
+            self.workspace,
+            devices,
+            plan.endpoint,
+            tasks,
+            runs=plan.runs,
+            settings=plan.settings,
+            on_event=self._event,
+            stop=self.stop_event,
+            screens=True,
+        )
 
     def _event(self, event: PhoneEvent) -> None:
         """Called on the phones' threads: a screen is decoded there (the GUI thread only draws it)."""
@@ -224,5 +231,6 @@ class FleetDialog(Retranslating, QDialog):
         self.stop_button.setText(self.tr("Stop"))
         self.stop_button.setToolTip(self.tr("Each phone ends after its current step; nothing recorded is lost"))
         if not self.running and self.outcome is None:
-            self.summary.setText(self.tr("Runs are dealt to the phones from one queue; a phone that drops hands "
-                                         "its run to the others."))  # fmt: skip
+            self.summary.setText(
+                self.tr("Runs are dealt to the phones from one queue; a phone that drops hands its run to the others.")
+            )

@@ -68,8 +68,9 @@ class PhoneTile(QFrame):
             status = labels.label(labels.STATUS, str(result.status))
             outcome = labels.label(labels.OUTCOME, str(result.outcome)) if result.outcome else ""
             shown = f"{status}, {outcome}" if outcome else status
-            self.status.setText(fill(self.tr("trajectory %1: %2 after %3 steps"), result.trajectory_id, shown,
-                                     result.steps))  # fmt: skip
+            self.status.setText(
+                fill(self.tr("trajectory %1: %2 after %3 steps"), result.trajectory_id, shown, result.steps)
+            )
             self.status.setToolTip(result.stop_reason)
             if result.status == TrajectoryStatus.INTERRUPTED:
                 self.status.setText(self.status.text() + " · " + result.stop_reason)
@@ -79,8 +80,11 @@ class PhoneTile(QFrame):
         elif isinstance(event, PhoneFinished):
             summary = event.summary
             if summary.lost is None:
-                self.status.setText(fill(self.tr("done: %1 of %2 runs complete, %3 steps"), summary.complete,
-                                         summary.runs, summary.steps))  # fmt: skip
+                self.status.setText(
+                    fill(
+                        self.tr("done: %1 of %2 runs complete, %3 steps"), summary.complete, summary.runs, summary.steps
+                    )
+                )
                 self._show_state("finished")
 
     def _show_state(self, state: str) -> None:

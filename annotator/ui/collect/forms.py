@@ -29,9 +29,11 @@ DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
 def _int_setting(key: str, default: int) -> int:
     value = keys.settings().value(key, default)
+    if not isinstance(value, (int, float, str)):
+        return default
     try:
         return int(value)
-    except (TypeError, ValueError):
+    except ValueError:
         return default
 
 
@@ -108,7 +110,8 @@ class TaskForm(Retranslating, QGroupBox):
 
     def _show_instruction_start(self) -> None:
         """A long instruction shows its beginning (what to do), not its end; the tooltip has all of it."""
-        self.instruction.lineEdit().setCursorPosition(0)
+        if (line := self.instruction.lineEdit()) is not None:  # editable: it has one
+            line.setCursorPosition(0)
 
     def _instruction_changed(self, text: str) -> None:
         self.instruction.setToolTip(text)
@@ -119,8 +122,13 @@ class TaskForm(Retranslating, QGroupBox):
         texts = (self.tr("App:"), self.tr("Instruction:"), self.tr("Max steps:"))
         for label, text in zip(self.labels, texts, strict=True):
             label.setText(text)
-        self.app.lineEdit().setPlaceholderText(self.tr("App name, e.g. 设置"))
-        self.instruction.lineEdit().setPlaceholderText(self.tr("Pick an instruction, or write a new one"))
+        hints = (
+            (self.app, self.tr("App name, e.g. 设置")),
+            (self.instruction, self.tr("Pick an instruction, or write a new one")),
+        )
+        for combo, hint in hints:
+            if (line := combo.lineEdit()) is not None:  # editable: it has one
+                line.setPlaceholderText(hint)
         self.max_steps.setToolTip(self.tr("A run that reaches this many steps ends as failed (Mobile-R1 uses 25)"))
 
 

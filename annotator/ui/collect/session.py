@@ -123,7 +123,7 @@ class SessionThread(QThread):
         if self.teleop is not None:
             self.teleop.submit(None)
 
-    def submit(self, action: object) -> None:
+    def submit(self, action: act.Action) -> None:
         if self.teleop is None:
             raise RuntimeError("the agent is acting; this session takes no actions from the person")
         self.teleop.submit(action)
@@ -172,9 +172,17 @@ def recording(
     def work(thread: SessionThread) -> None:
         assert thread.teleop is not None
         result = live_collect.record(
-            workspace, phone, choice, thread.teleop, person=person, settings=settings, on_step=thread.report_step,
-            on_screen=thread.show_screen, on_waiting=thread.deciding.emit, stop=thread.stop_event,
-        )  # fmt: skip
+            workspace,
+            phone,
+            choice,
+            thread.teleop,
+            person=person,
+            settings=settings,
+            on_step=thread.report_step,
+            on_screen=thread.show_screen,
+            on_waiting=thread.deciding.emit,
+            stop=thread.stop_event,
+        )
         thread.report_run(result)
 
     return SessionThread(work, teleop=True, parent=parent)
@@ -194,9 +202,17 @@ def agent_session(
 
     def work(thread: SessionThread) -> None:
         live_collect.agent_runs(
-            workspace, phone, choice, endpoint, runs=runs, settings=settings, on_step=thread.report_step,
-            on_run=thread.report_run, on_screen=thread.show_screen, stop=thread.stop_event,
-        )  # fmt: skip
+            workspace,
+            phone,
+            choice,
+            endpoint,
+            runs=runs,
+            settings=settings,
+            on_step=thread.report_step,
+            on_run=thread.report_run,
+            on_screen=thread.show_screen,
+            stop=thread.stop_event,
+        )
 
     return SessionThread(work, teleop=False, runs=runs, parent=parent)
 
@@ -218,9 +234,17 @@ def resumed(
         decider = thread.teleop if endpoint is None else live_collect.agent_decider(endpoint, settings)
         assert decider is not None
         result = live_collect.resume(
-            workspace, phone, trajectory_id, decider, settings=settings, on_step=thread.report_step,
-            on_screen=thread.show_screen, on_waiting=thread.deciding.emit, stop=thread.stop_event, anyway=anyway,
-        )  # fmt: skip
+            workspace,
+            phone,
+            trajectory_id,
+            decider,
+            settings=settings,
+            on_step=thread.report_step,
+            on_screen=thread.show_screen,
+            on_waiting=thread.deciding.emit,
+            stop=thread.stop_event,
+            anyway=anyway,
+        )
         thread.report_run(result)
 
     return SessionThread(work, teleop=endpoint is None, parent=parent)

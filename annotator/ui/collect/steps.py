@@ -34,8 +34,14 @@ class StepList(QListWidget):
             item.setIcon(QIcon(QPixmap.fromImage(thumbnail)))
         total = event.timings_ms.get("total")
         if total is not None:
-            item.setToolTip(fill(self.tr("Trajectory %1, step %2: recorded in %3 ms"), event.trajectory_id,
-                                 event.index + 1, round(total)))  # fmt: skip
+            item.setToolTip(
+                fill(
+                    self.tr("Trajectory %1, step %2: recorded in %3 ms"),
+                    event.trajectory_id,
+                    event.index + 1,
+                    round(total),
+                )
+            )
         self.addItem(item)
         self.scrollToBottom()
 

@@ -71,8 +71,8 @@ class CollectView(Retranslating, QWidget):
         self.panel.refresh.clicked.connect(self.refresh_devices)
         self.panel.virtual.clicked.connect(self.start_virtual_phone)
         self.panel.port.editingFinished.connect(self.refresh_devices)
-        self.screen = PhoneScreen(self)
-        self.screen.gesture.connect(self._act)
+        self.phone_screen = PhoneScreen(self)
+        self.phone_screen.gesture.connect(self._act)
         self.controls = TeleopBar(self)
         self.controls.action.connect(self._act)
         self.controls.refresh_requested.connect(self._take_screenshot)
@@ -89,7 +89,8 @@ class CollectView(Retranslating, QWidget):
         self.resuming: tuple[str, LostRun] | None = None  # the lost run being resumed: offered again if refused
         self.question: Question | None = None
         self._lay_out()
-        QCoreApplication.instance().aboutToQuit.connect(self.shutdown)
+        if (app := QCoreApplication.instance()) is not None:  # None only before an app exists: no widget then
+            app.aboutToQuit.connect(self.shutdown)
         self.retranslate()
         self._update_controls()
 
@@ -97,7 +98,7 @@ class CollectView(Retranslating, QWidget):
         centre = QWidget(self)
         centre_layout = QVBoxLayout(centre)
         centre_layout.setContentsMargins(0, 0, 0, 0)
-        centre_layout.addWidget(self.screen, 1)
+        centre_layout.addWidget(self.phone_screen, 1)
         centre_layout.addWidget(self.controls)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         runs = QScrollArea(self)  # the forms scroll rather than forcing the window wider or taller
@@ -186,14 +187,19 @@ class CollectView(Retranslating, QWidget):
         """The agent on several phones at once (the phones of the device list), in a window-modal dialog."""
         endpoint, choice = self.agent.endpoint(), self.task.choice()
         if self.workspace is None or endpoint is None or choice is None or self.session is not None:
-            self.status_message.emit(self.tr("For several phones: choose the instruction, enter the endpoint and "
-                                             "the model, and end the running session."))  # fmt: skip
+            self.status_message.emit(
+                self.tr(
+                    "For several phones: choose the instruction, enter the endpoint and "
+                    "the model, and end the running session."
+                )
+            )
             return
         plan = FleetPlan(endpoint, choice, self.agent.runs.value(), self._settings())
         self.fleet = FleetDialog(self.workspace, self.devices.listing.phones, plan, self)
         self.fleet.setWindowModality(Qt.WindowModality.WindowModal)
-        self.fleet.finished_run.connect(lambda result: self.hub.announce(Changes.of(
-            [run.trajectory_id for run in result.results], collected=True)))  # fmt: skip
+        self.fleet.finished_run.connect(
+            lambda result: self.hub.announce(Changes.of([run.trajectory_id for run in result.results], collected=True))
+        )
         self.fleet.open()
 
     def stop(self) -> None:
@@ -266,16 +272,16 @@ class CollectView(Retranslating, QWidget):
         thread.refused.connect(self._refused)
         thread.deciding.connect(self._deciding)
         thread.finished.connect(self._thread_finished)  # a slot of this view: runs on the GUI thread
-        self.screen.set_accepting(False)
+        self.phone_screen.set_accepting(False)
         thread.start()
         self._update_controls()
 
     def _screen_arrived(self, image: QImage) -> None:
-        self.screen.set_image(image)
-        self.screen.set_accepting(False)  # the phone may still be settling: gestures wait for `deciding`
+        self.phone_screen.set_image(image)
+        self.phone_screen.set_accepting(False)  # the phone may still be settling: gestures wait for `deciding`
 
     def _deciding(self) -> None:
-        self.screen.set_accepting(self.session is not None and not self.session.agent)
+        self.phone_screen.set_accepting(self.session is not None and not self.session.agent)
 
     def _step_recorded(self, event: StepEvent, thumbnail: QImage) -> None:
         session = self.session
@@ -290,7 +296,7 @@ class CollectView(Retranslating, QWidget):
         if lost and self.session_phone is not None:
             agent = self.session is not None and self.session.agent
             self.banner.show_lost(self.session_phone.serial, LostRun(result.trajectory_id, result.steps, agent))
-            self.screen.set_pending(None)  # that action never reached the phone
+            self.phone_screen.set_pending(None)  # that action never reached the phone
             self.refresh_devices()  # the list shows what is connected now
         self.status_message.emit(self.progress.summary(result))
         self._show_progress()
@@ -308,8 +314,8 @@ class CollectView(Retranslating, QWidget):
 
     def _refused(self, message: str) -> None:
         self.status_message.emit(fill(self.tr("The phone cannot do that on this screen: %1"), message))
-        self.screen.set_pending(None)
-        self.screen.set_accepting(self.session is not None)
+        self.phone_screen.set_pending(None)
+        self.phone_screen.set_accepting(self.session is not None)
 
     def _thread_finished(self) -> None:
         thread = self.sender()
@@ -339,8 +345,15 @@ class CollectView(Retranslating, QWidget):
         if self.workspace is None or self.phone is None or not self.phone.usable or self.session is not None:
             self.status_message.emit(self.tr("Reconnect the phone, refresh the device list and choose it to resume."))
             return
-        thread = resumed(self.workspace, self.phone, lost.trajectory_id, endpoint if lost.agent else None,
-                         settings=self._settings(), parent=self, anyway=anyway)  # fmt: skip
+        thread = resumed(
+            self.workspace,
+            self.phone,
+            lost.trajectory_id,
+            endpoint if lost.agent else None,
+            settings=self._settings(),
+            parent=self,
+            anyway=anyway,
+        )
         self.resuming = (self.phone.serial, lost)
         self._start(thread, self.phone, keep_steps=True)
 
@@ -365,12 +378,12 @@ class CollectView(Retranslating, QWidget):
         self.phone = phone
         self._update_controls()
         if self.session is None:
-            self.screen.set_image(None)
+            self.phone_screen.set_image(None)
             self._take_screenshot()
 
     def _take_screenshot(self) -> None:
         if self.phone is not None and self.phone.usable and self.session is None:
-            self.screen.set_accepting(False)
+            self.phone_screen.set_accepting(False)
             self.idle.screenshot(self.phone)
 
     def _act(self, action: act.Action) -> None:
@@ -383,8 +396,8 @@ class CollectView(Retranslating, QWidget):
         elif session is None and isinstance(action, act.Terminate | act.Wait):
             self.status_message.emit(self.tr("Nothing is being recorded: start a recording first."))
         else:
-            self.screen.set_pending(action)
-            self.screen.set_accepting(False)  # until the phone shows the result: no action on a stale screen
+            self.phone_screen.set_pending(action)
+            self.phone_screen.set_accepting(False)  # until the phone shows the result: no action on a stale screen
             if session is not None:
                 session.submit(action)
             elif phone is not None:
@@ -392,14 +405,14 @@ class CollectView(Retranslating, QWidget):
 
     def _idle_screen(self, image: QImage) -> None:
         if self.session is None:
-            self.screen.set_image(image)
-            self.screen.set_accepting(True)
+            self.phone_screen.set_image(image)
+            self.phone_screen.set_accepting(True)
 
     def _idle_error(self, phone: Phone, error: BaseException) -> None:
         if self.session is not None:
             return
-        self.screen.set_pending(None)
-        self.screen.set_accepting(self.screen.image is not None)
+        self.phone_screen.set_pending(None)
+        self.phone_screen.set_accepting(self.phone_screen.image is not None)
         if live_collect.is_disconnection(error):
             self.banner.show_lost(phone.serial, None)
             self.refresh_devices()
@@ -427,7 +440,7 @@ class CollectView(Retranslating, QWidget):
         self.devices.setEnabled(not running)
         self.panel.refresh.setEnabled(not running)
         self.panel.show_virtual_phone(self.peers.phone.port if self.peers.phone else None, self.peers.starting_phone)
-        self.screen.set_placeholder(self._placeholder())
+        self.phone_screen.set_placeholder(self._placeholder())
         self._show_progress()
 
     def _placeholder(self) -> str:
@@ -441,5 +454,5 @@ class CollectView(Retranslating, QWidget):
         self.progress.show_progress(self.session, self.session_phone, self.phone, self.stopping, self.last_outcome)
 
     def retranslate(self) -> None:
-        self.screen.set_placeholder(self._placeholder())
+        self.phone_screen.set_placeholder(self._placeholder())
         self._show_progress()

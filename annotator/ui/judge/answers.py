@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
@@ -25,7 +25,8 @@ from annotator.storage.judging import TrajectoryScore, answers_of, image_policy
 from annotator.storage.studies import HiddenJudging, hidden_judging
 from annotator.storage.trajectories import load_trajectory
 from annotator.ui.browser.model import hidden_reason
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
+from annotator.ui.read_only_table import shown_texts
 
 CONTEXT = "JudgeAnswers"
 COLUMNS = (
@@ -163,7 +164,7 @@ class AnswersTable(Retranslating, QTableWidget):
         return False
 
     def cells(self) -> list[list[str]]:
-        return [[self.item(r, c).text() for c in range(self.columnCount())] for r in range(self.rowCount())]
+        return shown_texts(self)
 
     def _fill_row(self, row: int, answer: Answer) -> None:
         score = answer.score

@@ -122,12 +122,21 @@ class RunForm(Retranslating, QGroupBox):
     def _lay_out(self) -> None:
         form = QFormLayout()
         sections = {
-            "endpoint": (("url", self.url), ("model", self.model), ("key_env", self.key_env),
-                         ("concurrency", self.concurrency)),
-            "judge": (("prompt", self.prompt), ("temperature", self.temperature), ("seed", self.seed),
-                      ("max_side", self.max_side), ("max_images", self.max_images)),
+            "endpoint": (
+                ("url", self.url),
+                ("model", self.model),
+                ("key_env", self.key_env),
+                ("concurrency", self.concurrency),
+            ),
+            "judge": (
+                ("prompt", self.prompt),
+                ("temperature", self.temperature),
+                ("seed", self.seed),
+                ("max_side", self.max_side),
+                ("max_images", self.max_images),
+            ),
             "trajectories": (("app", self.app), ("unscored", self.unscored), ("limit", self.limit)),
-        }  # fmt: skip
+        }
         for section, rows in sections.items():
             heading = QLabel(self)
             heading.setStyleSheet("font-weight: bold")
@@ -161,8 +170,11 @@ class RunForm(Retranslating, QGroupBox):
         """No judge endpoint given yet: the one typed in the Collect view's agent run (as drafting offers it)."""
         if self.url.text().strip():
             return
-        for box, key in ((self.url, "collect/endpoint"), (self.model, "collect/model"),
-                         (self.key_env, "collect/api_key_env")):  # fmt: skip
+        for box, key in (
+            (self.url, "collect/endpoint"),
+            (self.model, "collect/model"),
+            (self.key_env, "collect/api_key_env"),
+        ):
             box.setText(box.text().strip() or keys.text(key))
 
     def set_apps(self, apps: list[str]) -> None:
@@ -249,11 +261,18 @@ class RunForm(Retranslating, QGroupBox):
     def retranslate(self) -> None:
         self.setTitle(self.tr("New run"))
         texts = {
-            "url": self.tr("URL:"), "model": self.tr("Model:"), "key_env": self.tr("API key env:"),
-            "prompt": self.tr("Prompt:"), "temperature": self.tr("Temperature:"), "seed": self.tr("Seed:"),
-            "max_side": self.tr("Longest side of screenshots:"), "max_images": self.tr("Screenshots per trajectory:"),
-            "app": self.tr("App:"), "limit": self.tr("At most:"), "concurrency": self.tr("Requests at once:"),
-        }  # fmt: skip
+            "url": self.tr("URL:"),
+            "model": self.tr("Model:"),
+            "key_env": self.tr("API key env:"),
+            "prompt": self.tr("Prompt:"),
+            "temperature": self.tr("Temperature:"),
+            "seed": self.tr("Seed:"),
+            "max_side": self.tr("Longest side of screenshots:"),
+            "max_images": self.tr("Screenshots per trajectory:"),
+            "app": self.tr("App:"),
+            "limit": self.tr("At most:"),
+            "concurrency": self.tr("Requests at once:"),
+        }
         for name, text in texts.items():
             self.labels[name].setText(text)
         headings = {"endpoint": self.tr("Endpoint"), "judge": self.tr("Judge"), "trajectories": self.tr("Trajectories")}

@@ -10,13 +10,13 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from annotator.judge.runner import RunProgress, RunSummary
 from annotator.services.judging import run_judge
 from annotator.storage.workspace import Workspace
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
 from annotator.ui.judge.form import RunRequest
 
 CONTEXT = "RunPanel"
@@ -49,9 +49,14 @@ def work(run: Run, request: RunRequest, relay: ProgressRelay) -> RunSummary:
     """The run, on a worker thread; `run.finished` is set however it ends."""
     try:
         return run_judge(
-            run.workspace, request.settings, request.endpoint, request.selection, concurrency=request.concurrency,
-            on_progress=lambda progress: relay.send(run.id, progress), stop=run.stop,
-        )  # fmt: skip
+            run.workspace,
+            request.settings,
+            request.endpoint,
+            request.selection,
+            concurrency=request.concurrency,
+            on_progress=lambda progress: relay.send(run.id, progress),
+            stop=run.stop,
+        )
     finally:
         run.finished.set()
 
@@ -85,7 +90,7 @@ class RunPanel(Retranslating, QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         for widget in (self.bar, self.line, self.error, self.result, self.message):
             layout.addWidget(widget)
-        self.render()
+        self.show_progress()
 
     def _label(self, name: str) -> QLabel:
         label = QLabel(self)
@@ -99,7 +104,7 @@ class RunPanel(Retranslating, QWidget):
     def started(self) -> None:
         self.progress, self.summary, self.last_error, self.message_text = None, None, None, ""
         self.running, self.stopping = True, False
-        self.render()
+        self.show_progress()
 
     def advanced(self, progress: RunProgress) -> None:
         if self.progress is not None and progress.done < self.progress.done:
@@ -107,21 +112,21 @@ class RunPanel(Retranslating, QWidget):
         self.progress = progress
         if progress.last.error:
             self.last_error = (progress.last.trajectory_id, progress.last.error)
-        self.render()
+        self.show_progress()
 
     def stop_requested(self) -> None:
         self.stopping = True
-        self.render()
+        self.show_progress()
 
     def finished(self, summary: RunSummary) -> None:
         self.summary, self.running, self.stopping = summary, False, False
-        self.render()
+        self.show_progress()
 
     def failed(self, message: str) -> None:
         """The run could not start, broke, or was left when the workspace closed (an endpoint that refuses is
         not this: that run ends with a summary that holds the reason)."""
         self.message_text, self.running, self.stopping = message, False, False
-        self.render()
+        self.show_progress()
 
     # showing --------------------------------------------------------------------------------------------------
 
@@ -135,15 +140,21 @@ class RunPanel(Retranslating, QWidget):
         text = self.tr("Judge %1, run %2: %3 scored, %4 without a usable score, %5 scored before; %6 in %7 s")
         seconds = QLocale().toString(summary.seconds, "f", 1)
         shown = fill(
-            text, summary.config_id, summary.run_id, summary.scored, summary.failed, summary.skipped,
-            status_text(summary.status), seconds,
-        )  # fmt: skip
+            text,
+            summary.config_id,
+            summary.run_id,
+            summary.scored,
+            summary.failed,
+            summary.skipped,
+            status_text(summary.status),
+            seconds,
+        )
         if summary.screens_dropped:
             dropped = self.tr("The image cap left out %1 screenshots in %2 trajectories (the first and last are kept).")
             shown += " " + fill(dropped, summary.screens_dropped, summary.trajectories_with_screens_dropped)
         return shown
 
-    def render(self) -> None:
+    def show_progress(self) -> None:
         progress, summary = self.progress, self.summary
         if summary is not None:
             total = summary.requested - summary.skipped
@@ -177,4 +188,4 @@ class RunPanel(Retranslating, QWidget):
         self.message.setVisible(bool(self.message_text))
 
     def retranslate(self) -> None:
-        self.render()
+        self.show_progress()

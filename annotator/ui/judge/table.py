@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale, Qt
+from PySide6.QtCore import QCoreApplication, QLocale, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 from annotator.services.judging import list_judges
 from annotator.storage.browse import filter_choices
 from annotator.storage.database import Database
 from annotator.storage.judging import ConfigSummary
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
+from annotator.ui.read_only_table import shown_texts
 
 CONTEXT = "JudgesTable"
 # (header, header tooltip), in the order on screen
@@ -76,24 +77,28 @@ class JudgesTable(Retranslating, QTableWidget):
         for row, judge in enumerate(self.judges):
             if judge.id == config_id:
                 self.selectRow(row)
-                self.scrollToItem(self.item(row, 0))
+                if (item := self.item(row, 0)) is not None:
+                    self.scrollToItem(item)
                 return
 
     def cells(self) -> list[list[str]]:
         """The texts shown, row by row."""
-        return [
-            [self.item(row, column).text() for column in range(self.columnCount())] for row in range(self.rowCount())
-        ]
+        return shown_texts(self)
 
     def _fill(self) -> None:
         chosen = self.currentRow()
         self.setRowCount(len(self.judges))
         for row, judge in enumerate(self.judges):
             texts = (
-                str(judge.id), judge.prompt_name, judge.model, _number(judge.temperature),
-                str(judge.seed) if judge.seed is not None else NO_VALUE, str(judge.scored), str(judge.unusable),
+                str(judge.id),
+                judge.prompt_name,
+                judge.model,
+                _number(judge.temperature),
+                str(judge.seed) if judge.seed is not None else NO_VALUE,
+                str(judge.scored),
+                str(judge.unusable),
                 _number(judge.mean_reward, 2),
-            )  # fmt: skip
+            )
             tip = self._tooltip(judge)
             for column, text in enumerate(texts):
                 item = QTableWidgetItem(text)

@@ -87,7 +87,8 @@ class JudgeView(Retranslating, QWidget):
         self.hub.changed.connect(self._changed)
         self._lay_out()
         self.setFocusProxy(self.form.url)
-        QCoreApplication.instance().aboutToQuit.connect(self.shutdown)
+        if (app := QCoreApplication.instance()) is not None:  # None only before an app exists: no widget then
+            app.aboutToQuit.connect(self.shutdown)
         self.retranslate()
         self._update_controls()
 

@@ -13,13 +13,14 @@ from typing import Any
 
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLocale
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from annotator.domain.evaluation import ONLINE_HEADLINE, measured
 from annotator.reports.statistics_charts import BLUE, ORANGE, TITLE_GID, style
 from annotator.ui.figure_canvas import IdleDrawCanvas
+from annotator.ui.i18n import QT_TRANSLATE_NOOP
 from annotator.ui.models.glossary import metric_name
 
 CONTEXT = "ModelsCharts"
@@ -42,7 +43,7 @@ def bars_of(kind: str) -> tuple[str, str]:
     return BARS["online"] if kind == "online" else BARS["offline"]
 
 
-def draw_per_app(figure: Figure, per_app: Mapping[str, Mapping[str, Any]], kind: str) -> None:
+def draw_per_app(figure: Figure, per_app: Mapping[str, dict[str, Any]], kind: str) -> None:
     """Horizontal bar pairs, the first app by name on top, each bar labelled with its percentage."""
     figure.clear()
     if not per_app:

@@ -8,10 +8,10 @@ EM / SR that UI-R1 and GUI-R1 publish).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-from annotator.ui.i18n import Retranslating
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating
 
 CONTEXT = "ModelsView"
 NO_VALUE = "—"
@@ -69,12 +69,16 @@ SOURCES = {
     "claimed_success": QT_TRANSLATE_NOOP("ModelsView", "This project's figure: what the model claimed, done or "
                                                        "not."),
 }  # fmt: skip
-PASS_AT_K = QT_TRANSLATE_NOOP("ModelsView", "pass@k: the chance that at least one of k answers sampled at the "
-                                            "evaluation's temperature is right (step accuracy), by the unbiased "
-                                            "estimator of Chen et al. (2021); Mobile-R1 reports it at temperature "
-                                            "0.7.")  # fmt: skip
-FORMAT_ERRORS = QT_TRANSLATE_NOOP("ModelsView", "Replies not in the answer format (R_Fmt = 0): nothing in them can "
-                                                "be right.")  # fmt: skip
+PASS_AT_K = QT_TRANSLATE_NOOP(
+    "ModelsView",
+    "pass@k: the chance that at least one of k answers sampled at the "
+    "evaluation's temperature is right (step accuracy), by the unbiased "
+    "estimator of Chen et al. (2021); Mobile-R1 reports it at temperature "
+    "0.7.",
+)
+FORMAT_ERRORS = QT_TRANSLATE_NOOP(
+    "ModelsView", "Replies not in the answer format (R_Fmt = 0): nothing in them can be right."
+)
 LEGEND = QT_TRANSLATE_NOOP(
     "ModelsView",
     "Step acc.: format and action right (Mobile-R1 Acc.) · TM: type match · "

@@ -9,6 +9,7 @@ Enter on it.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
@@ -33,7 +34,7 @@ from annotator.ui.models.tables import (
 from annotator.ui.review.preview import describe_tool_call
 
 
-def beside_step(page: QWidget, widgets: list[tuple[QWidget, int]], step: EvaluatedStep) -> QSplitter:
+def beside_step(page: QWidget, widgets: Sequence[tuple[QWidget, int]], step: EvaluatedStep) -> QSplitter:
     """`widgets` (with their stretch) in a column on the left, the step's drill-down on the right, in `page`."""
     left = QWidget(page)
     column = QVBoxLayout(left)
@@ -55,8 +56,12 @@ def beside_step(page: QWidget, widgets: list[tuple[QWidget, int]], step: Evaluat
 
 def step_cells(trajectory_id: int, position: int, app: str, instruction: str) -> list[Cell]:
     """Where a step is: its trajectory, its number (from 1), its app and instruction."""
-    return [Cell(f"#{trajectory_id}", number=False), Cell(str(position + 1)), Cell(app, number=False),
-            Cell(instruction, number=False)]  # fmt: skip
+    return [
+        Cell(f"#{trajectory_id}", number=False),
+        Cell(str(position + 1)),
+        Cell(app, number=False),
+        Cell(instruction, number=False),
+    ]
 
 
 class FailedStepsPage(Retranslating, QWidget):
@@ -98,14 +103,24 @@ class FailedStepsPage(Retranslating, QWidget):
 
     def _show(self) -> None:
         predicted = (self.tr("Predicted"), self.tr("The answer's tool call, in device pixels"))
-        self.table.set_columns([(self.tr("Trajectory"), ""), (self.tr("Step"), ""), (self.tr("App"), ""),
-                                (self.tr("Instruction"), ""), (self.tr("Why"), ""), predicted])  # fmt: skip
+        self.table.set_columns(
+            [
+                (self.tr("Trajectory"), ""),
+                (self.tr("Step"), ""),
+                (self.tr("App"), ""),
+                (self.tr("Instruction"), ""),
+                (self.tr("Why"), ""),
+                predicted,
+            ]
+        )
         rows = [
-            [*step_cells(step.trajectory_id, step.position, step.app, step.instruction),
-             Cell(value_name(REASONS, step.reason), number=False),
-             Cell(step.error or describe_tool_call(step.predicted) or "—", number=False)]
+            [
+                *step_cells(step.trajectory_id, step.position, step.app, step.instruction),
+                Cell(value_name(REASONS, step.reason), number=False),
+                Cell(step.error or describe_tool_call(step.predicted) or "—", number=False),
+            ]
             for step in self.failed()
-        ]  # fmt: skip
+        ]
         self.table.show_rows(rows)
         self.heading.setText(self._heading())
 
@@ -147,9 +162,11 @@ class ComparisonPage(Retranslating, QWidget):
 
     def show_comparison(self, comparison: Comparison | None, message: str = "") -> None:
         """The comparison, or a sentence saying why there is none (`message`)."""
-        if comparison is None or self.comparison is None or (comparison.first.id, comparison.second.id) != (
-            self.comparison.first.id, self.comparison.second.id
-        ):  # fmt: skip
+        if (
+            comparison is None
+            or self.comparison is None
+            or (comparison.first.id, comparison.second.id) != (self.comparison.first.id, self.comparison.second.id)
+        ):
             self.step.clear()
         self.comparison, self.message = comparison, message
         self._show()
@@ -176,12 +193,20 @@ class ComparisonPage(Retranslating, QWidget):
         self.figures.show_rows([self._figure_row(found, key) for key in OFFLINE_FIGURES] if found else [])
         self.figures.fit_height(most_rows=8)
         self.steps_heading.setText(self._steps_heading())
-        self.steps.set_columns([(self.tr("Change"), ""), (self.tr("Trajectory"), ""), (self.tr("Step"), ""),
-                                (self.tr("App"), ""), (self.tr("Instruction"), "")])  # fmt: skip
+        self.steps.set_columns(
+            [
+                (self.tr("Change"), ""),
+                (self.tr("Trajectory"), ""),
+                (self.tr("Step"), ""),
+                (self.tr("App"), ""),
+                (self.tr("Instruction"), ""),
+            ]
+        )
         rows = []
         for step, fixed in self.changed():
-            change = Cell(self.tr("fixed") if fixed else self.tr("broken"), colour=BETTER if fixed else WORSE,
-                          number=False)  # fmt: skip
+            change = Cell(
+                self.tr("fixed") if fixed else self.tr("broken"), colour=BETTER if fixed else WORSE, number=False
+            )
             where = step.difference
             rows.append([change, *step_cells(where.trajectory_id, where.position, where.app, step.instruction)])
         self.steps.show_rows(rows)
@@ -190,10 +215,11 @@ class ComparisonPage(Retranslating, QWidget):
     def _figure_row(found: Comparison, key: str) -> list[Cell | str]:
         difference = found.difference.get(key)
         return [
-            Cell(metric_name(key), tip=explain(key), number=False), share(found.first_figures, key),
+            Cell(metric_name(key), tip=explain(key), number=False),
+            share(found.first_figures, key),
             share(found.second_figures, key),
             Cell(points(difference), colour=signed_colour(difference), bold=True),
-        ]  # fmt: skip
+        ]
 
     def _heading(self) -> str:
         found = self.comparison
@@ -201,20 +227,29 @@ class ComparisonPage(Retranslating, QWidget):
             return self.message or self.tr(
                 "Select two evaluations (Ctrl+click) or choose one under “Compare with” to compare them."
             )
-        text = fill(self.tr("#%1 %2 against #%3 %4 on the %5 steps both answered"), found.first.id,
-                    html.escape(found.first.name), found.second.id, html.escape(found.second.name),
-                    found.shared_steps)  # fmt: skip
+        text = fill(
+            self.tr("#%1 %2 against #%3 %4 on the %5 steps both answered"),
+            found.first.id,
+            html.escape(found.first.name),
+            found.second.id,
+            html.escape(found.second.name),
+            found.shared_steps,
+        )
         if found.only_first or found.only_second:
-            text += " · " + fill(self.tr("%1 answered only by the first, %2 only by the second"), found.only_first,
-                                 found.only_second)  # fmt: skip
+            text += " · " + fill(
+                self.tr("%1 answered only by the first, %2 only by the second"), found.only_first, found.only_second
+            )
         return text
 
     def _steps_heading(self) -> str:
         found = self.comparison
         if found is None:
             return ""
-        return fill(self.tr("Steps that changed: %1 fixed, %2 broken (double-click one to see the wrong answer)"),
-                    len(found.fixed), len(found.broken))  # fmt: skip
+        return fill(
+            self.tr("Steps that changed: %1 fixed, %2 broken (double-click one to see the wrong answer)"),
+            len(found.fixed),
+            len(found.broken),
+        )
 
     def retranslate(self) -> None:
         self._show()

@@ -59,8 +59,9 @@ def load_step(workspace: Workspace, evaluation_id: int, step_id: int) -> LoadedS
     except ValueError:
         raise OSError(f"the screenshot of step {step_id} cannot be decoded") from None
     if max(image.width(), image.height()) > LARGEST_SIDE:
-        image = image.scaled(LARGEST_SIDE, LARGEST_SIDE, Qt.AspectRatioMode.KeepAspectRatio,
-                             Qt.TransformationMode.SmoothTransformation)  # fmt: skip
+        image = image.scaled(
+            LARGEST_SIDE, LARGEST_SIDE, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+        )
     return LoadedStep(drilldown, image)
 
 
@@ -201,7 +202,7 @@ class EvaluatedStep(Retranslating, QWidget):
         self.title.setObjectName("models-step-title")
         self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.screen = EvaluatedScreen(self)
+        self.evaluated_screen = EvaluatedScreen(self)
         self.legend = QLabel(self)
         self.legend.setObjectName("models-step-legend")
         self.legend.setWordWrap(True)
@@ -222,7 +223,7 @@ class EvaluatedStep(Retranslating, QWidget):
         self.body = QWidget(self)  # hidden while no step is shown: an empty grey screen says nothing
         body = QHBoxLayout(self.body)
         body.setContentsMargins(0, 0, 0, 0)
-        body.addWidget(self.screen, 2)
+        body.addWidget(self.evaluated_screen, 2)
         body.addLayout(side, 3)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -234,7 +235,7 @@ class EvaluatedStep(Retranslating, QWidget):
 
     def clear(self, placeholder: str = "") -> None:
         self.loaded, self.placeholder = None, placeholder
-        self.screen.show_step(None)
+        self.evaluated_screen.show_step(None)
         self._show_texts()
 
     def show_loading(self) -> None:
@@ -242,7 +243,7 @@ class EvaluatedStep(Retranslating, QWidget):
 
     def show_step(self, loaded: LoadedStep) -> None:
         self.loaded = loaded
-        self.screen.show_step(loaded)
+        self.evaluated_screen.show_step(loaded)
         self._show_texts()
 
     def step_id(self) -> int | None:
@@ -263,9 +264,14 @@ class EvaluatedStep(Retranslating, QWidget):
             return
         step = loaded.drilldown
         self.title.setText(
-            fill(self.tr("<b>Trajectory #%1 · step %2</b> · %3 — %4"), step.trajectory_id, step.position + 1,
-                 html.escape(step.app), html.escape(step.instruction))
-        )  # fmt: skip
+            fill(
+                self.tr("<b>Trajectory #%1 · step %2</b> · %3 — %4"),
+                step.trajectory_id,
+                step.position + 1,
+                html.escape(step.app),
+                html.escape(step.instruction),
+            )
+        )
         self.legend.setText(self._legend(step))
         record = step.record
         if record.error is not None:
@@ -295,9 +301,13 @@ class EvaluatedStep(Retranslating, QWidget):
         def mark(value: bool | None) -> str:
             return self.tr("n/a") if value is None else self.tr("right") if value else self.tr("wrong")
 
-        return fill(self.tr("format %1, type %2, arguments %3, point within 14%: %4"),
-                    mark(record.format_ok), mark(record.type_match), mark(record.exact_match),
-                    mark(record.grounded))  # fmt: skip
+        return fill(
+            self.tr("format %1, type %2, arguments %3, point within 14%: %4"),
+            mark(record.format_ok),
+            mark(record.type_match),
+            mark(record.exact_match),
+            mark(record.grounded),
+        )
 
     def retranslate(self) -> None:
         self.reply_heading.setText(self.tr("The model's reply"))

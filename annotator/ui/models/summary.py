@@ -104,9 +104,13 @@ class EvaluationSummary(Retranslating, QWidget):
         self.overview.setText(self._overview(detail) if detail else "")
         interval_tip = self.tr("95% of resampled sets of trajectories (cluster bootstrap) fall in this range")
         self.figures.set_columns(
-            [(self.tr("Figure"), ""), (self.tr("Value"), ""), (self.tr("95% interval"), interval_tip),
-             (self.tr("Counted over"), "")]
-        )  # fmt: skip
+            [
+                (self.tr("Figure"), ""),
+                (self.tr("Value"), ""),
+                (self.tr("95% interval"), interval_tip),
+                (self.tr("Counted over"), ""),
+            ]
+        )
         self.figures.show_rows(self._figure_rows(summary, online))
         self.figures.fit_height(most_rows=14)
         self.per_app.set_columns(self._app_columns(online))
@@ -118,8 +122,12 @@ class EvaluationSummary(Retranslating, QWidget):
     def _overview(self, detail: EvaluationDetail) -> str:
         """Who, how, how it ended: one line of names, one of times, one of settings, and a failure's message."""
         row, settings = detail.row, detail.settings
-        parts = [f"<b>{html.escape(row.name)}</b>", html.escape(row.model), value_name(KINDS, row.kind),
-                 value_name(STATUSES, row.status)]  # fmt: skip
+        parts = [
+            f"<b>{html.escape(row.name)}</b>",
+            html.escape(row.model),
+            value_name(KINDS, row.kind),
+            value_name(STATUSES, row.status),
+        ]
         if row.kind != "online":
             parts.append(fill(self.tr("asked at the %1 level"), html.escape(value_name(LEVELS, detail.level))))
         requests = detail.summary.get("requests")
@@ -137,8 +145,15 @@ class EvaluationSummary(Retranslating, QWidget):
             lines.append(self.tr("No summary yet: the evaluation is still running, or it ended before summing up."))
         steps = detail.summary.get("steps")
         if isinstance(steps, int) and steps > 0 and detail.summary.get("format_errors") == steps:
-            lines.append(fill(self.tr("None of the %1 replies was in the answer format, so every figure is a measured "
-                                      "0%: the model has not learnt the format yet."), steps))  # fmt: skip
+            lines.append(
+                fill(
+                    self.tr(
+                        "None of the %1 replies was in the answer format, so every figure is a measured "
+                        "0%: the model has not learnt the format yet."
+                    ),
+                    steps,
+                )
+            )
         return "<br>".join(lines)
 
     def _figure_rows(self, summary: dict[str, Any], online: bool) -> list[list[Cell | str]]:
@@ -154,11 +169,16 @@ class EvaluationSummary(Retranslating, QWidget):
                 rows.append([name, value, bounds, Cell(self._over(key, summary, online))])
         counts = (
             (self.tr("Argument errors (Avg Err.)"), "argument_errors", self._argument_tip()),
-            (self.tr("Format errors"), "format_errors", translate(FORMAT_ERRORS)), (self.tr("Runs"), "rollouts", ""),
-            (self.tr("Mean steps per run"), "mean_steps", ""), (self.tr("Runs that did not end"), "unfinished", ""),
-        )  # fmt: skip
-        rows += [[Cell(name, tip=tip, number=False), counted(summary, key), "", ""]
-                 for name, key, tip in counts if key in summary]  # fmt: skip
+            (self.tr("Format errors"), "format_errors", translate(FORMAT_ERRORS)),
+            (self.tr("Runs"), "rollouts", ""),
+            (self.tr("Mean steps per run"), "mean_steps", ""),
+            (self.tr("Runs that did not end"), "unfinished", ""),
+        )
+        rows += [
+            [Cell(name, tip=tip, number=False), counted(summary, key), "", ""]
+            for name, key, tip in counts
+            if key in summary
+        ]
         for k, value in (summary.get("pass_at_k") or {}).items():
             name = Cell(fill(self.tr("pass@%1 (step accuracy)"), k), tip=translate(PASS_AT_K), number=False)
             rows.append([name, percent(value), "", ""])

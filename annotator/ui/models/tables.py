@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QLocale, Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 
 from annotator.domain.evaluation import ONLINE_HEADLINE, measured
 from annotator.ui.browser.model import local_time
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
 from annotator.ui.models.glossary import NO_VALUE, SHORT, explain, translate
-from annotator.ui.read_only_table import style_read_only
+from annotator.ui.read_only_table import header_texts, shown_texts, style_read_only
 
 if TYPE_CHECKING:
     from annotator.services.evaluations import EvaluationRow
@@ -117,8 +117,9 @@ class Cell:
 
     __slots__ = ("bold", "colour", "number", "text", "tip")
 
-    def __init__(self, text: str, tip: str = "", colour: QColor | None = None, bold: bool = False,
-                 number: bool = True) -> None:  # fmt: skip
+    def __init__(
+        self, text: str, tip: str = "", colour: QColor | None = None, bold: bool = False, number: bool = True
+    ) -> None:
         self.text, self.tip, self.colour, self.bold, self.number = text, tip, colour, bold, number
 
 
@@ -172,13 +173,10 @@ class FiguresTable(QTableWidget):
                 self.setItem(row, column, item)
 
     def cells(self) -> list[list[str]]:
-        return [
-            [self.item(r, c).text() if self.item(r, c) else "" for c in range(self.columnCount())]
-            for r in range(self.rowCount())
-        ]
+        return shown_texts(self)
 
     def header_titles(self) -> list[str]:
-        return [self.horizontalHeaderItem(c).text() for c in range(self.columnCount())]
+        return header_texts(self)
 
     def fit_height(self, most_rows: int) -> None:
         """As tall as its rows (up to `most_rows`; more scroll), so a short table leaves no blank box."""
@@ -215,15 +213,22 @@ def list_columns() -> list[tuple[str, str]]:
 
 def list_cells(row: EvaluationRow) -> list[Cell]:
     """One evaluation's cells; an online one fills tail success only, one without a summary only its names."""
-    status = Cell(value_name(STATUSES, row.status), tip=row.message or "", number=False,
-                  colour=WORSE if row.status == "failed" else None)  # fmt: skip
+    status = Cell(
+        value_name(STATUSES, row.status),
+        tip=row.message or "",
+        number=False,
+        colour=WORSE if row.status == "failed" else None,
+    )
     cells = [
-        Cell(row.name, tip=fill(translate(QT_TRANSLATE_NOOP("ModelsView", "Evaluation #%1: %2")), row.id, row.name),
-             number=False),
+        Cell(
+            row.name,
+            tip=fill(translate(QT_TRANSLATE_NOOP("ModelsView", "Evaluation #%1: %2")), row.id, row.name),
+            number=False,
+        ),
         Cell(row.model, number=False),
         Cell(value_name(KINDS, row.kind), number=False),
         status,
-    ]  # fmt: skip
+    ]
     cells += [Cell(percent(row.figures.get(key))) for key in LIST_FIGURES]  # the service left out what is unmeasured
     when = translate(QT_TRANSLATE_NOOP("ModelsView", "Started %1, finished %2"))
     cells.append(Cell(moment(row.created_at), tip=fill(when, moment(row.created_at), moment(row.finished_at) or "—")))

@@ -14,8 +14,14 @@ translate = QCoreApplication.translate  # in the view's context: its texts, move
 
 
 class DecisionBar(Retranslating, QWidget):
-    def __init__(self, parent: QWidget, accept: Callable[[], None], fix: Callable[[], None],
-                 reject: Callable[[], None], open_work: Callable[[], None]) -> None:  # fmt: skip
+    def __init__(
+        self,
+        parent: QWidget,
+        accept: Callable[[], None],
+        fix: Callable[[], None],
+        reject: Callable[[], None],
+        open_work: Callable[[], None],
+    ) -> None:
         super().__init__(parent)
         self.fixing: int | None = None
         self.fixing_note = QLabel(self)
@@ -26,8 +32,12 @@ class DecisionBar(Retranslating, QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.fixing_note, 1)
-        for button, command in ((self.accept_button, accept), (self.fix_button, fix),
-                                (self.reject_button, reject), (self.open_button, open_work)):  # fmt: skip
+        for button, command in (
+            (self.accept_button, accept),
+            (self.fix_button, fix),
+            (self.reject_button, reject),
+            (self.open_button, open_work),
+        ):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays in the queue
             button.clicked.connect(command)
             layout.addWidget(button)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QImageReader, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from annotator.domain.trajectory import LabelledStep, LabelledTrajectory, ReviewStatus
 from annotator.ui import labels
 from annotator.ui.browser.model import local_time
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
 from annotator.ui.review.judge_line import JudgeLine, Judgement
 from annotator.ui.review.step_screen import StepScreen
 from annotator.ui.workers import Jobs
@@ -148,10 +148,10 @@ class TrajectoryPreview(Retranslating, QWidget):
         self.steps = StepTable(0, len(COLUMNS), self)
         self.steps.setObjectName("preview-steps")
         self.steps.itemSelectionChanged.connect(self._show_chosen_step)
-        self.screen = StepScreen(self)
+        self.step_screen = StepScreen(self)
         self.split = QSplitter(Qt.Orientation.Horizontal, self)
         self.split.addWidget(self.steps)
-        self.split.addWidget(self.screen)
+        self.split.addWidget(self.step_screen)
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
         self.split.setChildrenCollapsible(False)
@@ -206,7 +206,7 @@ class TrajectoryPreview(Retranslating, QWidget):
         self.steps.setRowCount(0)
         self._show_header()
         if record is None:
-            self.screen.show_step(None, None)
+            self.step_screen.show_step(None, None)
             return
         self.steps.setRowCount(len(record.steps))
         for row, step in enumerate(record.steps):
@@ -291,7 +291,9 @@ class TrajectoryPreview(Retranslating, QWidget):
             tool_call += "\n" + fill(self.tr("privacy regions: %1"), str(len(label.privacy_regions)))
         self._set(row, "tool_call", tool_call, step, label.tool_call is None)
 
-    def _set(self, row: int, key: str, text: str, step: LabelledStep, unlabelled: bool = False, tip: str = "") -> None:
+    def _set(
+        self, row: int, key: str, text: str, step: LabelledStep, unlabelled: bool = False, tip: str = ""
+    ) -> QTableWidgetItem:
         item = QTableWidgetItem(text)
         item.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         if unlabelled or step.removed:
@@ -303,6 +305,7 @@ class TrajectoryPreview(Retranslating, QWidget):
             tip = self.tr("Not labelled: this is what was collected.")
         item.setToolTip(tip or text)
         self.steps.setItem(row, COLUMNS.index(key), item)
+        return item
 
     def _set_verdict(self, row: int, step: LabelledStep) -> None:
         verdict = VERDICTS.get(step.label.verdict or "")
@@ -311,8 +314,7 @@ class TrajectoryPreview(Retranslating, QWidget):
             lines.append(self.tr("corrected step"))
         if step.removed:
             lines.append(self.tr("left out"))
-        self._set(row, "verdict", "\n".join(lines), step, unlabelled=verdict is None)
-        item = self.steps.item(row, COLUMNS.index("verdict"))
+        item = self._set(row, "verdict", "\n".join(lines), step, unlabelled=verdict is None)
         if verdict and not step.removed:
             item.setForeground(QBrush(QColor(verdict[1])))
             font = item.font()
@@ -358,18 +360,18 @@ class TrajectoryPreview(Retranslating, QWidget):
         self._screen_generation += 1
         generation, step = self._screen_generation, record.steps[row]
         path = self.locate(step.screenshot_sha256)
-        self.screen.show_step(step, None, self.tr("Loading the screenshot…"))
+        self.step_screen.show_step(step, None, self.tr("Loading the screenshot…"))
         self.jobs.submit(
             self.tr("Loading a screenshot"),
             lambda: read_thumbnail(path, LARGE_HEIGHT) if generation == self._screen_generation else None,
             on_result=lambda image: self._large_arrived(generation, step, image),
-            on_error=lambda error: self.screen.show_step(step, None, str(error)),
+            on_error=lambda error: self.step_screen.show_step(step, None, str(error)),
             queue=THUMBNAIL_QUEUE,
         )
 
     def _large_arrived(self, generation: int, step: LabelledStep, image: QImage | None) -> None:
         if image is not None and generation == self._screen_generation:
-            self.screen.show_step(step, image)
+            self.step_screen.show_step(step, image)
 
     def _thumbnail_arrived(self, generation: int, row: int, image: QImage | None) -> None:
         item = self.steps.item(row, COLUMNS.index("screen"))
@@ -386,6 +388,7 @@ class TrajectoryPreview(Retranslating, QWidget):
         for row, step in enumerate(self.record.steps if self.record else []):
             thumbnail = self.thumbnail(row)
             self._fill_row(row, step)
-            if thumbnail is not None:
-                self.steps.item(row, COLUMNS.index("screen")).setData(Qt.ItemDataRole.DecorationRole, thumbnail)
+            screen = self.steps.item(row, COLUMNS.index("screen"))
+            if thumbnail is not None and screen is not None:
+                screen.setData(Qt.ItemDataRole.DecorationRole, thumbnail)
         self._fit_rows()

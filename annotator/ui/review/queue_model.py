@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QDateTime,
@@ -31,7 +30,7 @@ from annotator.services.review import QueueItem
 from annotator.storage.workspace import Workspace
 from annotator.ui import labels
 from annotator.ui.browser.model import local_time
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, fill
 
 CONTEXT = "QueueModel"
 TITLES = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
 
 CONTEXT = "RejectDialog"
 # (button title, the sentence it adds): the mistakes reviewers send back most often.
@@ -89,7 +89,12 @@ class RejectDialog(Retranslating, QDialog):
         """Open it; `rejected(comment)` runs on OK, `closed()` however it ends (it deletes itself then)."""
         dialog = cls(instruction, parent)
         dialog.accepted.connect(lambda: rejected(dialog.comment()))
-        dialog.finished.connect(lambda _result: (closed(), dialog.deleteLater()))
+
+        def finish(_result: int) -> None:
+            closed()
+            dialog.deleteLater()
+
+        dialog.finished.connect(finish)
         dialog.open()
         return dialog
 

@@ -26,9 +26,11 @@ def own_work_question(parent: QWidget, steps: int, subject: str) -> QMessageBox:
     text = translate("SelfReview", "You labelled %1 of the steps of “%2” yourself.")
     question.setText(fill(text, steps, subject))
     question.setInformativeText(
-        translate("SelfReview", "A review is a second person's check. Accept it all the same? No leaves it for "
-                                "another reviewer.")
-    )  # fmt: skip
+        translate(
+            "SelfReview",
+            "A review is a second person's check. Accept it all the same? No leaves it for another reviewer.",
+        )
+    )
     question.setDefaultButton(NO)
     return question
 

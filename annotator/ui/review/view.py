@@ -107,9 +107,11 @@ class ReviewView(Retranslating, QWidget):
         self.mine_table.chosen.connect(lambda _row: self._open_selected_work())
         for table in (self.waiting_table, self.mine_table):
             table.selectionModel().selectionChanged.connect(lambda *_args, shown=table: self._row_chosen(shown))
-        self.tabs.currentChanged.connect(
-            lambda tab: (self.decision_bar.show_tab(tab == WAITING), self._selection_changed())
-        )
+        self.tabs.currentChanged.connect(self._tab_changed)
+
+    def _tab_changed(self, tab: int) -> None:
+        self.decision_bar.show_tab(tab == WAITING)
+        self._selection_changed()
 
     def _lay_out(self) -> None:
         top = QHBoxLayout()
@@ -241,11 +243,11 @@ class ReviewView(Retranslating, QWidget):
             changes = decision(workspace)
             return changes, known if known is not None else load_trajectory(workspace.database, target).instruction
 
-        self.jobs.submit(
-            title, run, on_result=lambda result: self._decided(target, done, *result, next_row), queue=DECISION_QUEUE
-        )
+        decided = partial(self._decided, target, done, next_row=next_row)  # called with the job's result
+        self.jobs.submit(title, run, on_result=decided, queue=DECISION_QUEUE)
 
-    def _decided(self, target: int, done: str, changes: Changes, instruction: str, next_row: int | None) -> None:
+    def _decided(self, target: int, done: str, result: tuple[Changes, str], next_row: int | None) -> None:
+        changes, instruction = result
         self.hub.announce(changes)
         self.following = None  # decided: the queue moves on to the next row
         if target == self.fixing:

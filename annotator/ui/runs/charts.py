@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from annotator.reports.statistics_charts import BLUE, ORANGE, style
 from annotator.ui.figure_canvas import IdleDrawCanvas
-from annotator.ui.i18n import fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, fill
 
 if TYPE_CHECKING:
     from annotator.services.training import Curve
@@ -60,8 +60,13 @@ def draw_curves(figure: Figure, curves: dict[str, Curve]) -> None:
         axes.plot(curve.steps, curve.values, marker="o", markersize=3, color=colour, alpha=0.45, linewidth=0.8)
         window = len(curve.values) // WINDOWS
         if window >= 2:
-            axes.plot(curve.steps[window - 1 :], moving_mean(curve.values, window), color=colour, linewidth=2,
-                      label=fill(text("average"), window))  # fmt: skip
+            axes.plot(
+                curve.steps[window - 1 :],
+                moving_mean(curve.values, window),
+                color=colour,
+                linewidth=2,
+                label=fill(text("average"), window),
+            )
             axes.legend(loc="best", fontsize="small", frameon=False)
         first, last = curve.values[0], curve.values[-1]
         axes.set_title(fill(text("ends"), text(key), figure_value(first), figure_value(last)))

@@ -76,8 +76,9 @@ class LaunchPanel(Retranslating, QGroupBox):
         self.browse.clicked.connect(self.choose_export)
         self.export_about = QLabel(self)
         self.export_about.setWordWrap(True)
-        self.fields = {name: QLineEdit(self) for name in ("learning_rate", "num_train_epochs", "max_steps",
-                                                            "num_generations")}  # fmt: skip
+        self.fields = {
+            name: QLineEdit(self) for name in ("learning_rate", "num_train_epochs", "max_steps", "num_generations")
+        }
         self.gpus = QSpinBox(self)
         self.gpus.setRange(DEFAULT_GPUS, 64)
         self.gpus.setValue(DEFAULT_GPUS)
@@ -116,8 +117,8 @@ class LaunchPanel(Retranslating, QGroupBox):
         form.addRow(self.export_about)
         for name, field in self.fields.items():
             form.addRow(self.labels[name], field)
-        for name, field in (("gpus", self.gpus), ("model", self.model), ("sets", self.sets)):
-            form.addRow(self.labels[name], field)
+        for name, widget in (("gpus", self.gpus), ("model", self.model), ("sets", self.sets)):
+            form.addRow(self.labels[name], widget)
         for name, label in self.labels.items():
             label.setBuddy(getattr(self, name, None) or self.fields[name])
         buttons = QHBoxLayout()
@@ -306,11 +307,16 @@ class LaunchPanel(Retranslating, QGroupBox):
     def retranslate(self) -> None:
         self.setTitle(self.tr("Launch a Training Run"))
         names = {
-            "recipe": self.tr("&Recipe:"), "export": self.tr("E&xport:"), "learning_rate": self.tr("Learning rate:"),
-            "num_train_epochs": self.tr("Epochs:"), "max_steps": self.tr("Max steps:"),
-            "num_generations": self.tr("Generations:"), "gpus": self.tr("GPUs:"), "model": self.tr("Model:"),
+            "recipe": self.tr("&Recipe:"),
+            "export": self.tr("E&xport:"),
+            "learning_rate": self.tr("Learning rate:"),
+            "num_train_epochs": self.tr("Epochs:"),
+            "max_steps": self.tr("Max steps:"),
+            "num_generations": self.tr("Generations:"),
+            "gpus": self.tr("GPUs:"),
+            "model": self.tr("Model:"),
             "sets": self.tr("Other settings:"),
-        }  # fmt: skip
+        }
         for name, text in names.items():
             self.labels[name].setText(text)
         self.fields["max_steps"].setPlaceholderText(self.tr("as the epochs give"))

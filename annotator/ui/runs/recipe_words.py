@@ -4,7 +4,9 @@ these are the source texts of their translations. A recipe not listed (a person'
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
+
+from annotator.ui.i18n import QT_TRANSLATE_NOOP
 
 CONTEXT = "Recipes"
 WORDS = frozenset({

@@ -138,10 +138,12 @@ class RunPage(Retranslating, QWidget):
         rows = detail.completions
         rewards = list(dict.fromkeys(key for row in rows for key in row if key != "completion"))
         self.completions.set_columns([(self.tr("Completion"), ""), *((name, "") for name in rewards)])
-        self.completions.show_rows([
-            [" ".join(str(row.get("completion", "")).split()), *(_score(row.get(name)) for name in rewards)]
-            for row in rows
-        ])  # fmt: skip
+        self.completions.show_rows(
+            [
+                [" ".join(str(row.get("completion", "")).split()), *(_score(row.get(name)) for name in rewards)]
+                for row in rows
+            ]
+        )
         self.tabs.setTabEnabled(COMPLETIONS, bool(rows))  # SFT logs none; GRPO from its first logged step
 
     def _show_tab_titles(self) -> None:
@@ -252,8 +254,9 @@ class RunPage(Retranslating, QWidget):
         writable = idle and self.workspace is not None and not self.workspace.read_only
         has_model = self.detail is not None and self.detail.checkpoint is not None
         self.buttons["cancel"].setEnabled(bool(writable and run and run.live))
-        self.buttons["resume"].setEnabled(bool(writable and run and not run.live and run.status != "complete"
-                                               and has_model))  # fmt: skip
+        self.buttons["resume"].setEnabled(
+            bool(writable and run and not run.live and run.status != "complete" and has_model)
+        )
         self.buttons["evaluate"].setEnabled(bool(writable and run and not run.live and has_model))
         self.buttons["open"].setVisible(run is not None and run.id in self.evaluations)
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale
+from PySide6.QtCore import QCoreApplication, QLocale
 from PySide6.QtGui import QColor
 
+from annotator.ui.i18n import QT_TRANSLATE_NOOP
 from annotator.ui.models.tables import NO_VALUE, Cell, moment
 
 if TYPE_CHECKING:
@@ -72,6 +73,12 @@ def steps(run: RunInfo) -> str:
 def cells(run: RunInfo) -> list[Cell | str]:
     status = Cell(status_name(run.status), run.message or "", COLOURS.get(run.status), number=False)
     return [
-        str(run.id), Cell(run.recipe, run.output_dir, number=False), status, steps(run), figure(run.last_loss),
-        figure(run.last_reward), moment(run.started_at), duration(run),
-    ]  # fmt: skip
+        str(run.id),
+        Cell(run.recipe, run.output_dir, number=False),
+        status,
+        steps(run),
+        figure(run.last_loss),
+        figure(run.last_reward),
+        moment(run.started_at),
+        duration(run),
+    ]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLocale
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -28,8 +28,10 @@ from annotator.reports.statistics_charts import (
     save_png,
 )
 from annotator.services.dataset_stats import DatasetStats
+from annotator.storage.statistics import DatasetShape
 from annotator.ui import labels
 from annotator.ui.figure_canvas import IdleDrawCanvas
+from annotator.ui.i18n import QT_TRANSLATE_NOOP
 
 __all__ = ["Chart", "draw_actions", "draw_lengths", "draw_per_app", "draw_review"]  # the stats view draws these
 
@@ -71,8 +73,11 @@ def decimal(value: float) -> str:
 WORDING = Wording(text=text, count=count, decimal=decimal)  # read at draw time: follows language and locale
 
 
-def draw_review(figure: Figure, stats: DatasetStats, words: Wording = WORDING) -> None:
-    """One bar split by review state, in workflow order: how far the labelling and review have come."""
+def draw_review(figure: Figure, stats: DatasetShape, words: Wording = WORDING) -> None:
+    """One bar split by review state, in workflow order: how far the labelling and review have come. A Drawer, so
+    it takes any shape; only DatasetStats has the review table, a bare shape draws no bar."""
+    if not isinstance(stats, DatasetStats):
+        return
     axes = figure.subplots()
     total = int(stats.review["trajectories"].sum())
     left = 0
@@ -80,8 +85,9 @@ def draw_review(figure: Figure, stats: DatasetStats, words: Wording = WORDING) -
         if not number:
             continue
         name = labels.label(labels.REVIEW, status)
-        bars = axes.barh([0], [number], left=[left], color=REVIEW_COLOURS.get(status, BLUE),
-                         label=f"{name} ({words.count(number)})")  # fmt: skip
+        bars = axes.barh(
+            [0], [number], left=[left], color=REVIEW_COLOURS.get(status, BLUE), label=f"{name} ({words.count(number)})"
+        )
         axes.bar_label(bars, labels=[words.count(number)], label_type="center")
         left += number
     axes.set_xlim(0, max(total, 1))
@@ -123,12 +129,12 @@ class Chart(IdleDrawCanvas):
 
     def save_png(self, path: Path) -> Path:
         """Write the chart at the export size (the canvas on screen keeps its own size)."""
-        shown = self.figure.get_size_inches().copy()
+        width, height = self.figure.get_size_inches()
         self.figure.set_size_inches(self.export_size(), forward=False)
         try:
             return save_png(self.figure, path)
         finally:
-            self.figure.set_size_inches(shown, forward=False)
+            self.figure.set_size_inches((width, height), forward=False)
             self.draw_idle()
 
     def wheelEvent(self, event: QWheelEvent) -> None:

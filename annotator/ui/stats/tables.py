@@ -4,11 +4,13 @@ numbers are written, and the read-only table widget."""
 from __future__ import annotations
 
 import math
+from typing import SupportsInt
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLocale, Qt
+from PySide6.QtCore import QCoreApplication, QLocale, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
+from annotator.ui.i18n import QT_TRANSLATE_NOOP
 from annotator.ui.read_only_table import style_read_only
 
 CONTEXT = "StatsView"
@@ -70,7 +72,7 @@ def number_text(value: object) -> str:
     """Counts with the locale's digit grouping; means with one decimal."""
     if isinstance(value, float):
         return QLocale().toString(value, "f", 1)
-    return QLocale().toString(int(value))
+    return QLocale().toString(int(value)) if isinstance(value, SupportsInt) else str(value)
 
 
 def cell_text(key: str, value: object) -> str:

@@ -243,10 +243,17 @@ class StatsView(Retranslating, QWidget):
         stages = drafts.get("per_stage", {})
         accepted = sum(entry.get("accepted", 0) for entry in stages.values())
         changed = sum(entry.get("changed", 0) for entry in stages.values())
-        text = self.tr("Model drafts: %1 steps drafted, %2 offered · %3 labels began as drafts · %4 of %5 "
-                       "stages taken from drafts were changed since")  # fmt: skip
-        numbers = (drafts["steps_with_drafts"], drafts["steps_with_matched_drafts"], drafts["labels_from_drafts"],
-                   changed, accepted)  # fmt: skip
+        text = self.tr(
+            "Model drafts: %1 steps drafted, %2 offered · %3 labels began as drafts · %4 of %5 "
+            "stages taken from drafts were changed since"
+        )
+        numbers = (
+            drafts["steps_with_drafts"],
+            drafts["steps_with_matched_drafts"],
+            drafts["labels_from_drafts"],
+            changed,
+            accepted,
+        )
         return "<br>" + fill(text, *numbers)
 
     def _empty_text(self) -> str:

@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.figure import Figure
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from annotator.reports.agreement import draw_heatmap, draw_scatter
 from annotator.reports.statistics_charts import style
 from annotator.ui.figure_canvas import IdleDrawCanvas
+from annotator.ui.i18n import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
     from annotator.judge.agreement import AgreementReport

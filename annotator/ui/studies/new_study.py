@@ -43,7 +43,8 @@ class NamesCompleter(QCompleter):
         return [SEPARATORS.split(path)[-1].strip()]
 
     def pathFromIndex(self, index: QModelIndex | QPersistentModelIndex) -> str:
-        text = self.widget().text() if isinstance(self.widget(), QLineEdit) else ""
+        field = self.widget()
+        text = field.text() if isinstance(field, QLineEdit) else ""
         before = [match.end() for match in SEPARATORS.finditer(text)]
         head = text[: before[-1]] if before else ""
         return f"{head} {super().pathFromIndex(index)}" if head else super().pathFromIndex(index)
@@ -61,9 +62,9 @@ class NewStudyDialog(QDialog):
         for judge in judges:
             text = fill(self.tr("%1: %2 · %3 (%4 scored)"), judge.id, judge.prompt_name, judge.model, judge.scored)
             self.judge.addItem(text, judge.id)
-        self.size = QSpinBox(self)
-        self.size.setRange(1, 10_000)
-        self.size.setValue(DEFAULT_SIZE)
+        self.sample_size = QSpinBox(self)
+        self.sample_size.setRange(1, 10_000)
+        self.sample_size.setValue(DEFAULT_SIZE)
         self.available = QLabel(self)
         self.available.setObjectName("new-study-available")
         self.available.setWordWrap(True)
@@ -91,7 +92,7 @@ class NewStudyDialog(QDialog):
         form = QFormLayout(self)
         form.addRow(self.tr("Name:"), self.name)
         form.addRow(self.tr("Judge:"), self.judge)
-        form.addRow(self.tr("Trajectories:"), self.size)
+        form.addRow(self.tr("Trajectories:"), self.sample_size)
         form.addRow("", self.available)
         form.addRow(self.tr("Raters:"), self.raters)
         form.addRow(self.tr("Seed:"), self.seed)
@@ -116,8 +117,8 @@ class NewStudyDialog(QDialog):
         if scored <= 0:
             self.available.clear()
             return
-        self.size.setMaximum(scored)
-        self.size.setValue(min(DEFAULT_SIZE, scored))
+        self.sample_size.setMaximum(scored)
+        self.sample_size.setValue(min(DEFAULT_SIZE, scored))
         self.available.setText(
             self.tr("This judge scored %n trajectories: a study of it holds at most that many.", "", scored)
         )

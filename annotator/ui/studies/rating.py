@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -26,7 +26,7 @@ from annotator.judge.messages import JudgedTrajectory
 from annotator.services import blind_rating
 from annotator.services.blind_rating import BlindEntry
 from annotator.storage.workspace import Workspace
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
 from annotator.ui.studies.steps import BlindSteps
 from annotator.ui.workers import Jobs
 
@@ -87,10 +87,10 @@ class RatingPage(Retranslating, QWidget):
         self.note.setObjectName("study-note")
         self.note.editingFinished.connect(self._save_note)
         self.previous_button, self.next_button = QPushButton(self), QPushButton(self)
-        self.previous_button.clicked.connect(lambda: self.move(-1))
-        self.next_button.clicked.connect(lambda: self.move(+1))
-        QShortcut(QKeySequence("Alt+Left"), self, lambda: self.move(-1))
-        QShortcut(QKeySequence("Alt+Right"), self, lambda: self.move(+1))
+        self.previous_button.clicked.connect(lambda: self.step_by(-1))
+        self.next_button.clicked.connect(lambda: self.step_by(+1))
+        QShortcut(QKeySequence("Alt+Left"), self, lambda: self.step_by(-1))
+        QShortcut(QKeySequence("Alt+Right"), self, lambda: self.step_by(+1))
         # The scores act from anywhere in the window while this page shows (after Ctrl+7 or a change of person the
         # focus may be outside it); the note, a text field, keeps its digits as text.
         for level in range(5):
@@ -154,7 +154,7 @@ class RatingPage(Retranslating, QWidget):
             on_result=lambda trajectory: self._arrived(generation, trajectory),
         )
 
-    def move(self, offset: int) -> None:
+    def step_by(self, offset: int) -> None:
         self.show_item(self.index + offset)
 
     def score(self, level: int) -> None:
@@ -177,7 +177,7 @@ class RatingPage(Retranslating, QWidget):
                 self.tr("Saving a score"), lambda: None, on_result=lambda _r: self.finished.emit(), queue=RATING_QUEUE
             )
         elif self.index < len(self.entries) - 1:
-            self.move(+1)
+            self.step_by(+1)
         else:
             self.show_item(next(i for i, e in enumerate(self.entries) if e.score is None))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from annotator.judge.agreement_consensus import TIE_RULES
 from annotator.reports.agreement import interval_text, number, percent
-from annotator.ui.i18n import Retranslating, fill
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating, fill
 
 if TYPE_CHECKING:  # scipy, statsmodels and matplotlib load with the first report, not with the app (~300 MB)
     from annotator.judge.agreement import AgreementReport

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPointF, Qt
+from PySide6.QtCore import QCoreApplication, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from annotator.judge.messages import JudgedTrajectory
 from annotator.ui.annotate.overlays import overlays_for
-from annotator.ui.i18n import Retranslating
+from annotator.ui.i18n import QT_TRANSLATE_NOOP, Retranslating
 from annotator.ui.review.preview import describe_tool_call, read_thumbnail
 from annotator.ui.workers import Jobs
 
@@ -100,10 +100,10 @@ class BlindSteps(Retranslating, QSplitter):
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.table.itemSelectionChanged.connect(self._show_chosen)
-        self.screen = ScreenLabel(self)
-        self.screen.setObjectName("study-screen")
+        self.screen_label = ScreenLabel(self)
+        self.screen_label.setObjectName("study-screen")
         self.addWidget(self.table)
-        self.addWidget(self.screen)
+        self.addWidget(self.screen_label)
         self.setStretchFactor(0, 3)
         self.setStretchFactor(1, 2)
         self.setChildrenCollapsible(False)
@@ -125,7 +125,7 @@ class BlindSteps(Retranslating, QSplitter):
         if steps:
             self.table.selectRow(0)
         else:
-            self.screen.show_image(None, None, "")
+            self.screen_label.show_image(None, None, "")
 
     def current_step(self) -> int | None:
         rows = self.table.selectionModel().selectedRows()
@@ -139,18 +139,18 @@ class BlindSteps(Retranslating, QSplitter):
         point = overlays_for(step.tool_call, None).point  # read leniently: a model wrote the tool call
         fraction = (point[0] / step.screen.width, point[1] / step.screen.height) if point else None
         path = self.screenshot_path(step.screenshot_sha256)
-        self.screen.show_image(None, None, self.tr("Loading the screenshot…"))
+        self.screen_label.show_image(None, None, self.tr("Loading the screenshot…"))
         self.jobs.submit(
             self.tr("Loading a screenshot"),
             lambda: read_thumbnail(path, SCREEN_HEIGHT),
             on_result=lambda image: self._arrived(generation, row, image, fraction),
-            on_error=lambda error: self.screen.show_image(None, None, str(error)),
+            on_error=lambda error: self.screen_label.show_image(None, None, str(error)),
             queue="study-screens",
         )
 
     def _arrived(self, generation: int, row: int, image: QImage, point: tuple[float, float] | None) -> None:
         if generation == self._generation and row == self.current_step():
-            self.screen.show_image(image, point)
+            self.screen_label.show_image(image, point)
 
     def retranslate(self) -> None:
         self.table.setHorizontalHeaderLabels([translate(title) for title in COLUMNS])

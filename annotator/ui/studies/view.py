@@ -8,7 +8,9 @@ sees the report, adjudicates items without a majority and saves the report as HT
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
@@ -27,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.judge.agreement_consensus import TIE_RULES, TieRule
 from annotator.services import blind_rating, judging, studies
 from annotator.services.changes import Changes
 from annotator.services.studies import StudyInfo
@@ -38,6 +41,9 @@ from annotator.ui.studies.new_study import NewStudyDialog
 from annotator.ui.studies.rating import RatingPage
 from annotator.ui.studies.report_page import ReportPage, fill_rows, read_only_table
 from annotator.ui.workers import Jobs, describe
+
+if TYPE_CHECKING:
+    from annotator.judge.agreement import AgreementReport
 
 MESSAGE, RATING, RESULTS = 0, 1, 2  # the pages
 EXPORTS = {"html": "HTML (*.html)", "md": "Markdown (*.md)", "json": "JSON (*.json)"}
@@ -55,7 +61,7 @@ class StudiesView(Retranslating, QWidget):
         self.hub.changed.connect(self._changed)
         self.workspace: Workspace | None = None
         self.infos: list[StudyInfo] = []
-        self.tie_rule = "median"
+        self.tie_rule: TieRule = "median"
         self._generation = 0
         self._rows_generation = 0
         self.table = read_only_table(5, self)
@@ -254,9 +260,13 @@ class StudiesView(Retranslating, QWidget):
         self.jobs.submit(
             self.tr("Computing the agreement report"),
             lambda: studies.study_report(workspace.database, name, person or None, tie_rule=rule),
-            on_result=lambda report: generation == self._generation and self.report.show_report(report),
+            on_result=lambda report: self._show_report(generation, report),
             on_error=lambda error: self.report.show_report(None, describe(error)),
         )
+
+    def _show_report(self, generation: int, report: AgreementReport) -> None:
+        if generation == self._generation:  # else a newer request's report is on its way
+            self.report.show_report(report)
 
     def _load_differences(self, workspace: Workspace, info: StudyInfo, person: str) -> None:
         name = info.name
@@ -272,15 +282,16 @@ class StudiesView(Retranslating, QWidget):
 
     def _open_difference(self) -> None:
         rows = self.differences.selectionModel().selectedRows()
-        if rows:
-            self.open_requested.emit(int(self.differences.item(rows[0].row(), 0).text()))
+        item = self.differences.item(rows[0].row(), 0) if rows else None
+        if item is not None:
+            self.open_requested.emit(int(item.text()))
 
     def _show_message(self, text: str) -> None:
         self.message.setText(text)
         self.pages.setCurrentIndex(MESSAGE)
 
     def _tie_rule_changed(self, rule: str) -> None:
-        self.tie_rule = rule
+        self.tie_rule = TIE_RULES[TIE_RULES.index(rule)]  # the typed rule of that name: the page offers only these
         info, workspace = self.selected(), self.workspace
         if info is not None and workspace is not None:
             self._load_report(workspace, info, identity.current_person()[0])
@@ -304,21 +315,21 @@ class StudiesView(Retranslating, QWidget):
         dialog = NewStudyDialog(judges, people, self)
         if dialog.exec() != NewStudyDialog.DialogCode.Accepted:
             return
-        name, judge, size = dialog.name.text().strip(), dialog.judge.currentData(), dialog.size.value()
+        name, judge, size = dialog.name.text().strip(), dialog.judge.currentData(), dialog.sample_size.value()
         raters, seed, by_app = dialog.rater_names(), dialog.seed.value(), dialog.by_app.isChecked()
-        creator = identity.current_person()[0] or None
-        options = {"seed": seed, "by_app": by_app, "created_by": creator,
-                   "show_differences_early": dialog.show_early.isChecked()}  # fmt: skip
+        create = partial(studies.create_study, workspace.database, name, judge, size, raters, seed=seed, by_app=by_app)
+        creator, early = identity.current_person()[0] or None, dialog.show_early.isChecked()
         self.jobs.submit(
             self.tr("Creating the study"),
-            lambda: studies.create_study(workspace.database, name, judge, size, raters, **options),
-            on_result=lambda info: (
-                self.status_message.emit(fill(self.tr("Study %1 created with %2 trajectories."), info.name, info.size)),
-                self.reload(),
-                self.hub.announce(Changes(studies=True)),  # its raters no longer see its judge scores elsewhere
-            ),
+            lambda: create(created_by=creator, show_differences_early=early),
+            on_result=self._study_created,
             on_error=lambda error: self.status_message.emit(describe(error)),
         )
+
+    def _study_created(self, info: StudyInfo) -> None:
+        self.status_message.emit(fill(self.tr("Study %1 created with %2 trajectories."), info.name, info.size))
+        self.reload()
+        self.hub.announce(Changes(studies=True))  # its raters no longer see its judge scores elsewhere
 
     def adjudicate(self, item: str) -> None:
         info, workspace, person = self.selected(), self.workspace, identity.current_person()[0]

@@ -18,8 +18,9 @@ from trainer_bridge.export.sft import ImageRef, Sample
 
 
 def prompt_text(sample: Sample) -> str:
-    return "\n\n".join(f"{m['role']}:\n{flat_text(m['content'])}" if m["role"] != "system" else m["content"]
-                       for m in sample.prompt)  # fmt: skip
+    return "\n\n".join(
+        f"{m['role']}:\n{flat_text(m['content'])}" if m["role"] != "system" else m["content"] for m in sample.prompt
+    )
 
 
 def easyr1_rows(
@@ -42,9 +43,13 @@ def easyr1_features(stage: str, storage: str = "embedded") -> Any:
 
 
 def _write(
-    samples_by_split: dict[str, Iterable[Sample]], out: Path, space: ModelSpace, stage: str, storage: str,
+    samples_by_split: dict[str, Iterable[Sample]],
+    out: Path,
+    space: ModelSpace,
+    stage: str,
+    storage: str,
     image_value: Callable[[ImageRef], Any],
-) -> dict[str, str]:  # fmt: skip
+) -> dict[str, str]:
     (out / "data").mkdir(parents=True, exist_ok=True)
     features = easyr1_features(stage, storage)
     known: dict[str, str] = {}
@@ -59,13 +64,20 @@ def write_easyr1(
     samples_by_split: dict[str, Iterable[Sample]], out: Path, images: ExportImages, space: ModelSpace, stage: str
 ) -> dict[str, str]:
     """Parquet with the `datasets` features, so the images column is an `Image` feature when loaded back."""
-    return _write(samples_by_split, out, space, stage, "embedded",
-                  lambda ref: {"bytes": images.png(ref), "path": images.name(ref)})  # fmt: skip
+    return _write(
+        samples_by_split,
+        out,
+        space,
+        stage,
+        "embedded",
+        lambda ref: {"bytes": images.png(ref), "path": images.name(ref)},
+    )
 
 
 def write_easyr1_files(
     samples_by_split: dict[str, Iterable[Sample]], out: Path, images: ExportImages, space: ModelSpace, stage: str
 ) -> dict[str, str]:
     """Parquet whose images column names files in `images/`, relative to the output folder."""
-    return _write(samples_by_split, out, space, stage, "files",
-                  lambda ref: images.path(ref).relative_to(out).as_posix())  # fmt: skip
+    return _write(
+        samples_by_split, out, space, stage, "files", lambda ref: images.path(ref).relative_to(out).as_posix()
+    )

@@ -199,9 +199,13 @@ def write_saved_dataset(folder: Path, arrow_hashes: dict[Path, str], features: A
 
     fingerprint = hashlib.sha256("".join(arrow_hashes.values()).encode()).hexdigest()[:16]
     state: dict[str, Any] = {
-        "_data_files": [{"filename": path.name} for path in arrow_hashes], "_fingerprint": fingerprint,
-        "_format_columns": None, "_format_kwargs": {}, "_format_type": None, "_output_all_columns": False,
+        "_data_files": [{"filename": path.name} for path in arrow_hashes],
+        "_fingerprint": fingerprint,
+        "_format_columns": None,
+        "_format_kwargs": {},
+        "_format_type": None,
+        "_output_all_columns": False,
         "_split": None,
-    }  # fmt: skip
+    }
     (folder / "state.json").write_text(json.dumps(state, indent=2, sort_keys=True), encoding="utf-8")
     DatasetInfo(features=features).write_to_directory(str(folder))

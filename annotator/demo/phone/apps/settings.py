@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import ClassVar
 
@@ -34,6 +35,7 @@ MAIN_ITEMS = [  # (title, subtitle, page, icon, icon colour); None marks a gap b
     ("系统和更新", "语言、日期和时间", None, "gear", GREY_ICON), ("关于手机", "", "about", "more", GREY_ICON),
 ]  # fmt: skip
 GAP = 30
+RowMaker = Callable[[Rect], Node]  # builds one row of a settings page in the bounds it is given
 
 
 def gap(bounds: Rect) -> Node:
@@ -120,7 +122,7 @@ class SettingsApp(App):
             return "已开启" if self.is_on("global", "bluetooth_on") else "已关闭"
         return ""
 
-    def _column(self, body: Rect, rows: list) -> Node:
+    def _column(self, body: Rect, rows: list[RowMaker]) -> Node:
         column = Node(body)
         y = body[1] + 20
         for make in rows:
@@ -130,10 +132,12 @@ class SettingsApp(App):
 
     def _wlan(self, body: Rect) -> Node:
         on = self.is_on("global", "wifi_on")
-        rows = [lambda b: switch_row(b, "WLAN", on, partial(self.toggle, "global", "wifi_on"), rid="wifi")]
+        rows: list[RowMaker] = [
+            lambda b: switch_row(b, "WLAN", on, partial(self.toggle, "global", "wifi_on"), rid="wifi")
+        ]
         if on:
             rows.append(lambda b: row(b, NETWORKS[0], None, "已连接"))
-            rows += [lambda b, name=name: row(b, name, None, "加密") for name in NETWORKS[1:]]
+            rows += [partial(row, title=name, on_tap=None, subtitle="加密") for name in NETWORKS[1:]]
         return self._column(body, rows)
 
     def _bluetooth(self, body: Rect) -> Node:

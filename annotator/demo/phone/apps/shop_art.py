@@ -39,13 +39,17 @@ def _poly(draw: Draw, cx: float, cy: float, r: float, points: list[tuple[float, 
     draw.polygon([(cx + x * r, cy + y * r) for x, y in points], fill=fill, outline=_shade(fill, 0.8), width=3)
 
 
-def _box(draw: Draw, cx: float, cy: float, r: float, box: tuple[float, float, float, float], fill: Color,
-         round_: float = 0.1) -> None:  # fmt: skip
+def _box(
+    draw: Draw, cx: float, cy: float, r: float, box: tuple[float, float, float, float], fill: Color, round_: float = 0.1
+) -> None:
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(
-        (cx + x0 * r, cy + y0 * r, cx + x1 * r, cy + y1 * r), radius=round_ * r, fill=fill, outline=_shade(fill, 0.8),
+        (cx + x0 * r, cy + y0 * r, cx + x1 * r, cy + y1 * r),
+        radius=round_ * r,
+        fill=fill,
+        outline=_shade(fill, 0.8),
         width=3,
-    )  # fmt: skip
+    )
 
 
 def _oval(draw: Draw, cx: float, cy: float, r: float, box: tuple[float, float, float, float], fill: Color) -> None:
@@ -86,14 +90,17 @@ def _powerbank(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
         _oval(d, cx, cy, r, (x - 0.05, 0.75, x + 0.05, 0.85), (80, 200, 120) if index < 3 else (200, 200, 200))
     _box(d, cx, cy, r, (-0.22, -1.1, 0.22, -1.0), _shade(c, 0.5), 0.04)
     bolt = [(0.12, -0.6), (-0.25, 0.08), (0.0, 0.08), (-0.12, 0.55), (0.25, -0.12), (0.0, -0.12)]
-    _poly(d, cx, cy, r, bolt, _shade(c, 0.7) if sum(c) > 300 else (255, 210, 80))
+    _poly(d, cx, cy, r, bolt, _shade(c, 0.7) if isinstance(c, tuple) and sum(c) > 300 else (255, 210, 80))
 
 
 def _cable(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
     _shadow(d, cx, cy, r, 1.2)
     for scale in (1.0, 0.8, 0.6):
-        d.ellipse((cx - scale * r, cy - scale * 0.8 * r, cx + scale * r, cy + scale * 0.8 * r), outline=_shade(c, 0.85),
-                  width=int(r * 0.07))  # fmt: skip
+        d.ellipse(
+            (cx - scale * r, cy - scale * 0.8 * r, cx + scale * r, cy + scale * 0.8 * r),
+            outline=_shade(c, 0.85),
+            width=int(r * 0.07),
+        )
     for side in (-1, 1):
         _box(d, cx, cy, r, (side * 0.55 - 0.13, 0.7, side * 0.55 + 0.13, 1.15), c, 0.05)
         _box(d, cx, cy, r, (side * 0.55 - 0.07, 1.15, side * 0.55 + 0.07, 1.3), (190, 190, 196), 0.02)
@@ -120,15 +127,39 @@ def _watch(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
 
 
 def _tshirt(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
-    shirt = [(-0.45, -1.05), (-1.2, -0.65), (-0.9, -0.1), (-0.65, -0.25), (-0.65, 1.15), (0.65, 1.15),
-             (0.65, -0.25), (0.9, -0.1), (1.2, -0.65), (0.45, -1.05), (0.2, -0.85), (-0.2, -0.85)]  # fmt: skip
+    shirt = [
+        (-0.45, -1.05),
+        (-1.2, -0.65),
+        (-0.9, -0.1),
+        (-0.65, -0.25),
+        (-0.65, 1.15),
+        (0.65, 1.15),
+        (0.65, -0.25),
+        (0.9, -0.1),
+        (1.2, -0.65),
+        (0.45, -1.05),
+        (0.2, -0.85),
+        (-0.2, -0.85),
+    ]
     _poly(d, cx, cy, r, shirt, c)
     d.arc((cx - 0.45 * r, cy - 1.3 * r, cx + 0.45 * r, cy - 0.75 * r), 20, 160, fill=_shade(c, 0.75), width=6)
 
 
 def _hoodie(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
-    body = [(-0.45, -0.95), (-1.05, -0.6), (-1.3, 1.0), (-0.95, 1.05), (-0.72, -0.1), (-0.72, 1.15), (0.72, 1.15),
-            (0.72, -0.1), (0.95, 1.05), (1.3, 1.0), (1.05, -0.6), (0.45, -0.95)]  # fmt: skip
+    body = [
+        (-0.45, -0.95),
+        (-1.05, -0.6),
+        (-1.3, 1.0),
+        (-0.95, 1.05),
+        (-0.72, -0.1),
+        (-0.72, 1.15),
+        (0.72, 1.15),
+        (0.72, -0.1),
+        (0.95, 1.05),
+        (1.3, 1.0),
+        (1.05, -0.6),
+        (0.45, -0.95),
+    ]
     _poly(d, cx, cy, r, body, c)
     _oval(d, cx, cy, r, (-0.5, -1.3, 0.5, -0.55), _shade(c, 0.85))
     _oval(d, cx, cy, r, (-0.3, -1.1, 0.3, -0.65), _shade(c, 0.6))
@@ -155,8 +186,16 @@ def _jeans(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
 
 def _shoes(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
     _shadow(d, cx, cy, r, 0.85, 1.3)
-    upper = [(-1.2, 0.55), (-1.15, -0.05), (-0.4, -0.25), (0.1, -0.75), (0.6, -0.75), (0.75, 0.0), (1.2, 0.25),
-             (1.25, 0.55)]  # fmt: skip
+    upper = [
+        (-1.2, 0.55),
+        (-1.15, -0.05),
+        (-0.4, -0.25),
+        (0.1, -0.75),
+        (0.6, -0.75),
+        (0.75, 0.0),
+        (1.2, 0.25),
+        (1.25, 0.55),
+    ]
     _poly(d, cx, cy, r, upper, c)
     _box(d, cx, cy, r, (-1.25, 0.5, 1.3, 0.78), PAPER, 0.12)
     for index in range(3):
@@ -166,16 +205,32 @@ def _shoes(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
 
 def _socks(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
     for dx, color in ((-0.35, _shade(c, 0.85)), (0.25, c)):
-        sock = [(dx - 0.3, -1.15), (dx + 0.3, -1.15), (dx + 0.3, 0.35), (dx + 0.85, 0.55), (dx + 0.85, 1.05),
-                (dx - 0.3, 1.05)]  # fmt: skip
+        sock = [
+            (dx - 0.3, -1.15),
+            (dx + 0.3, -1.15),
+            (dx + 0.3, 0.35),
+            (dx + 0.85, 0.55),
+            (dx + 0.85, 1.05),
+            (dx - 0.3, 1.05),
+        ]
         _poly(d, cx, cy, r, sock, color)
         for y in (-1.0, -0.85):
             d.line((cx + (dx - 0.28) * r, cy + y * r, cx + (dx + 0.28) * r, cy + y * r), fill=PAPER, width=6)
 
 
 def _dress(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
-    dress = [(-0.35, -1.2), (-0.25, -1.2), (-0.18, -0.9), (0.18, -0.9), (0.25, -1.2), (0.35, -1.2), (0.4, -0.2),
-             (1.0, 1.2), (-1.0, 1.2), (-0.4, -0.2)]  # fmt: skip
+    dress = [
+        (-0.35, -1.2),
+        (-0.25, -1.2),
+        (-0.18, -0.9),
+        (0.18, -0.9),
+        (0.25, -1.2),
+        (0.35, -1.2),
+        (0.4, -0.2),
+        (1.0, 1.2),
+        (-1.0, 1.2),
+        (-0.4, -0.2),
+    ]
     _poly(d, cx, cy, r, dress, c)
     d.line((cx - 0.4 * r, cy - 0.2 * r, cx + 0.4 * r, cy - 0.2 * r), fill=_shade(c, 0.7), width=6)
     for x, y in ((-0.5, 0.6), (0.1, 0.2), (0.5, 0.8), (-0.1, 0.9), (0.3, -0.5), (-0.2, -0.5)):
@@ -244,8 +299,12 @@ def _lamp(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
     _shadow(d, cx, cy, r, 1.2, 0.8)
     _box(d, cx, cy, r, (-0.7, 1.0, 0.3, 1.2), c, 0.08)
     width = int(0.12 * r)
-    d.line((cx - 0.3 * r, cy + r, cx - 0.6 * r, cy - 0.2 * r, cx + 0.2 * r, cy - 0.9 * r), fill=_shade(c, 0.85),
-           width=width, joint="curve")  # fmt: skip
+    d.line(
+        (cx - 0.3 * r, cy + r, cx - 0.6 * r, cy - 0.2 * r, cx + 0.2 * r, cy - 0.9 * r),
+        fill=_shade(c, 0.85),
+        width=width,
+        joint="curve",
+    )
     _poly(d, cx, cy, r, [(0.0, -1.1), (0.45, -0.8), (1.05, -0.15), (0.6, -0.05), (0.1, -0.6)], c)
     d.ellipse((cx + 0.55 * r, cy - 0.3 * r, cx + 0.95 * r, cy + 0.1 * r), fill=(255, 240, 170))
 

@@ -79,8 +79,14 @@ def _empty_cart(app: ShopApp, body: Rect) -> Node:
     left, top, right, _ = body
     middle = (left + right) // 2
     nodes = empty_state((left, top - 80, right, top + 420), "购物车竟然是空的")
-    nodes.append(pill((middle - 180, top + 420, middle + 180, top + 530), "去逛逛", partial(app.switch_tab, "home"),
-                      rid="go_shopping"))  # fmt: skip
+    nodes.append(
+        pill(
+            (middle - 180, top + 420, middle + 180, top + 530),
+            "去逛逛",
+            partial(app.switch_tab, "home"),
+            rid="go_shopping",
+        )
+    )
     nodes += recommendations(app, (left, top + 600, right), count=6)
     return scrolled(body, app, nodes, nodes[-1].bounds[3] + 24, rid="cart_list")
 

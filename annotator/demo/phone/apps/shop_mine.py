@@ -26,7 +26,7 @@ from annotator.demo.phone.apps.shop_widgets import (
     title_bar,
 )
 from annotator.demo.phone.apps.widgets import row, text_field
-from annotator.demo.phone.view import WIDGET, Node, Rect, Style, button, text_node
+from annotator.demo.phone.view import WIDGET, Node, Rect, Style, StyleFields, button, text_node
 
 if TYPE_CHECKING:
     from annotator.demo.phone.apps.shop import Order, ShopApp
@@ -144,7 +144,7 @@ def _profile(bounds: Rect, app: ShopApp) -> Node:
     header.add(
         text_node((left + 230, top + 70, right - 40, top + 150), "优选会员_8866", size=48, bold=True, color=WHITE)
     )
-    level = {"size": 28, "color": ORANGE, "background": (255, 228, 200), "radius": 25, "align": "center"}
+    level: StyleFields = {"size": 28, "color": ORANGE, "background": (255, 228, 200), "radius": 25, "align": "center"}
     header.add(text_node((left + 230, top + 160, left + 400, top + 210), "普通会员", **level))
     stats = [("收藏", len(app.favourites), partial(app.push, "favourites")), ("足迹", 12, None), ("优惠券", 3, None)]
     stats.append(("积分", 268, None))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from annotator.demo.phone import fonts
@@ -107,7 +108,7 @@ def stepper(bounds: Rect, value: int, change: Callable[[int], None], rid: str = 
         (1, (right - side, right), "plus", "增加数量", value < most),
     ):
         color = TEXT if enabled else FAINT
-        node = button((x0, top, x1, bottom), "", lambda sign=sign: change(sign), rid=f"{rid}_{icon}", radius=8)
+        node = button((x0, top, x1, bottom), "", partial(change, sign), rid=f"{rid}_{icon}", radius=8)
         node.desc, node.enabled, node.style = desc, enabled, Style(icon=icon, color=color, background=CHIP, radius=8)
         if not enabled:
             node.on_tap = None
@@ -158,7 +159,7 @@ def tab_bar(frame: Rect, current: str, cart_count: int, choose: Callable[[str], 
             rid=f"{page}_tab",
             clickable=True,
             selected=page == current,
-            on_tap=lambda page=page: choose(page),
+            on_tap=partial(choose, page),
         )
         cx, box = x + width // 2, (x + width // 2 - 34, top + 14, x + width // 2 + 34, top + 82)
         tab.add(Node(box, style=Style(icon=icon, color=color)) if icon else grid_icon(box, color))
@@ -222,9 +223,14 @@ def product_card(bounds: Rect, product: Product, on_tap: Callback) -> Node:
 def tag(left: int, top: int, text: str) -> Node:
     width = fonts.text_width(text, 28) + 24
     return text_node(
-        (left, top, left + width, top + 44), text, size=28, color=ORANGE, border=(255, 190, 160), radius=8,
+        (left, top, left + width, top + 44),
+        text,
+        size=28,
+        color=ORANGE,
+        border=(255, 190, 160),
+        radius=8,
         align="center",
-    )  # fmt: skip
+    )
 
 
 def product_row(bounds: Rect, product: Product, on_tap: Callback) -> Node:
@@ -315,7 +321,7 @@ def product_grid(app: ShopApp, items: list[Product], where: tuple[int, int, int]
     width, nodes = (right - left - 72) // 2, []
     for index, item in enumerate(items):
         x, y = left + 24 + (index % 2) * (width + 24), top + (index // 2) * (width + 254)
-        nodes.append(product_card((x, y, x + width, y + width + 230), item, lambda pid=item.pid: app.open_product(pid)))
+        nodes.append(product_card((x, y, x + width, y + width + 230), item, partial(app.open_product, item.pid)))
     return nodes
 
 

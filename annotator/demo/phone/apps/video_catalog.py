@@ -88,7 +88,8 @@ _FEED = [  # (vid, author, caption, tags, seed, likes, comments, favorites, shar
     ("v15", "a8", "山顶看星空，等了三个小时", ("露营", "星空"), 69, 95_300, 2_876, 21_000, 6_543),
 ]
 
-_MORE = [  # videos that are not in the feed: an author's page, search results
+_MoreVideo = tuple[str, str, str, tuple[str, ...], int]  # vid, author, caption, tags, picture seed
+_MORE: list[_MoreVideo] = [  # videos that are not in the feed: an author's page, search results
     ("x01", "a1", "在西藏的第三十天，终于看到了纳木错", ("旅行", "西藏"), 23),
     ("x02", "a2", "凌晨四点的早餐店，一笼小笼包", ("美食", "早餐"), 1),
     ("x03", "a2", "五块钱一碗的牛肉面，汤是灵魂", ("美食", "面食"), 109),

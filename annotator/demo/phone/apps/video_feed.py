@@ -24,7 +24,7 @@ from annotator.demo.phone.apps.video_widgets import (
     initial_avatar,
 )
 from annotator.demo.phone.apps.widgets import scroll_column, text_field
-from annotator.demo.phone.view import WIDGET, Node, Rect, Style, icon_button, text_node
+from annotator.demo.phone.view import WIDGET, Node, Rect, Style, StyleFields, icon_button, text_node
 
 if TYPE_CHECKING:
     from annotator.demo.phone.apps.video import VideoApp
@@ -113,8 +113,10 @@ def _side_column(area: Rect, app: VideoApp, video: Video) -> list[Node]:
     nodes[-1].rid = "author_avatar"
     if author.uid not in app.followed and author.uid != "me":
         follow = partial(app.follow, author.uid)
-        plus = {"rid": "follow_button", "background": RED, "radius": 30, "color": WHITE}
-        nodes.append(icon_button((945, bottom - 1134, 1005, bottom - 1074), "plus", "关注", follow, **plus))
+        plus: StyleFields = {"background": RED, "radius": 30, "color": WHITE}
+        nodes.append(
+            icon_button((945, bottom - 1134, 1005, bottom - 1074), "plus", "关注", follow, "follow_button", **plus)
+        )
     liked, kept, vid = video.vid in app.liked, video.vid in app.favorites, video.vid
     actions = [  # icon, count, desc, rid, on_tap, colour, selected
         ("heart_filled" if liked else "heart", app.likes(video), "点赞", "like_button", partial(app.toggle_like, vid)),
@@ -204,7 +206,13 @@ def video_page(app: VideoApp, frame: Rect) -> Node:
     )
     root.add(_search_entry((right - 130, top + 15, right - 30, top + 115), app))
     if video is not None:
-        look = {"size": 38, "color": (150, 150, 155), "padding": 40, "background": (38, 38, 44), "radius": 47}
+        look: StyleFields = {
+            "size": 38,
+            "color": (150, 150, 155),
+            "padding": 40,
+            "background": (38, 38, 44),
+            "radius": 47,
+        }
         entry = text_node((left + 30, bottom - 112, right - 30, bottom - 18), "说点什么...", **look)
         entry.rid, entry.clickable, entry.on_tap = "comment_entry", True, partial(app.push, "comments", video=video.vid)
         root.add(entry)

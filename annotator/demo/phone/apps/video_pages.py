@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
 from annotator.demo.phone import fonts
 from annotator.demo.phone.apps import video_profile
@@ -24,7 +24,7 @@ from annotator.demo.phone.apps.video_widgets import (
     video_card,
 )
 from annotator.demo.phone.apps.widgets import Block, scroll_column, text_field
-from annotator.demo.phone.view import WIDGET, Node, Rect, Style, icon_button, text_node
+from annotator.demo.phone.view import WIDGET, Node, Rect, Style, StyleFields, icon_button, text_node
 
 if TYPE_CHECKING:
     from annotator.demo.phone.apps.video import VideoApp
@@ -35,8 +35,9 @@ RANK_COLOURS = [RED, (255, 120, 0), (255, 170, 0)]
 SEARCH_FILTERS = ("综合", "视频", "用户")
 
 
-def _label(bounds: Rect, text: str, size: int, colour=INK, **style: object) -> Node:
-    return text_node(bounds, text, size=size, color=colour, **style)
+def _label(bounds: Rect, text: str, size: int, colour: fonts.Color = INK, /, **style: Unpack[StyleFields]) -> Node:
+    style["size"], style["color"] = size, colour
+    return text_node(bounds, text, **style)
 
 
 def _clickable(node: Node, rid: str, on_tap) -> Node:

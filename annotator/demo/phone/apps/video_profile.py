@@ -43,7 +43,10 @@ def cover_colour(seed: int) -> tuple[int, int, int]:
     """The top edge of a cover photo, so the status bar above it blends in."""
     image = Image.new("RGB", (1080, COVER))
     paint_picture(image, (0, 0, 1080, COVER), seed)
-    return image.getpixel((540, 2))
+    pixel = image.getpixel((540, 2))
+    if not isinstance(pixel, tuple):  # Pillow types a pixel of any mode; an RGB image's is (r, g, b)
+        raise TypeError(f"an RGB pixel, not {pixel!r}")
+    return pixel[0], pixel[1], pixel[2]
 
 
 def profile_author(app: VideoApp) -> Author:
@@ -65,7 +68,7 @@ def author_page(app: VideoApp, frame: Rect) -> Node:
     ]
     videos = videos_by(author.uid)
     tabs: list[Tab] = [(f"作品 {len(videos)}", None)]
-    blocks = [(HEADER, partial(_header, author, stats, buttons)), (TABS, partial(_tabs, tabs, tabs[0][0]))]
+    blocks: list[Block] = [(HEADER, partial(_header, author, stats, buttons)), (TABS, partial(_tabs, tabs, tabs[0][0]))]
     blocks += _grid(app, videos, f"author:{author.uid}", "还没有作品")
     root = Node(frame, style=Style(background=WHITE))
     root.add(scroll_column(frame, app, blocks, "profile", WHITE))
@@ -83,7 +86,7 @@ def me_page(app: VideoApp, frame: Rect) -> Node:
         pill_button((left + 720, 0, right - 50, 0), "添加朋友", partial(_say, app, "暂无可添加的朋友"), "add_friend"),
     ]
     tabs: list[Tab] = [(name, partial(_me_tab, app, name)) for name in ("作品", "喜欢", "收藏")]
-    blocks = [(HEADER, partial(_header, ME, stats, buttons)), (TABS, partial(_tabs, tabs, chosen))]
+    blocks: list[Block] = [(HEADER, partial(_header, ME, stats, buttons)), (TABS, partial(_tabs, tabs, chosen))]
     empty = {"作品": "还没有作品", "喜欢": "还没有喜欢的视频", "收藏": "还没有收藏的视频"}[chosen]
     blocks += _grid(app, app.my_videos(chosen), f"me:{chosen}", empty)
     root = Node(frame, style=Style(background=WHITE))

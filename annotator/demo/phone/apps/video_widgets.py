@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Unpack
 
 from PIL import ImageDraw
 
 from annotator.demo.phone import fonts, paint
 from annotator.demo.phone.apps.video_catalog import Video, author_of, format_count
 from annotator.demo.phone.apps.widgets import Block
-from annotator.demo.phone.view import WIDGET, Callback, Node, Rect, Style, text_node
+from annotator.demo.phone.view import WIDGET, Callback, Node, Rect, Style, StyleFields, text_node
 
 if TYPE_CHECKING:
     from annotator.demo.phone.apps.video import VideoApp
@@ -122,10 +123,12 @@ def video_card(bounds: Rect, video: Video, likes: int, on_tap: Callback, dark: b
     return card
 
 
-def pill_button(bounds: Rect, text: str, on_tap: Callback, rid: str, primary: bool = False, **style: object) -> Node:
+def pill_button(
+    bounds: Rect, text: str, on_tap: Callback, rid: str, primary: bool = False, **style: Unpack[StyleFields]
+) -> Node:
     """A rounded button: red (关注) or grey (已关注, 私信)."""
-    look = {"background": RED if primary else FAINT, "color": WHITE if primary else INK, "radius": 16, "size": 42}
-    look |= {"align": "center", "bold": primary} | style
+    look: StyleFields = {"background": RED if primary else FAINT, "color": WHITE if primary else INK, "radius": 16}
+    look |= {"size": 42, "align": "center", "bold": primary} | style
     return Node(bounds, cls=WIDGET + "Button", text=text, rid=rid, clickable=True, on_tap=on_tap, style=Style(**look))
 
 
@@ -150,7 +153,7 @@ def bottom_tabs(frame: Rect, app: VideoApp, current: str, dark: bool) -> Node:
             rid=f"tab_{page}",
             clickable=True,
             selected=chosen,
-            on_tap=lambda page=page: app.switch_tab(page),
+            on_tap=partial(app.switch_tab, page),
         )
         tab.add(
             text_node(

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Unpack
 
 from annotator.demo.phone import fonts
 from annotator.demo.phone.apps.base import App
-from annotator.demo.phone.view import WIDGET, Callback, Node, Rect, Style, icon_button, text_node
+from annotator.demo.phone.view import WIDGET, Callback, Node, Rect, Style, StyleFields, icon_button, text_node
 
 APP_BAR = 160
 ROW = 170
@@ -94,14 +95,15 @@ def switch_row(bounds: Rect, title: str, on: bool, toggle: Callback, subtitle: s
     return item.add(switch)
 
 
-def text_field(bounds: Rect, key: str, hint: str, rid: str = "", **style: object) -> Node:
+def text_field(bounds: Rect, key: str, hint: str, rid: str = "", **style: Unpack[StyleFields]) -> Node:
     """An EditText; the phone fills its text from the app's fields and marks it focused."""
-    look = Style(**({"background": (241, 243, 244), "radius": 30, "padding": 40, "size": 42} | style))
+    defaults: StyleFields = {"background": (241, 243, 244), "radius": 30, "padding": 40, "size": 42}
+    look = Style(**(defaults | style))
     return Node(bounds, cls=WIDGET + "EditText", hint=hint, rid=rid, clickable=True, field_key=key, style=look)
 
 
 def scroll_column(
-    frame: Rect, app: App, blocks: list[Block], rid: str = "list", background: fonts.Color | None = None
+    frame: Rect, app: App, blocks: Sequence[Block], rid: str = "list", background: fonts.Color | None = None
 ) -> Node:
     """A RecyclerView of blocks of any height, scrolled by the app page's offset; swipes scroll it."""
     left, top, right, bottom = frame

@@ -52,8 +52,10 @@ def merge_duplicate_instructions(connection: sa.Connection) -> list[str]:
         ).all()
         kept, merged = ids[0], ids[1:]
         moved = sum(_move_runs(connection, kept.id, row.id) for row in merged)
-        connection.execute(sa.text("DELETE FROM instructions WHERE id IN :ids").bindparams(
-            sa.bindparam("ids", expanding=True)), {"ids": [row.id for row in merged]})  # fmt: skip
+        connection.execute(
+            sa.text("DELETE FROM instructions WHERE id IN :ids").bindparams(sa.bindparam("ids", expanding=True)),
+            {"ids": [row.id for row in merged]},
+        )
         gone = ", ".join(f"{row.id} ({row.status}, uid {row.uid})" for row in merged)
         notes.append(
             f"instruction {kept.id} of {app} ({text!r}) absorbed its duplicates {gone} with {moved} trajectories"

@@ -59,8 +59,10 @@ END $$;
 
 
 def _sqlite_bump(trajectory: str) -> str:
-    return (f"INSERT OR IGNORE INTO trajectory_stamps (trajectory_id, stamp, counted) VALUES ({trajectory}, 0, 0); "
-            f"UPDATE trajectory_stamps SET stamp = stamp + 1 WHERE trajectory_id = {trajectory};")  # fmt: skip
+    return (
+        f"INSERT OR IGNORE INTO trajectory_stamps (trajectory_id, stamp, counted) VALUES ({trajectory}, 0, 0); "
+        f"UPDATE trajectory_stamps SET stamp = stamp + 1 WHERE trajectory_id = {trajectory};"
+    )
 
 
 SQLITE_TRIGGERS = {
@@ -84,8 +86,9 @@ def _create_tables() -> None:
         sa.Column("counted", sa.BigInteger(), nullable=False),
         sa.PrimaryKeyConstraint("trajectory_id", name=op.f("pk_trajectory_stamps")),
     )
-    op.create_index("ix_trajectory_stamps_stale", "trajectory_stamps", ["trajectory_id"],
-                    postgresql_where=stale, sqlite_where=stale)  # fmt: skip
+    op.create_index(
+        "ix_trajectory_stamps_stale", "trajectory_stamps", ["trajectory_id"], postgresql_where=stale, sqlite_where=stale
+    )
     op.create_table(
         "trajectory_facts",
         sa.Column("trajectory_id", sa.Integer(), autoincrement=False, nullable=False),
