@@ -131,7 +131,7 @@ def shoot(window: MainWindow, out: Path, language: str, boxed_click: tuple[int, 
         else:
             window.show_view(view)
         if view == "collect":
-            wait_until(lambda: window.collect.screen.image is not None)
+            wait_until(lambda: window.collect.phone_screen.image is not None)
         if view == "stats":
             wait_until(lambda: not window.stats.is_loading())
         if view == "studies":
