@@ -1,5 +1,5 @@
 """The test command also lints: ruff over the code, the import contracts (docs/architecture.md#layers), and mypy's
-types over everything but the GUI and the demo phone (pyproject.toml [tool.mypy] says what it checks)."""
+types over every package (pyproject.toml [tool.mypy]; the check is slow, so it runs in the full suite only)."""
 
 import shutil
 import subprocess

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import csv
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,26 +11,10 @@ from sqlalchemy import func, select
 from annotator.services.bundle import export_bundle
 from annotator.storage import models
 from annotator.storage.workspace import Workspace
+from tests.together import at_once
+from tests.workspaces import NewWorkspace
 
-ROOT = Path(__file__).resolve().parents[2]
-START_IN_S = 8.0  # both processes have started and imported what they need by then
-
-
-def at_once(data: Path, *args: str, db_url: str | None = None) -> list[subprocess.CompletedProcess[str]]:
-    """Run `annotator --data-dir DATA [--db URL] ARGS` in two processes that start the command at the same moment."""
-    environment = {key: value for key, value in os.environ.items() if not key.startswith("ANNOTATOR_")}
-    moment = str(time.time() + START_IN_S)
-    where = ["--data-dir", str(data), *(["--db", db_url] if db_url else [])]
-    command = [sys.executable, "-m", "tests.concurrently", moment, *where, *args]
-    processes = [
-        subprocess.Popen(
-            command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        )
-        for _ in range(2)
-    ]
-    return [
-        subprocess.CompletedProcess(p.args, p.wait(timeout=120), p.stdout.read() if p.stdout else "") for p in processes
-    ]
+pytestmark = pytest.mark.slow  # two processes that each import the app before the race
 
 
 def count(workspace: Workspace, model: type[models.Base]) -> int:
@@ -43,11 +23,12 @@ def count(workspace: Workspace, model: type[models.Base]) -> int:
 
 
 def test_two_imports_of_one_bundle_at_once_both_succeed_and_add_it_once(
-    populated: Workspace, backend: str, tmp_path: Path, request: pytest.FixtureRequest
+    populated: Workspace, backend: str, tmp_path: Path, request: pytest.FixtureRequest, new_workspace: NewWorkspace
 ) -> None:
     bundle = export_bundle(populated, tmp_path / "bundle.zip")
     target, target_url = tmp_path / "target", request.getfixturevalue("postgres_url") if backend != "sqlite" else None
-    Workspace.open(target, target_url).close()  # created and migrated before the race
+    # created and migrated before the race
+    (new_workspace(target) if target_url is None else Workspace.open(target, target_url)).close()
     results = at_once(target, "import", "bundle", str(bundle.path), db_url=target_url)
     assert [result.returncode for result in results] == [0, 0], [result.stdout for result in results]
     added = sorted(int(result.stdout.split("Imported ")[1].split()[0]) for result in results)
@@ -58,14 +39,16 @@ def test_two_imports_of_one_bundle_at_once_both_succeed_and_add_it_once(
         assert count(workspace, models.Blob) == bundle.blobs == len(list(workspace.blobs.all_hashes()))
 
 
-def test_two_instruction_imports_of_one_list_at_once_add_each_instruction_once(tmp_path: Path) -> None:
+def test_two_instruction_imports_of_one_list_at_once_add_each_instruction_once(
+    tmp_path: Path, new_workspace: NewWorkspace
+) -> None:
     listing = tmp_path / "instructions.csv"
     with listing.open("w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out)
         writer.writerow(["app", "text"])
         writer.writerows([["优选商城" if n % 2 else "设置", f"任务 {n}：打开第 {n} 个页面"] for n in range(2000)])
     data = tmp_path / "data"
-    Workspace.open(data).close()
+    new_workspace(data).close()
     results = at_once(data, "instructions", "import", str(listing))
     assert [result.returncode for result in results] == [0, 0], [result.stdout for result in results]
     with Workspace.open(data) as workspace:

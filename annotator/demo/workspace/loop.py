@@ -1,7 +1,7 @@
 """The demo's training loop: from the demo's accepted trajectories to an evaluated checkpoint, so that the app's
 Runs and Models views show real runs and a real evaluation on first open.
 
-Four steps, each a `trainer-bridge` command run by this interpreter (`python -m trainer_bridge`), exactly what a
+Five steps, each a `trainer-bridge` command run by this interpreter (`python -m trainer_bridge`), exactly what a
 user would type: export the accepted trajectories (sft and grpo-action, trl format, `--preset tiny`: the samples
 the tiny model learns from on a laptop, docs/adr/0009), train `tiny-sft`, train `tiny-grpo` from the SFT result,
 evaluate offline the untrained model, the SFT result and the GRPO result on those steps, so the Models view
@@ -35,6 +35,7 @@ from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.phone import VirtualPhone
 from annotator.demo.workspace.build import demo_db_url
 from annotator.demo.workspace.loop_child import Cancelled, Child
+from annotator.domain.export_manifest import MANIFEST_FILE
 from annotator.storage import evaluations, training_runs
 from annotator.storage.database import Database, open_database
 from annotator.storage.selection import TrajectorySelection, selected_keys
@@ -168,7 +169,7 @@ class DemoLoop:
     # -- what is done already (read from the folder and the demo's database)
 
     def _exported(self) -> bool:
-        return all((folder / "manifest.json").is_file() for folder in self.paths.exports.values())
+        return all((folder / MANIFEST_FILE).is_file() for folder in self.paths.exports.values())
 
     def _sft_done(self) -> bool:
         return self._trained(self.paths.run("tiny-sft"))
@@ -219,7 +220,7 @@ class DemoLoop:
 
     def _export(self, number: int, fresh: bool) -> None:
         for stage, folder in self.paths.exports.items():
-            if (folder / "manifest.json").is_file():
+            if (folder / MANIFEST_FILE).is_file():
                 continue
             shutil.rmtree(folder, ignore_errors=True)  # `export --out` takes a new or empty folder
             self._command(

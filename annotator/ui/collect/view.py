@@ -88,6 +88,7 @@ class CollectView(Retranslating, QWidget):
         self.fleet: FleetDialog | None = None
         self.resuming: tuple[str, LostRun] | None = None  # the lost run being resumed: offered again if refused
         self.question: Question | None = None
+        self.ask_when_finished = False
         self._lay_out()
         if (app := QCoreApplication.instance()) is not None:  # None only before an app exists: no widget then
             app.aboutToQuit.connect(self.shutdown)
@@ -306,7 +307,8 @@ class CollectView(Retranslating, QWidget):
             self.banner.show_lost(*self.resuming)
             self.question = resume_anyway_question(self, error.check.reason)
             self.question.go.clicked.connect(lambda: self._resume(anyway=True))
-            self.question.open()
+            # Asked once the thread has ended: an answer given before then would find a session still running.
+            self.ask_when_finished = True
         elif live_collect.is_disconnection(error) and self.session_phone is not None:
             self.banner.show_lost(self.session_phone.serial, None)
         self.last_outcome = fill(self.tr("The session could not go on: %1"), describe(error))
@@ -332,6 +334,9 @@ class CollectView(Retranslating, QWidget):
             keep_until_finished(thread)
         self._load_instructions()  # a written instruction is in the list now
         self._update_controls()
+        if self.ask_when_finished and self.question is not None:
+            self.ask_when_finished = False
+            self.question.open()
         if look and not self.banner.isVisible():
             self._take_screenshot()  # the screen after the last action (a terminate has no observation after it)
 

@@ -1,6 +1,6 @@
 """The shipped recipes' descriptions and paper lines in the person's language. Recipes are YAML written in English;
 these are the source texts of their translations. A recipe not listed (a person's own) shows its own words, and
-`tests/ui/test_runs_view.py` holds every shipped recipe to this list, so none is left out when one is added."""
+`tests/ui/test_screen_details.py` holds every shipped recipe to this list, so none is left out when one is added."""
 
 from __future__ import annotations
 
