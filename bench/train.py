@@ -43,9 +43,18 @@ from trainer_bridge.train.common import LANGUAGE_MODULES, load_processor, read_m
 from trainer_bridge.train.tiny import build_qwen, build_tiny_qwen
 
 GOAL_OVERHEAD = 0.10
-SETTING_KEYS = ("learning_rate", "per_device_train_batch_size", "gradient_accumulation_steps", "num_generations",
-                "max_completion_length", "temperature", "beta", "bf16", "lr_scheduler_type",
-                "warmup_steps")  # fmt: skip
+SETTING_KEYS = (
+    "learning_rate",
+    "per_device_train_batch_size",
+    "gradient_accumulation_steps",
+    "num_generations",
+    "max_completion_length",
+    "temperature",
+    "beta",
+    "bf16",
+    "lr_scheduler_type",
+    "warmup_steps",
+)
 SIZED_RECIPES = {"sft": "mobile-r1-stage1", "grpo-action": "mobile-r1-stage2"}  # what issue 18 asks to measure
 
 

@@ -14,6 +14,7 @@ from annotator.device.adb import adb_client
 from annotator.device.android import AndroidDevice
 from annotator.storage.workspace import Workspace
 from tests.factories import add_trajectory
+from tests.marked_modules import passed_over
 from tests.postgres import emptied_postgres_url, needs_postgres, postgres_databases, postgres_url, shared_postgres_url
 from tests.team_database import team
 from tests.workspaces import NewWorkspace, migrated_template, open_new
@@ -30,6 +31,14 @@ if "PYTEST_XDIST_WORKER" in os.environ:
 
 # The folders whose tests of a `workspace` run on SQLite and on PostgreSQL (issue 19: both are first-class).
 BOTH_BACKENDS = {"storage", "services"}
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A test module that `-m` leaves out whole is not imported (tests/marked_modules.py); None lets pytest decide."""
+    expression = config.getoption("markexpr")
+    if expression and collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        return passed_over(collection_path, expression) or None
+    return None
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -131,6 +140,10 @@ def exports(tmp_path_factory: pytest.TempPathFactory, migrated_database: Path) -
             export(workspace, ExportOptions(stage, "trl", made[stage], default_export_space()))
         for variant in (PromptVariant.INFIGUI_R1, PromptVariant.UI_R1):
             out = made[f"grpo-action {variant}"] = root / f"grpo-action-{variant}"
-            export(workspace, ExportOptions("grpo-action", "trl", out, default_export_space(), history_images=1,
-                                            prompt_variant=variant))  # fmt: skip
+            export(
+                workspace,
+                ExportOptions(
+                    "grpo-action", "trl", out, default_export_space(), history_images=1, prompt_variant=variant
+                ),
+            )
     return made

@@ -64,25 +64,45 @@ def add_trajectory(
     instruction_id = collection.add_instruction(db, app, instruction)
     collection.save_device(db, "emulator-5554", {"model": "Pixel 7"}, app_packages={app: "com.demo"})
     trajectory_id = collection.start_trajectory(
-        db, instruction_id, collection.Collector(CollectorKind.AGENT, agent_model="qwen2.5-vl-3b"),
-        device_serial="emulator-5554", settings={"max_steps": 25, "history_images": 2},
-    )  # fmt: skip
+        db,
+        instruction_id,
+        collection.Collector(CollectorKind.AGENT, agent_model="qwen2.5-vl-3b"),
+        device_serial="emulator-5554",
+        settings={"max_steps": 25, "history_images": 2},
+    )
     for index in range(n_steps):
-        tool_call = click(100 + index, 200) if index < n_steps - 1 else {
-            "name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}  # fmt: skip
+        tool_call = (
+            click(100 + index, 200)
+            if index < n_steps - 1
+            else {"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}
+        )
         step_id = collection.record_step(
-            db, workspace.blobs, trajectory_id,
-            collection.Observation(make_png(seed=seed * 100 + index), tool_call, hierarchy_xml=HIERARCHY,
-                                   package="com.demo", model_reply=f"<think>步骤 {index}</think>",
-                                   usage={"prompt_tokens": 900, "completion_tokens": 60, "total_tokens": 960},
-                                   attempts=None if index else [{"reply": "胡言乱语", "problems": ["no tool call"]}],
-                                   flags={"black_frame": False, "settled": True}),
-        )  # fmt: skip
+            db,
+            workspace.blobs,
+            trajectory_id,
+            collection.Observation(
+                make_png(seed=seed * 100 + index),
+                tool_call,
+                hierarchy_xml=HIERARCHY,
+                package="com.demo",
+                model_reply=f"<think>步骤 {index}</think>",
+                usage={"prompt_tokens": 900, "completion_tokens": 60, "total_tokens": 960},
+                attempts=None if index else [{"reply": "胡言乱语", "problems": ["no tool call"]}],
+                flags={"black_frame": False, "settled": True},
+            ),
+        )
         if label:
             labels.update_label(
-                db, step_id, {"think": f"当前在第 {index} 步", "action_text": "点击搜索框",
-                              "tool_call": tool_call, "verdict": "correct"}, person="小王",
-            )  # fmt: skip
+                db,
+                step_id,
+                {
+                    "think": f"当前在第 {index} 步",
+                    "action_text": "点击搜索框",
+                    "tool_call": tool_call,
+                    "verdict": "correct",
+                },
+                person="小王",
+            )
     collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, Outcome.SUCCESS, stop_reason="terminate")
     if label:
         labels.set_review(db, trajectory_id, ReviewStatus.ACCEPTED, reviewer="李审核", comment="好")
@@ -147,14 +167,21 @@ def labelled_step(index: int, verdict: str | None = "correct", **changes: object
     """A stored-looking step of an in-memory trajectory: id 100 + index, screenshot `screen-<index>`, labelled
     completely with a click; `changes` set raw fields (raw_tool_call, model_reply, screenshot_sha256, screen),
     label fields (think, action_text, tool_call, target_box, verdict) or the step's own (inserted, removed, ...)."""
-    raw_names = {"raw_tool_call": "tool_call", "screenshot_sha256": "screenshot_sha256", "screen": "screen",
-                 "model_reply": "model_reply", "package": "package", "activity": "activity"}  # fmt: skip
+    raw_names = {
+        "raw_tool_call": "tool_call",
+        "screenshot_sha256": "screenshot_sha256",
+        "screen": "screen",
+        "model_reply": "model_reply",
+        "package": "package",
+        "activity": "activity",
+    }
     raw = {"index": index, "screenshot_sha256": f"screen-{index}", "screen": ScreenSize(1080, 2400), "tool_call": None}
     label: dict = {
-        "think": f"想法 {index}", "action_text": f"动作 {index}",
+        "think": f"想法 {index}",
+        "action_text": f"动作 {index}",
         "tool_call": {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [10 * index, 20]}},
         "verdict": Verdict(verdict) if verdict else None,
-    }  # fmt: skip
+    }
     own: dict = {"id": 100 + index}
     for name, value in changes.items():
         if name in raw_names:
@@ -176,8 +203,12 @@ def finish_labelling(workspace: Workspace, trajectory_id: int, person: str = "�
     db = workspace.database
     trajectory = load_trajectory(db, trajectory_id)
     for step in trajectory.steps:
-        wanted = {"think": step.original.think or "想", "action_text": step.original.action_text or "做",
-                  "tool_call": step.original.tool_call or step.raw.tool_call, "verdict": "correct"}  # fmt: skip
+        wanted = {
+            "think": step.original.think or "想",
+            "action_text": step.original.action_text or "做",
+            "tool_call": step.original.tool_call or step.raw.tool_call,
+            "verdict": "correct",
+        }
         values = {field: value for field, value in wanted.items() if getattr(step.label, field) is None}
         if values:
             labels.write_step_label(db, trajectory_id, step.id or 0, values, person=person, role="annotator")

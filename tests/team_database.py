@@ -57,8 +57,9 @@ class TeamDatabase:
     def add(self, person: str, role: str, *, by: str | None = None) -> click.testing.Result:
         login = f"t{self.suffix}_{len(self.logins)}"
         password = f"pw-{uuid.uuid4().hex}"
-        done = self.run(by, "people", "add", person, "--role", role, "--login", login, "--password-stdin",
-                        input=password + "\n")  # fmt: skip
+        done = self.run(
+            by, "people", "add", person, "--role", role, "--login", login, "--password-stdin", input=password + "\n"
+        )
         if done.exit_code == 0:
             self.logins[person], self.passwords[person] = login, password
         return done

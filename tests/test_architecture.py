@@ -13,8 +13,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("annotator", "trainer_bridge")
 # Not code of any layer: the packages themselves (a version string), `python -m` and the demo's folder docstring.
 OUTSIDE_LAYERS = {
-    "annotator", "annotator.__main__", "annotator.demo", "trainer_bridge", "trainer_bridge.__main__",
-}  # fmt: skip
+    "annotator",
+    "annotator.__main__",
+    "annotator.demo",
+    "trainer_bridge",
+    "trainer_bridge.__main__",
+}
 
 
 def layer_packages() -> list[str]:

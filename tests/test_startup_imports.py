@@ -20,9 +20,20 @@ pytestmark = pytest.mark.slow
 
 # Statistics, charts, the model client, the training stack: loaded by the command or view that uses them.
 HEAVY = (
-    "openai", "numpy", "pandas", "pyarrow", "scipy", "sklearn", "statsmodels", "krippendorff", "matplotlib",
-    "torch", "transformers", "datasets", "trl",
-)  # fmt: skip
+    "openai",
+    "numpy",
+    "pandas",
+    "pyarrow",
+    "scipy",
+    "sklearn",
+    "statsmodels",
+    "krippendorff",
+    "matplotlib",
+    "torch",
+    "transformers",
+    "datasets",
+    "trl",
+)
 # The database layer, images, phones and Qt: what `--help` and `--version` have no use for.
 APP_LAYERS = ("sqlalchemy", "alembic", "annotator.storage", "PIL", "adbutils", "PySide6")
 MARK = "loaded modules:"
@@ -37,9 +48,13 @@ def load_order(code: str, tmp_path: Path) -> list[str]:
     """The modules a fresh interpreter holds after running `code`, in the order they were imported."""
     probe = textwrap.dedent(code) + f"\nimport sys\nprint({MARK!r}, ' '.join(sys.modules))\n"
     completed = subprocess.run(
-        [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=180,
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=180,
         env={"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
+    )
     assert completed.returncode == 0, completed.stderr
     line = next(line for line in completed.stdout.splitlines() if line.startswith(MARK))
     return line.removeprefix(MARK).split()
@@ -71,9 +86,14 @@ def found(modules: set[str], packages: tuple[str, ...]) -> list[str]:
         run_command("trainer_bridge.cli.root", "--help"),
         run_command("trainer_bridge.cli.root", "--version"),
     ],
-    ids=["import annotator.cli.root", "annotator --help", "annotator --version", "trainer-bridge --help",
-         "trainer-bridge --version"],
-)  # fmt: skip
+    ids=[
+        "import annotator.cli.root",
+        "annotator --help",
+        "annotator --version",
+        "trainer-bridge --help",
+        "trainer-bridge --version",
+    ],
+)
 def test_help_and_version_load_neither_the_database_nor_heavy_packages(code: str, tmp_path: Path) -> None:
     assert found(loaded_by(code, tmp_path), HEAVY + APP_LAYERS) == []
 

@@ -33,10 +33,16 @@ _LEGACY_ONLINE = {"task_success": "claimed_and_done"}  # the name an online summ
 # The count each figure is a share of (offline, then online): where a summary holds it as 0, the figure measured
 # nothing, whatever value was written for it.
 DENOMINATORS = {
-    "step_accuracy": "steps", "task_success": "trajectories", "type_match": "steps", "exact_match": "steps",
-    "grounding_accuracy": "grounding_steps", "step_success_rate": "steps", "tail_success": "checked",
-    "claimed_and_done": "checked", "claimed_success": "rollouts",
-}  # fmt: skip
+    "step_accuracy": "steps",
+    "task_success": "trajectories",
+    "type_match": "steps",
+    "exact_match": "steps",
+    "grounding_accuracy": "grounding_steps",
+    "step_success_rate": "steps",
+    "tail_success": "checked",
+    "claimed_and_done": "checked",
+    "claimed_success": "rollouts",
+}
 
 
 def measured(figures: dict[str, Any], key: str) -> Any:

@@ -50,17 +50,25 @@ def _split_counts(value: Any) -> bool:
 
 
 def _file_entry(value: Any) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("path"), str) and _whole(value.get("bytes")) and \
-        isinstance(value.get("sha256"), str)  # fmt: skip
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("path"), str)
+        and _whole(value.get("bytes"))
+        and isinstance(value.get("sha256"), str)
+    )
 
 
 TEXT = Kind("a string", lambda value: isinstance(value, str))
 WHOLE = Kind("a whole number", _whole)
 POSITIVE = Kind("a whole number above 0", lambda value: _whole(value) and value > 0)
-SCALE = Kind("a number above 0", lambda value: isinstance(value, int | float) and not isinstance(value, bool)
-             and value > 0, float)  # fmt: skip
-TALLY = Kind("an object of whole numbers", lambda value: isinstance(value, dict) and all(map(_whole, value.values())),
-             dict)  # fmt: skip
+SCALE = Kind(
+    "a number above 0",
+    lambda value: isinstance(value, int | float) and not isinstance(value, bool) and value > 0,
+    float,
+)
+TALLY = Kind(
+    "an object of whole numbers", lambda value: isinstance(value, dict) and all(map(_whole, value.values())), dict
+)
 COUNTS = Kind("an object of splits, each an object with whole-number samples", _split_counts, dict)
 
 
@@ -76,9 +84,11 @@ class ExportedFile:
         return {"bytes": self.size, "path": self.path, "sha256": self.sha256}
 
 
-FILES = Kind("a list of {path, bytes, sha256} objects", lambda value: isinstance(value, list) and
-             all(map(_file_entry, value)), lambda value: tuple(ExportedFile(entry["path"], entry["bytes"],
-             entry["sha256"]) for entry in value))  # fmt: skip
+FILES = Kind(
+    "a list of {path, bytes, sha256} objects",
+    lambda value: isinstance(value, list) and all(map(_file_entry, value)),
+    lambda value: tuple(ExportedFile(entry["path"], entry["bytes"], entry["sha256"]) for entry in value),
+)
 
 
 def _kept(kind: Kind, place: str = TOP, default: Any = MISSING, factory: Any = MISSING) -> Any:
@@ -179,8 +189,10 @@ def _json_of(file: Path) -> Any:
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ManifestError(f"{file} does not exist: {file.parent} is not an export folder "
-                            "(`trainer-bridge export --out FOLDER` writes one)") from None  # fmt: skip
+        raise ManifestError(
+            f"{file} does not exist: {file.parent} is not an export folder "
+            "(`trainer-bridge export --out FOLDER` writes one)"
+        ) from None
     except UnicodeDecodeError as error:
         raise ManifestError(f"{file} is not UTF-8 text ({error.reason} at byte {error.start})") from None
     except OSError as error:
@@ -188,8 +200,9 @@ def _json_of(file: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise ManifestError(f"{file} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") \
-            from None  # fmt: skip
+        raise ManifestError(
+            f"{file} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
     except RecursionError:
         raise ManifestError(f"{file} is not usable JSON: it nests too deep") from None
 
@@ -204,12 +217,13 @@ def manifest_from_json(data: Any, file: Path) -> ExportManifest:
     values = {each.name: _field_value(each, data, options, file) for each in _read_fields()}
     version = values["format_version"]
     if version > FORMAT_VERSION:
-        raise ManifestError(f"{file}: format_version {version} is newer than this version of annotator reads "
-                            f"({FORMAT_VERSION}); update annotator to read it")  # fmt: skip
+        raise ManifestError(
+            f"{file}: format_version {version} is newer than this version of annotator reads "
+            f"({FORMAT_VERSION}); update annotator to read it"
+        )
     typed = {each.name for each in _read_fields()}
     more = {key: value for key, value in options.items() if key not in typed}
-    return ExportManifest(**{name: value for name, value in values.items() if value is not MISSING},
-                          more_options=more)  # fmt: skip
+    return ExportManifest(**{name: value for name, value in values.items() if value is not MISSING}, more_options=more)
 
 
 def _field_value(each: Any, data: dict[str, Any], options: dict[str, Any], file: Path) -> Any:

@@ -63,9 +63,14 @@ class Outcome(Generic[V]):
 
     @classmethod
     def failed(
-        cls, reason: str, value: V | None = None, *, unavailable: bool = False, refused: bool = False,
+        cls,
+        reason: str,
+        value: V | None = None,
+        *,
+        unavailable: bool = False,
+        refused: bool = False,
         counts: Mapping[str, int] | None = None,
-    ) -> Outcome[V]:  # fmt: skip
+    ) -> Outcome[V]:
         return cls(FAILED, value, reason, unavailable, refused, counts or {})
 
 
@@ -154,9 +159,12 @@ class _Counter(Generic[T]):
             self.counts.update(outcome.counts)
             before = self.tally
             self.tally = Tally(
-                before.done + 1, before.succeeded + (outcome.state == DONE), before.failed + (outcome.state == FAILED),
-                before.skipped + (outcome.state == SKIPPED), MappingProxyType(dict(self.counts)),
-            )  # fmt: skip
+                before.done + 1,
+                before.succeeded + (outcome.state == DONE),
+                before.failed + (outcome.state == FAILED),
+                before.skipped + (outcome.state == SKIPPED),
+                MappingProxyType(dict(self.counts)),
+            )
             if outcome.state == FAILED and outcome.reason:
                 self.failures.append((item, outcome.reason))
             self.unavailable_in_a_row = self.unavailable_in_a_row + 1 if outcome.unavailable else 0

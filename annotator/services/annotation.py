@@ -24,8 +24,16 @@ from annotator.storage.labels import OUTCOME_FIELD, LabelChange, LabelError, Rev
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
 
-__all__ = ["Editor", "LabelError", "Revision", "StaleLabelError", "load_elements", "load_trajectory",
-           "read_for_editing", "with_label"]  # fmt: skip
+__all__ = [
+    "Editor",
+    "LabelError",
+    "Revision",
+    "StaleLabelError",
+    "load_elements",
+    "load_trajectory",
+    "read_for_editing",
+    "with_label",
+]
 
 
 SUBMIT_ANYWAY_ROLES = ("reviewer", "admin")

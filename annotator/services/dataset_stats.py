@@ -32,9 +32,18 @@ from annotator.storage.statistics import (
 from annotator.storage.workspace_statistics import PEOPLE_COLUMNS, REVIEW_COLUMNS, load_team_statistics
 
 __all__ = [
-    "ACTION_COLUMNS", "ACTION_SOURCE", "LENGTH_COLUMNS", "PEOPLE_COLUMNS", "PER_APP_COLUMNS", "REVIEW_COLUMNS",
-    "TABLE_NAMES", "DatasetStats", "Totals", "compute", "write_csvs",
-]  # fmt: skip
+    "ACTION_COLUMNS",
+    "ACTION_SOURCE",
+    "LENGTH_COLUMNS",
+    "PEOPLE_COLUMNS",
+    "PER_APP_COLUMNS",
+    "REVIEW_COLUMNS",
+    "TABLE_NAMES",
+    "DatasetStats",
+    "Totals",
+    "compute",
+    "write_csvs",
+]
 
 # Name of each table in CSV file names and in `DatasetStats.tables()`.
 TABLE_NAMES = (*SHAPE_TABLES, "people", "review_status")

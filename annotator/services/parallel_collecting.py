@@ -79,9 +79,21 @@ from annotator.services.parallel_collect_events import (
 from annotator.storage.workspace import Workspace
 
 __all__ = [
-    "Job", "ParallelResult", "PhoneEvent", "PhoneFinished", "PhoneLost", "PhoneSummary", "RunEnded", "RunSkipped",
-    "RunStarted", "ScreenSeen", "StepRecorded", "choose_phones", "collect_on_phones", "open_devices",
-]  # fmt: skip
+    "Job",
+    "ParallelResult",
+    "PhoneEvent",
+    "PhoneFinished",
+    "PhoneLost",
+    "PhoneSummary",
+    "RunEnded",
+    "RunSkipped",
+    "RunStarted",
+    "ScreenSeen",
+    "StepRecorded",
+    "choose_phones",
+    "collect_on_phones",
+    "open_devices",
+]
 
 WAIT_SLICE_S = 0.2  # how often the calling thread wakes while it waits, so that Ctrl+C reaches it
 

@@ -33,9 +33,19 @@ Collector = aliased(models.Person, name="collector")
 Phone = models.Device
 
 SORT_COLUMNS: tuple[str, ...] = (
-    "id", "app", "instruction", "steps", "collector", "phone", "status", "outcome", "review", "labelled_by", "started",
+    "id",
+    "app",
+    "instruction",
+    "steps",
+    "collector",
+    "phone",
+    "status",
+    "outcome",
+    "review",
+    "labelled_by",
+    "started",
     "judge_score",
-)  # fmt: skip
+)
 UNSCORED = -1  # the judge score filter's value for "not scored"
 Want = Literal["unlabelled", "review"]
 # What "next unlabelled" / "next needing review" look for: a trajectory still being recorded is not work yet.

@@ -94,10 +94,17 @@ TRAJECTORY = {
     "label_outcome": _text(T.label_outcome), "final_screenshot_sha256": _text(T.final_screenshot_sha256),
     "reviews": Field("list", True), "steps": Field("list", True), "revisions": Field("list"),
 }  # fmt: skip
-REVIEW = {"status": _text(R.status, True), "reviewer": _text(models.Person.name), "comment": Field("text"),
-          "created_at": Field("time")}  # fmt: skip
-REVISION = {"field": _text(models.LabelRevision.field, True), "person": _text(models.Person.name),
-            "created_at": Field("time")}  # fmt: skip
+REVIEW = {
+    "status": _text(R.status, True),
+    "reviewer": _text(models.Person.name),
+    "comment": Field("text"),
+    "created_at": Field("time"),
+}
+REVISION = {
+    "field": _text(models.LabelRevision.field, True),
+    "person": _text(models.Person.name),
+    "created_at": Field("time"),
+}
 STEP = {
     "index": Field("int", True), "screenshot_sha256": _text(S.screenshot_sha256, True),
     "hierarchy_sha256": _text(S.hierarchy_sha256), "hierarchy_error": Field("text"), "package": _text(S.package),
@@ -142,5 +149,9 @@ STUDY_ITEM = {
     "adjudication_note": Field("text"), "adjudicator": _text(models.Person.name), "adjudicated_at": Field("time"),
 }  # fmt: skip
 RATER = {"name": _text(models.Person.name, True), "order_seed": Field("int"), "ratings": Field("list", True)}
-RATING = {"trajectory": _text(T.uid, True), "note": Field("text"), "created_at": Field("time"),
-          "updated_at": Field("time")}  # fmt: skip
+RATING = {
+    "trajectory": _text(T.uid, True),
+    "note": Field("text"),
+    "created_at": Field("time"),
+    "updated_at": Field("time"),
+}

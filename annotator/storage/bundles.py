@@ -19,10 +19,26 @@ from annotator.storage.drafts import drafts_by_step
 
 LABEL_COLUMNS = ("think", "action_text", "tool_call", "target_box", "verdict", "privacy_regions")  # the last: since 3
 RAW_COLUMNS = (
-    "index", "screenshot_sha256", "hierarchy_sha256", "hierarchy_error", "package", "activity",
-    "screen_width", "screen_height", "rotation", "raw_tool_call", "model_reply", "timings_ms",
-    "usage", "attempts", "flags", "origin", "corrects_index", "suggested_box", "suggested_box_source",
-)  # fmt: skip
+    "index",
+    "screenshot_sha256",
+    "hierarchy_sha256",
+    "hierarchy_error",
+    "package",
+    "activity",
+    "screen_width",
+    "screen_height",
+    "rotation",
+    "raw_tool_call",
+    "model_reply",
+    "timings_ms",
+    "usage",
+    "attempts",
+    "flags",
+    "origin",
+    "corrects_index",
+    "suggested_box",
+    "suggested_box_source",
+)
 # optional: bundles written before they existed lack them
 TRAJECTORY_EXTRA_COLUMNS = ("stop_reason", "settings", "label_outcome", "final_screenshot_sha256")
 # PostgreSQL's advisory lock key that makes bundle imports take turns, as SQLite's one writer at a time does: two
@@ -31,8 +47,17 @@ IMPORT_LOCK = 0x62756E64  # "bund"
 DEVICE_COLUMNS = ("serial", "model", "android_version", "screen_width", "screen_height", "density", "app_packages")
 # A step's model drafts (optional: bundles written before drafts lack them); a revision that took one names it by
 # its model and prompt_sha256, unique within the step.
-DRAFT_COLUMNS = ("model", "prompt_name", "prompt_sha256", "think", "action_text", "tool_call", "matches_executed",
-                 "problem", "reply")  # fmt: skip
+DRAFT_COLUMNS = (
+    "model",
+    "prompt_name",
+    "prompt_sha256",
+    "think",
+    "action_text",
+    "tool_call",
+    "matches_executed",
+    "problem",
+    "reply",
+)
 
 
 # export -----------------------------------------------------------------------------------------------------

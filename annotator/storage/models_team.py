@@ -14,7 +14,8 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from annotator.storage.models import App, Base, OwnedRun, Person, Study, Trajectory, utcnow
+from annotator.storage.models import App, Base, OwnedRun, Person, Trajectory, utcnow
+from annotator.storage.models_studies import Study
 
 # Exactly one target: a trajectory, an app (the instructions of that app: its instruction set) or a study.
 ONE_TARGET = (

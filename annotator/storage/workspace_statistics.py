@@ -33,8 +33,16 @@ DECISIONS = (str(ReviewStatus.ACCEPTED), str(ReviewStatus.REJECTED))
 
 POOL_COLUMNS = ["app", "instructions"]
 REVIEW_COLUMNS = ["review_status", "trajectories"]
-COUNT_COLUMNS = ["person", "trajectories_labelled", "steps_labelled", "revisions", "reviews",
-                 "accepted", "rejected", "awaiting_review"]  # fmt: skip
+COUNT_COLUMNS = [
+    "person",
+    "trajectories_labelled",
+    "steps_labelled",
+    "revisions",
+    "reviews",
+    "accepted",
+    "rejected",
+    "awaiting_review",
+]
 PEOPLE_COLUMNS = [*COUNT_COLUMNS, *THROUGHPUT_COLUMNS]
 
 

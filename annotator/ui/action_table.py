@@ -236,9 +236,19 @@ ACTIONS: tuple[ActionSpec, ...] = (
 # conditions hold, and a command whose needs are not met is greyed instead of answering in the status bar only.
 WORKSPACE, TRAJECTORY, WRITABLE = "workspace", "trajectory", "writable"
 _QUEUE = frozenset({"annotate.next_trajectory", "annotate.previous_trajectory"})
-_VIEWING = frozenset({"annotate.previous_step", "annotate.next_step", "annotate.history", "annotate.zoom_in",
-                      "annotate.zoom_out", "annotate.zoom_fit", "annotate.stage_think", "annotate.stage_action",
-                      "annotate.stage_tool_call"})  # fmt: skip
+_VIEWING = frozenset(
+    {
+        "annotate.previous_step",
+        "annotate.next_step",
+        "annotate.history",
+        "annotate.zoom_in",
+        "annotate.zoom_out",
+        "annotate.zoom_fit",
+        "annotate.stage_think",
+        "annotate.stage_action",
+        "annotate.stage_tool_call",
+    }
+)
 
 
 def needs_of(spec: ActionSpec) -> frozenset[str]:

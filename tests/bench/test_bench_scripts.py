@@ -56,8 +56,10 @@ def test_collect_bench_prints_the_overhead_goal() -> None:
     script = BENCH.parent / "collect.py"
     done = subprocess.run(
         [sys.executable, str(script), "--quick", "--instructions", "1", "--devices", "2"],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     result = json.loads(done.stdout.strip().splitlines()[-1])
     figures = result["figures"]
     assert result["bench"] == "collect" and figures["steps"] >= 2 and figures["at_2_phones"]["steps"] >= 2
@@ -81,9 +83,16 @@ def test_gui_bench_prints_the_browser_figures_and_goals(tmp_path: Path) -> None:
     assert figures["process_to_rows_ms"] > figures["process_to_imported_ms"] > 0
     assert figures["process_bare_qt_window_ms"] > 0 and figures["process_to_rows_vs_bare_qt"] > 0
     assert [goal["name"] for goal in result["goals"]] == [
-        "show_browser_ms", "peak_rss_mib", "process_to_rows_ms", "open_trajectory_ms", "switch_step_ms",
-        "annotation_peak_rss_mib", "keys_accept_step", "keys_fix_click", "keys_five_step_trajectory",
-    ]  # fmt: skip
+        "show_browser_ms",
+        "peak_rss_mib",
+        "process_to_rows_ms",
+        "open_trajectory_ms",
+        "switch_step_ms",
+        "annotation_peak_rss_mib",
+        "keys_accept_step",
+        "keys_fix_click",
+        "keys_five_step_trajectory",
+    ]
     assert all(goal["value"] > 0 and goal["better"] == "lower" for goal in result["goals"])
     goals = result["goals"]
     keys = {goal["name"]: (goal["value"], goal["target"]) for goal in goals if goal["name"].startswith("keys")}
@@ -127,9 +136,14 @@ def test_cli_bench_times_the_commands_against_importing_click(tmp_path: Path) ->
         assert figures[f"{name}_ms"] > 0, name
     assert figures["help_vs_bare_click"] == round(figures["help_ms"] / figures["bare_click_ms"], 2)
     assert result["goals"] == [
-        {"name": "cli_help_vs_bare_click", "value": figures["help_vs_bare_click"], "target": 3, "unit": "x",
-         "better": "lower"},
-    ]  # fmt: skip
+        {
+            "name": "cli_help_vs_bare_click",
+            "value": figures["help_vs_bare_click"],
+            "target": 3,
+            "unit": "x",
+            "better": "lower",
+        },
+    ]
     assert list(tmp_path.iterdir()) == []  # the work folder is removed unless --keep
 
 
@@ -156,9 +170,14 @@ def test_eval_bench_prints_the_overhead_goal(tmp_path: Path) -> None:
     figures = result["figures"]
     assert figures["steps"] >= 12 and figures["endpoint_s"] > 0 and figures["evaluation_s"] > 0
     assert result["goals"] == [
-        {"name": "evaluation_overhead", "value": round(100 * figures["overhead"], 1), "target": 10.0, "unit": "%",
-         "better": "lower"},
-    ]  # fmt: skip
+        {
+            "name": "evaluation_overhead",
+            "value": round(100 * figures["overhead"], 1),
+            "target": 10.0,
+            "unit": "%",
+            "better": "lower",
+        },
+    ]
     assert list(tmp_path.iterdir()) == []
 
 
@@ -205,9 +224,12 @@ def test_export_bench_copies_the_pool_screens_copies_and_sets_each_export_agains
         assert lowest - 0.005 <= figures[f"{key}_vs_copy"] <= highest + 0.005
     assert "first_unprepared_s" not in figures  # --full only
     assert [goal["name"] for goal in result["goals"]] == [
-        "first_default_vs_copy", "jsonl_as_stored_vs_copy_of_output", "trl_as_stored_vs_copy_of_output",
-        "jsonl_default_vs_copy", "trl_default_vs_copy",
-    ]  # fmt: skip
+        "first_default_vs_copy",
+        "jsonl_as_stored_vs_copy_of_output",
+        "trl_as_stored_vs_copy_of_output",
+        "jsonl_default_vs_copy",
+        "trl_default_vs_copy",
+    ]
     assert list(tmp_path.iterdir()) == []
 
 

@@ -131,8 +131,23 @@ def test_a_judge_score_selection_does_not_tell_a_rater_the_score(rating: tuple[P
 
 def test_the_owner_chooses_early_differences_at_creation(rating: tuple[Path, dict[int, int]]) -> None:
     data_dir, _rewards = rating
-    created = run(data_dir, "study", "create", "早", "--judge", "1", "--size", "4", "--rater", "小王",
-                  "--rater", "小李", "--by", "主管", "--show-differences-early")  # fmt: skip
+    created = run(
+        data_dir,
+        "study",
+        "create",
+        "早",
+        "--judge",
+        "1",
+        "--size",
+        "4",
+        "--rater",
+        "小王",
+        "--rater",
+        "小李",
+        "--by",
+        "主管",
+        "--show-differences-early",
+    )
     assert created.exit_code == 0, created.output
     assert "differ as soon as they finish" in created.output
     assert "differ once every rater has finished" in run(data_dir, "study", "status", "试点").output

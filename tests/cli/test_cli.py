@@ -119,13 +119,21 @@ def test_data_dir_and_database_come_from_the_environment(tmp_path: Path) -> None
     environment = {**os.environ, "ANNOTATOR_DATA_DIR": str(tmp_path / "from-env")}
     completed = subprocess.run(
         [sys.executable, "-m", "annotator", "db", "info", "--json"],
-        env=environment, capture_output=True, text=True, check=True, timeout=120,
-    )  # fmt: skip
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     info = json.loads(completed.stdout)
     assert info["data_dir"] == str(tmp_path / "from-env")
     url = f"sqlite:///{tmp_path / 'elsewhere.sqlite'}"
     completed = subprocess.run(
         [sys.executable, "-m", "annotator", "db", "info", "--json"],
-        env={**environment, "ANNOTATOR_DB_URL": url}, capture_output=True, text=True, check=True, timeout=120,
-    )  # fmt: skip
+        env={**environment, "ANNOTATOR_DB_URL": url},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     assert json.loads(completed.stdout)["database"] == url

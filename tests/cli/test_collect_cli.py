@@ -45,9 +45,18 @@ def test_collect_with_the_scripted_agent_then_stats(tmp_path: Path, adb_port: in
     wanted = next(row for row in rows if row["text"] == "开启勿扰模式")
     with ScriptedEndpoint(mistakes={}) as endpoint:
         result = annotator(
-            tmp_path, adb_port, "collect", "--app", "设置", "--instruction-id", str(wanted["id"]),
-            "--agent-url", endpoint.base_url, "--agent-model", "scripted",
-        )  # fmt: skip
+            tmp_path,
+            adb_port,
+            "collect",
+            "--app",
+            "设置",
+            "--instruction-id",
+            str(wanted["id"]),
+            "--agent-url",
+            endpoint.base_url,
+            "--agent-model",
+            "scripted",
+        )
     assert result.exit_code == 0, result.output
     assert "complete, success (terminate)" in result.output and "step  3  terminate success" in result.output
     assert phone.settings["global"]["zen_mode"] == "1"
@@ -58,9 +67,19 @@ def test_collect_with_the_scripted_agent_then_stats(tmp_path: Path, adb_port: in
 def test_collect_with_decomposed_grounding_records_each_refinement(tmp_path: Path, adb_port: int) -> None:
     with ScriptedEndpoint(mistakes={}) as endpoint:
         result = annotator(
-            tmp_path, adb_port, "collect", "--app", "设置", "--instruction", "开启勿扰模式", "--agent-url",
-            endpoint.base_url, "--agent-model", "scripted", "--decomposed-grounding",
-        )  # fmt: skip
+            tmp_path,
+            adb_port,
+            "collect",
+            "--app",
+            "设置",
+            "--instruction",
+            "开启勿扰模式",
+            "--agent-url",
+            endpoint.base_url,
+            "--agent-model",
+            "scripted",
+            "--decomposed-grounding",
+        )
     assert result.exit_code == 0, result.output
     with Workspace.open(tmp_path) as workspace, workspace.database.session() as session:
         settings = session.scalars(select(models.Trajectory.settings)).one()

@@ -38,9 +38,14 @@ class Collector:
     def __init__(self, data: Path, port: int, instruction: str) -> None:
         command = [sys.executable, "-m", "annotator", "collect", "--app", "设置", "--instruction", instruction]
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=environment(data, port), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True,
-        )  # fmt: skip
+            command,
+            cwd=ROOT,
+            env=environment(data, port),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
 
     def step(self, command: str) -> None:
         """Send a command and wait until its step is recorded."""

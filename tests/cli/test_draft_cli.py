@@ -101,10 +101,25 @@ def test_two_processes_drafting_one_app_at_once_both_finish_and_each_step_gets_o
 def test_a_run_killed_with_sigkill_loses_only_what_was_in_flight_and_the_next_run_finishes(shop: Path) -> None:
     environment = {key: value for key, value in os.environ.items() if not key.startswith("ANNOTATOR_")}
     with ChatServer([Reply(body=TAP_CORNER, delay_s=0.4)]) as server:
-        command = [sys.executable, "-m", "annotator", "--data-dir", str(shop), "draft", "--app", SHOP,
-                   "--base-url", server.base_url, "--model", "slow", "--concurrency", "1"]  # fmt: skip
-        process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "annotator",
+            "--data-dir",
+            str(shop),
+            "draft",
+            "--app",
+            SHOP,
+            "--base-url",
+            server.base_url,
+            "--model",
+            "slow",
+            "--concurrency",
+            "1",
+        ]
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         try:
             deadline = time.monotonic() + 60
             while len(drafts(shop)) < 3 and time.monotonic() < deadline:

@@ -56,9 +56,20 @@ def test_generate_then_approve_and_reject(tmp_path: Path, monkeypatch: pytest.Mo
     reply = Reply(body=chat_completion("1. 在淘宝搜索“机械键盘”\n2. 关注“小米官方旗舰店”"))
     with ChatServer([reply]) as server:
         result = run(
-            tmp_path, "instructions", "generate", "--app", "淘宝", "-n", "2",
-            "--base-url", server.base_url, "--model", "gpt-4o", "--api-key-env", KEY_ENV,
-        )  # fmt: skip
+            tmp_path,
+            "instructions",
+            "generate",
+            "--app",
+            "淘宝",
+            "-n",
+            "2",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "gpt-4o",
+            "--api-key-env",
+            KEY_ENV,
+        )
     assert result.exit_code == 0, result.output
     assert "Added 2 generated instruction(s) for 淘宝" in result.output and "机械键盘" in result.output
     assert server.seen[0].headers["authorization"] == "Bearer sk-cli-secret"
@@ -82,9 +93,18 @@ def test_a_refused_key_is_a_one_line_error_without_the_key(tmp_path: Path, monke
     monkeypatch.setenv(KEY_ENV, "sk-cli-secret")
     with ChatServer([Reply(401, error_body("bad key sk-cli-secret"))]) as server:
         result = run(
-            tmp_path, "instructions", "generate", "--app", "淘宝",
-            "--base-url", server.base_url, "--model", "gpt-4o", "--api-key-env", KEY_ENV,
-        )  # fmt: skip
+            tmp_path,
+            "instructions",
+            "generate",
+            "--app",
+            "淘宝",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "gpt-4o",
+            "--api-key-env",
+            KEY_ENV,
+        )
     assert result.exit_code == 1
     assert "refused the API key (401)" in result.output and KEY_ENV in result.output
     assert "sk-cli-secret" not in result.output

@@ -101,15 +101,37 @@ def test_bad_choices_are_one_line_errors(virtual: tuple[Path, dict[str, int]], t
 
 def test_agreement_from_a_csv_prints_the_report_and_json(tmp_path: Path) -> None:
     path = tmp_path / "ratings.csv"
-    rows = ["item,judge,小王,小李,张审核", "a,4,4,4,3", "b,3,3,2,3", "c,2,2,2,1", "d,1,0,1,1", "e,0,0,0,0",
-            "f,4,3,4,4", "g,2,3,1,2", "h,3,,3,4"]  # fmt: skip
+    rows = [
+        "item,judge,小王,小李,张审核",
+        "a,4,4,4,3",
+        "b,3,3,2,3",
+        "c,2,2,2,1",
+        "d,1,0,1,1",
+        "e,0,0,0,0",
+        "f,4,3,4,4",
+        "g,2,3,1,2",
+        "h,3,,3,4",
+    ]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     text = run(tmp_path, "agreement", str(path), "--bootstrap", "200")
     assert text.exit_code == 0 and "Exact agreement" in text.output and "Krippendorff" in text.output
     as_json = json.loads(run(tmp_path, "agreement", str(path), "--json", "--bootstrap", "200").output)
-    for key in ("n", "exact_agreement", "within_one_agreement", "mean_absolute_deviation", "bias", "spearman",
-                "kendall_tau_b", "quadratic_weighted_kappa", "krippendorff_alpha_humans", "fleiss_kappa_humans",
-                "confusion_matrix", "exact_agreement_ci", "spearman_ci", "quadratic_weighted_kappa_ci"):  # fmt: skip
+    for key in (
+        "n",
+        "exact_agreement",
+        "within_one_agreement",
+        "mean_absolute_deviation",
+        "bias",
+        "spearman",
+        "kendall_tau_b",
+        "quadratic_weighted_kappa",
+        "krippendorff_alpha_humans",
+        "fleiss_kappa_humans",
+        "confusion_matrix",
+        "exact_agreement_ci",
+        "spearman_ci",
+        "quadratic_weighted_kappa_ci",
+    ):
         assert key in as_json, key
     assert as_json["n"] == 8 and as_json["flagged_items"] == ["g", "h"]
     low = json.loads(run(tmp_path, "agreement", str(path), "--json", "--tie-rule", "low", "--bootstrap", "0").output)

@@ -36,9 +36,13 @@ def help_text(module: str, load_first: bool) -> str:
     load = "import click; [cli.get_command(click.Context(cli), name) for name in COMMANDS]; " if load_first else ""
     code = f"from {module}.cli.root import COMMANDS, cli, main; {load}main()"
     return subprocess.run(
-        [sys.executable, "-c", code, "--help"], capture_output=True, text=True, check=True, timeout=60,
+        [sys.executable, "-c", code, "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
         env={"COLUMNS": "80", "PATH": "/usr/bin:/bin"},
-    ).stdout  # fmt: skip
+    ).stdout
 
 
 @pytest.mark.slow

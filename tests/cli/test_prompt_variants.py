@@ -31,8 +31,12 @@ def accept_the_agents_drafts(data: Path) -> None:
         db = workspace.database
         for trajectory in load_trajectories(db, selected_ids(db, TrajectorySelection())):
             for step in trajectory.steps:
-                values = {"think": step.original.think, "action_text": step.original.action_text,
-                          "tool_call": step.original.tool_call, "verdict": "correct"}  # fmt: skip
+                values = {
+                    "think": step.original.think,
+                    "action_text": step.original.action_text,
+                    "tool_call": step.original.tool_call,
+                    "verdict": "correct",
+                }
                 write_step_label(db, trajectory.id or 0, step.id or 0, values, person="小王", role="annotator")
 
 
@@ -53,16 +57,46 @@ def test_a_variant_is_collected_exported_and_named_in_the_manifest(
     environment = {"ANDROID_ADB_SERVER_PORT": str(server.port), "ANNOTATOR_DATA_DIR": str(tmp_path / "data")}
     run = CliRunner(env=environment).invoke
     with ChatServer([], respond=respond) as endpoint:
-        collected = run(cli, ["collect", "--app", "设置", "--instruction", "开启勿扰模式", "--agent-url",
-                              endpoint.base_url, "--agent-model", "scripted", "--prompt-variant", variant])  # fmt: skip
+        collected = run(
+            cli,
+            [
+                "collect",
+                "--app",
+                "设置",
+                "--instruction",
+                "开启勿扰模式",
+                "--agent-url",
+                endpoint.base_url,
+                "--agent-model",
+                "scripted",
+                "--prompt-variant",
+                variant,
+            ],
+        )
     assert collected.exit_code == 0, collected.output
     assert asked and len(set(asked)) == 1  # one system prompt for the whole run
     declares_actions = all(name in asked[0] for name in ACTION_NAMES)
     assert declares_actions == (variant == "qwen2.5-vl")
     accept_the_agents_drafts(tmp_path / "data")
     out = tmp_path / "export"
-    exported = run(bridge, ["export", "--stage", "sft", "--format", "jsonl", "--out", str(out), "--review",
-                            "in_progress", "--prompt-variant", variant, "--image-scale", "1"])  # fmt: skip
+    exported = run(
+        bridge,
+        [
+            "export",
+            "--stage",
+            "sft",
+            "--format",
+            "jsonl",
+            "--out",
+            str(out),
+            "--review",
+            "in_progress",
+            "--prompt-variant",
+            variant,
+            "--image-scale",
+            "1",
+        ],
+    )
     assert exported.exit_code == 0, exported.output
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["prompt_variant"] == variant == manifest["options"]["prompt_variant"]
@@ -73,6 +107,19 @@ def test_a_variant_is_collected_exported_and_named_in_the_manifest(
 @pytest.mark.parametrize("variant", sorted(set(PROMPT_VARIANTS) - set(MOBILE_R1_VARIANTS)))
 def test_collecting_with_a_papers_variant_is_refused(tmp_path: Path, variant: str) -> None:
     result = CliRunner(env={"ANNOTATOR_DATA_DIR": str(tmp_path / "data")}).invoke(
-        cli, ["collect", "--app", "设置", "--instruction", "开启勿扰模式", "--agent-url", "http://127.0.0.1:9/v1",
-              "--agent-model", "m", "--prompt-variant", variant])  # fmt: skip
+        cli,
+        [
+            "collect",
+            "--app",
+            "设置",
+            "--instruction",
+            "开启勿扰模式",
+            "--agent-url",
+            "http://127.0.0.1:9/v1",
+            "--agent-model",
+            "m",
+            "--prompt-variant",
+            variant,
+        ],
+    )
     assert result.exit_code == 2 and f"'{variant}' is not one of" in result.output

@@ -35,8 +35,10 @@ def test_an_admin_names_people_assigns_work_and_each_reads_their_queue(
     assert given.output.strip() == "Assigned to 小王: 2 new, 0 held already."
     queue = json.loads(run(tmp_path, "queue", "--person", "小王", "--json").output)
     assert [(row["trajectory_id"], row["assigned"]) for row in queue["label"]] == [
-        (ids[0], True), (ids[1], True), (ids[2], False),
-    ]  # fmt: skip
+        (ids[0], True),
+        (ids[1], True),
+        (ids[2], False),
+    ]
     assert queue["review"] is None and queue["role"] == "annotator" and queue["label_total"] == 3
     shown = run(tmp_path, "queue", "--person", "小王", "--limit", "2").output.splitlines()
     assert shown[1] == "To label (3: the first 2 listed, 2 of them assigned to you)"

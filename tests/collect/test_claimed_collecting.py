@@ -25,8 +25,14 @@ from tests.storage.test_run_owners import ended_process
 
 pytestmark = pytest.mark.slow
 
-UIDS = ("settings-zen-on", "settings-wifi-off", "settings-bluetooth-on", "settings-dark-mode", "settings-font-large",
-        "settings-battery-saver")  # fmt: skip
+UIDS = (
+    "settings-zen-on",
+    "settings-wifi-off",
+    "settings-bluetooth-on",
+    "settings-dark-mode",
+    "settings-font-large",
+    "settings-battery-saver",
+)
 
 
 def prepared(data: Path, url: str | None, phones: list[VirtualPhone]) -> list[int]:
@@ -56,9 +62,27 @@ def runs_per_instruction(data: Path, url: str | None) -> dict[int, list[str]]:
 def collecting(data: Path, url: str | None, serial: str, port: int, agent_url: str) -> list[str]:
     """`annotator collect` of every pending instruction once, on the phone `serial` (argv after python)."""
     database = ["--db", url] if url else []
-    return ["-m", "annotator", "--data-dir", str(data), *database, "collect", "--devices", serial, "--app", "设置",
-            "--all-pending", "--runs", "1", "--agent-url", agent_url, "--agent-model", "scripted",
-            "--port", str(port)]  # fmt: skip
+    return [
+        "-m",
+        "annotator",
+        "--data-dir",
+        str(data),
+        *database,
+        "collect",
+        "--devices",
+        serial,
+        "--app",
+        "设置",
+        "--all-pending",
+        "--runs",
+        "1",
+        "--agent-url",
+        agent_url,
+        "--agent-model",
+        "scripted",
+        "--port",
+        str(port),
+    ]
 
 
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgresql", marks=needs_postgres)])

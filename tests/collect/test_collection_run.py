@@ -124,8 +124,10 @@ def test_garbage_replies_are_kept_retried_and_end_the_run_as_failed(workspace: W
         Reply(body=chat_completion("我觉得应该点一下")),
         Reply(body=chat_completion("<tool_call>{oops</tool_call>")),
     ]
-    good = "<think>先打开设置</think><action>打开设置</action><tool_call>" \
-        '{"name": "mobile_use", "arguments": {"action": "open", "text": "设置"}}</tool_call>'  # fmt: skip
+    good = (
+        "<think>先打开设置</think><action>打开设置</action><tool_call>"
+        '{"name": "mobile_use", "arguments": {"action": "open", "text": "设置"}}</tool_call>'
+    )
     with ChatServer([garbage[0], Reply(body=chat_completion(good)), *garbage]) as server:
         client = LLMClient(LLMConfig(base_url=server.base_url, model="test-model", max_retries=0))
         result = CollectionRun(workspace, device, AgentDecider(client, reply_retries=1), packages=packages).start(

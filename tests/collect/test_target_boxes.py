@@ -67,8 +67,9 @@ def test_the_export_fills_gt_bbox_from_the_suggestion_and_counts_provenance(
         write_step_label(workspace.database, collected, step.id or 0, values, person="小王", role="annotator")
     first_tap = next(step for step in trajectory.steps if (step.raw.tool_call or {})["arguments"]["action"] == "click")
     drawn = [10.0, 20.0, 300.0, 400.0]  # a person's own box wins over the suggestion
-    write_step_label(workspace.database, collected, first_tap.id or 0, {"target_box": drawn}, person="小王",
-                     role="annotator")  # fmt: skip
+    write_step_label(
+        workspace.database, collected, first_tap.id or 0, {"target_box": drawn}, person="小王", role="annotator"
+    )
     space, everything = model_space("qwen2.5-vl"), TrajectorySelection()
     export(workspace, ExportOptions("grpo-action", "trl", tmp_path / "out", space, selection=everything))
     rows = list(load_from_disk(str(tmp_path / "out"))["train"])

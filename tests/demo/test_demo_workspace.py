@@ -162,9 +162,9 @@ def test_the_scripted_agent_is_evaluated_on_the_demo_offline_and_on_a_phone(
         with Workspace.open(data) as workspace, workspace.database.session() as session:
             instruction_id = session.scalars(select(models.Instruction.id).order_by(models.Instruction.id)).first()
         online = CliRunner().invoke(
-            bridge, ["eval", "--online", *common, "--instruction-id", str(instruction_id), "--adb-port",
-                     str(server.port)],
-        )  # fmt: skip
+            bridge,
+            ["eval", "--online", *common, "--instruction-id", str(instruction_id), "--adb-port", str(server.port)],
+        )
         assert online.exit_code == 0, online.output
     summary = json.loads(offline.output.strip().splitlines()[-1])["summary"]
     assert summary["steps"] > 0 and 0 <= summary["step_accuracy"] <= 1 and summary["per_app"]
@@ -173,8 +173,11 @@ def test_the_scripted_agent_is_evaluated_on_the_demo_offline_and_on_a_phone(
     listed = CliRunner().invoke(bridge, ["eval", "list", "--data-dir", str(data)])
     assert "offline" in listed.output and "online" in listed.output
     assert sorted(path.name for path in (data / "reports").iterdir()) == [
-        "evaluation-1.html", "evaluation-1.json", "evaluation-2.html", "evaluation-2.json",
-    ]  # fmt: skip
+        "evaluation-1.html",
+        "evaluation-1.json",
+        "evaluation-2.html",
+        "evaluation-2.json",
+    ]
 
 
 @pytest.mark.slow
@@ -209,9 +212,14 @@ def test_steps_are_judged_against_the_scripted_solution() -> None:
     done = [right[0], act.Wait(time=2), wrong_tap, act.SystemButton(button="Back"), *right[1:]]
     judged = label_steps(instruction, [Seen(action.to_tool_call(), []) for action in done])
     assert [j.verdict for j in judged] == [
-        Verdict.CORRECT, Verdict.REDUNDANT, Verdict.WRONG, Verdict.CORRECT, Verdict.CORRECT, Verdict.CORRECT,
         Verdict.CORRECT,
-    ]  # fmt: skip
+        Verdict.REDUNDANT,
+        Verdict.WRONG,
+        Verdict.CORRECT,
+        Verdict.CORRECT,
+        Verdict.CORRECT,
+        Verdict.CORRECT,
+    ]
     assert judged[2].tool_call == right[1].to_tool_call() and judged[2].action_text == "点击“显示和亮度”"
     assert "误点" in judged[3].think and judged[1].tool_call == act.Wait(time=2).to_tool_call()
     early = label_steps(instruction, [Seen(a.to_tool_call(), []) for a in (right[0], act.Terminate("success"))])

@@ -64,8 +64,9 @@ def test_eval_json_gives_the_summary_and_writes_the_reports(held_out: Workspace)
 def test_two_evaluations_compared_name_the_steps_that_changed(held_out: Workspace, tmp_path: Path) -> None:
     with ScriptedEndpoint(mistakes={}) as good, ScriptedEndpoint(seed=3, mistakes={"wrong_element": 0.6}) as bad:
         first = last_json(bridge(held_out, "eval", "--base-url", good.base_url, "--model", "scripted", "--json"))
-        second = last_json(bridge(held_out, "eval", "--base-url", bad.base_url, "--model", "scripted", "--name",
-                                  "mistaken", "--json"))  # fmt: skip
+        second = last_json(
+            bridge(held_out, "eval", "--base-url", bad.base_url, "--model", "scripted", "--name", "mistaken", "--json")
+        )
     assert second["evaluation_id"] != first["evaluation_id"]  # another name: another evaluation
     ids = [str(first["evaluation_id"]), str(second["evaluation_id"])]
     compared = last_json(bridge(held_out, "eval", "compare", *ids, "--json", "--out", str(tmp_path)))
@@ -79,19 +80,44 @@ def test_two_evaluations_compared_name_the_steps_that_changed(held_out: Workspac
 
 def test_the_training_exports_manifest_says_how_to_ask(held_out: Workspace, tmp_path: Path) -> None:
     export = tmp_path / "export"
-    made = bridge(held_out, "export", "--stage", "grpo-action", "--format", "jsonl", "--out", str(export),
-                  "--image-scale", "1", "--history-images", "1", "--holdout-app", "趣看视频", "--split",
-                  "train=0.9,test=0.1", "--instruction-level", "action")  # fmt: skip
+    made = bridge(
+        held_out,
+        "export",
+        "--stage",
+        "grpo-action",
+        "--format",
+        "jsonl",
+        "--out",
+        str(export),
+        "--image-scale",
+        "1",
+        "--history-images",
+        "1",
+        "--holdout-app",
+        "趣看视频",
+        "--split",
+        "train=0.9,test=0.1",
+        "--instruction-level",
+        "action",
+    )
     assert made.exit_code == 0, made.output
     with ChatServer([Reply(body=chat_completion(A_CLICK))]) as server:
-        found = last_json(bridge(held_out, "eval", "--base-url", server.base_url, "--model", "m", "--export",
-                                 str(export), "--json"))  # fmt: skip
+        found = last_json(
+            bridge(held_out, "eval", "--base-url", server.base_url, "--model", "m", "--export", str(export), "--json")
+        )
         first_request = server.seen[0].body["messages"]
     info = evaluations.get_evaluation(held_out.database, found["evaluation_id"])
     assert info.settings["image_scale"] == 1 and info.settings["history_images"] == 1
     assert info.settings["levels"] == ["action"]  # asked with the step's action text, as the rows were written
-    assert sum(part.get("type") == "image_url" for m in first_request for part in m["content"]
-               if isinstance(m["content"], list)) == 1  # fmt: skip
+    assert (
+        sum(
+            part.get("type") == "image_url"
+            for m in first_request
+            for part in m["content"]
+            if isinstance(m["content"], list)
+        )
+        == 1
+    )
     assert set(found["summary"]["per_split"]) == {"seen", "unseen"}
     assert found["summary"]["per_split"]["unseen"]["steps"] > 0  # the held-out app was not trained on
 
@@ -99,8 +125,9 @@ def test_the_training_exports_manifest_says_how_to_ask(held_out: Workspace, tmp_
 def test_usage_errors_say_what_to_give(held_out: Workspace, tmp_path: Path) -> None:
     missing = bridge(held_out, "eval")
     assert missing.exit_code == 2 and "--base-url URL --model NAME" in missing.output
-    no_manifest = bridge(held_out, "eval", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--export",
-                         str(tmp_path))  # fmt: skip
+    no_manifest = bridge(
+        held_out, "eval", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--export", str(tmp_path)
+    )
     assert no_manifest.exit_code == 2 and "manifest.json" in no_manifest.output
     unknown = bridge(held_out, "eval", "show", "99")
     assert unknown.exit_code == 1 and "no evaluation 99" in unknown.output
@@ -109,9 +136,20 @@ def test_usage_errors_say_what_to_give(held_out: Workspace, tmp_path: Path) -> N
 def test_an_evaluation_killed_mid_run_is_finished_by_the_same_command(held_out: Workspace) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANNOTATOR_")}
     with ChatServer([Reply(body=chat_completion(A_CLICK), delay_s=0.3)]) as server:
-        command = [sys.executable, "-c", "from trainer_bridge.cli.root import main; main()", "eval", "--base-url",
-                   server.base_url, "--model", "m",
-                   "--concurrency", "1", "--data-dir", str(held_out.data_dir)]  # fmt: skip
+        command = [
+            sys.executable,
+            "-c",
+            "from trainer_bridge.cli.root import main; main()",
+            "eval",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "m",
+            "--concurrency",
+            "1",
+            "--data-dir",
+            str(held_out.data_dir),
+        ]
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not any(
@@ -133,8 +171,9 @@ def test_an_evaluation_killed_mid_run_is_finished_by_the_same_command(held_out: 
 def test_decomposed_grounding_is_another_evaluation_and_records_what_it_did(held_out: Workspace) -> None:
     with ScriptedEndpoint(mistakes={}) as endpoint:
         plain = last_json(bridge(held_out, "eval", "--base-url", endpoint.base_url, "--model", "scripted", "--json"))
-        refined = last_json(bridge(held_out, "eval", "--base-url", endpoint.base_url, "--model", "scripted",
-                                   "--decomposed", "--json"))  # fmt: skip
+        refined = last_json(
+            bridge(held_out, "eval", "--base-url", endpoint.base_url, "--model", "scripted", "--decomposed", "--json")
+        )
     assert refined["evaluation_id"] != plain["evaluation_id"] and refined["summary"]["step_accuracy"] == 1.0
     stored = evaluations.predictions(held_out.database, refined["evaluation_id"])
     notes = [p.record.usage["decomposed_grounding"] for p in stored if "decomposed_grounding" in (p.record.usage or {})]
@@ -149,9 +188,25 @@ def test_eval_online_on_two_phones_prints_a_line_per_rollout_and_the_summary(wor
     phones = [VirtualPhone(serial=f"virtual-{number}") for number in (1, 2)]
     with VirtualAdbServer(phones) as server, ScriptedEndpoint(mistakes={}) as endpoint:
         result = CliRunner().invoke(
-            cli, ["eval", "--online", "--base-url", endpoint.base_url, "--model", "scripted", "--app", "设置",
-                  "--app", "趣看视频", "--adb-port", str(server.port), "--json", "--data-dir", str(workspace.data_dir)],
-        )  # fmt: skip
+            cli,
+            [
+                "eval",
+                "--online",
+                "--base-url",
+                endpoint.base_url,
+                "--model",
+                "scripted",
+                "--app",
+                "设置",
+                "--app",
+                "趣看视频",
+                "--adb-port",
+                str(server.port),
+                "--json",
+                "--data-dir",
+                str(workspace.data_dir),
+            ],
+        )
     found = last_json(result)
     assert found["kind"] == "online" and found["status"] == "complete" and found["requested"] == 2
     assert found["summary"]["claimed_and_done"] == found["summary"]["tail_success"] == 1.0

@@ -46,9 +46,18 @@ def test_a_model_folder_answers_every_step_and_its_answers_are_scored(workspace:
 def test_the_cli_evaluates_a_model_folder(workspace: Workspace, tiny_model: Path, tmp_path: Path) -> None:
     accepted(workspace, "video-pause")
     result = CliRunner().invoke(
-        cli, ["eval", "--model-path", str(tiny_model), "--data-dir", str(workspace.data_dir), "--json",
-              "--report-dir", str(tmp_path / "reports")],
-    )  # fmt: skip
+        cli,
+        [
+            "eval",
+            "--model-path",
+            str(tiny_model),
+            "--data-dir",
+            str(workspace.data_dir),
+            "--json",
+            "--report-dir",
+            str(tmp_path / "reports"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output.strip().splitlines()[-1])["summary"]
     assert summary["step_accuracy"] == 0.0 and summary["steps"] > 0

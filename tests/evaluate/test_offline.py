@@ -47,9 +47,15 @@ def step_count(workspace: Workspace) -> int:
 
 
 def run(
-    workspace: Workspace, base_url: str, model: str = "scripted", *, settings: EvalSettings | None = None,
-    progress=None, stop=None, **job: object,
-) -> EvalResult:  # fmt: skip
+    workspace: Workspace,
+    base_url: str,
+    model: str = "scripted",
+    *,
+    settings: EvalSettings | None = None,
+    progress=None,
+    stop=None,
+    **job: object,
+) -> EvalResult:
     policy = EndpointPolicy(LLMConfig(base_url, model, max_retries=0, timeout_s=20))
     chosen = settings or EvalSettings(default_export_space())
     options: dict = {"concurrency": 2} | job

@@ -127,8 +127,10 @@ def test_done_and_claimed_needs_the_policy_to_say_so_tail_success_does_not(works
     assert (rollout.claimed_success, rollout.done, rollout.stop) == (True, False, "terminated")
     assert rollout.steps < len(instruction_by_uid("shop-nuts-two").steps)
     assert (early.summary["claimed_and_done"], early.summary["tail_success"], early.summary["claimed_success"]) == (
-        0.0, 0.0, 1.0,
-    )  # fmt: skip
+        0.0,
+        0.0,
+        1.0,
+    )
 
 
 def test_running_again_goes_on_without_asking_anything_again(workspace: Workspace, two_phones) -> None:
@@ -171,8 +173,11 @@ def test_phones_unplugged_mid_run_stop_it_and_keep_the_rollouts_so_far(workspace
             devices = [AndroidDevice(adb_client(port=plugged_in.port), p.serial) for p in two_phones.phones]
             again = OnlineEvaluation(workspace, policy(endpoint), devices, job).run()
     assert (again.evaluation_id, again.status, again.skipped, again.finished) == (
-        first.evaluation_id, "complete", len(kept), 6 - len(kept),
-    )  # fmt: skip
+        first.evaluation_id,
+        "complete",
+        len(kept),
+        6 - len(kept),
+    )
     assert kept <= {r.trajectory_id for r in again.rollouts} and again.summary["tail_success"] == 1.0
 
 
@@ -259,9 +264,20 @@ def test_the_command_picks_the_phones_and_the_instructions(workspace: Workspace,
     import_instructions(workspace, ("settings-wifi-off", "settings-zen-on", "video-like-first"))
     port = two_phones.server.port
     options = dict(
-        device_serials=(), adb_port=port, app=("设置",), instruction_ids=(), runs=1, max_steps=14, history_images=2,
-        prompt_variant="qwen2.5-vl", judge_model=None, judge_base_url=None, name=None, resume=True, on_progress=None,
-    )  # fmt: skip
+        device_serials=(),
+        adb_port=port,
+        app=("设置",),
+        instruction_ids=(),
+        runs=1,
+        max_steps=14,
+        history_images=2,
+        prompt_variant="qwen2.5-vl",
+        judge_model=None,
+        judge_base_url=None,
+        name=None,
+        resume=True,
+        on_progress=None,
+    )
     with ScriptedEndpoint(mistakes=NO_MISTAKES) as endpoint:
         result = run_online_command(workspace, policy(endpoint), **options)  # type: ignore[arg-type]
         assert result.status == "complete" and {r.app for r in result.rollouts} == {"设置"}

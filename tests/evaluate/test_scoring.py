@@ -15,8 +15,10 @@ SCREEN = ScreenSize(1080, 2400)
 # The labelled click at (540, 1200) device pixels is (500, 500); its box [432, 1080, 648, 1320] is [400, 450, 600, 550].
 CLICK_TRUTH = {
     "gt_action_model": json.dumps({"name": "mobile_use", "arguments": {"action": "click", "coordinate": [500, 500]}}),
-    "gt_action_type": "click", "gt_bbox_model": [400, 450, 600, 550], "gt_text": None,
-}  # fmt: skip
+    "gt_action_type": "click",
+    "gt_bbox_model": [400, 450, 600, 550],
+    "gt_text": None,
+}
 
 
 def reply(action: dict) -> str:
@@ -27,8 +29,12 @@ def reply(action: dict) -> str:
 def test_a_point_in_the_box_is_right_by_every_rule_and_comes_back_in_device_pixels() -> None:
     found = score_reply(reply({"action": "click", "coordinate": [550, 520]}), CLICK_TRUTH, SPACE, SCREEN)
     assert (found.format_ok, found.type_match, found.exact_match, found.grounded, found.step_success) == (
-        True, True, True, True, True,
-    )  # fmt: skip
+        True,
+        True,
+        True,
+        True,
+        True,
+    )
     assert found.predicted == {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [594, 1248]}}
 
 
@@ -49,8 +55,12 @@ def test_a_point_on_the_box_edge_is_inside() -> None:
 
 
 def test_typed_text_has_no_grounding_and_must_match_exactly() -> None:
-    truth = {"gt_action_model": json.dumps({"name": "mobile_use", "arguments": {"action": "type", "text": "纸巾"}}),
-             "gt_action_type": "type", "gt_bbox_model": None, "gt_text": "纸巾"}  # fmt: skip
+    truth = {
+        "gt_action_model": json.dumps({"name": "mobile_use", "arguments": {"action": "type", "text": "纸巾"}}),
+        "gt_action_type": "type",
+        "gt_bbox_model": None,
+        "gt_text": "纸巾",
+    }
     right = score_reply(reply({"action": "type", "text": "纸巾"}), truth, SPACE, SCREEN)
     wrong = score_reply(reply({"action": "type", "text": "纸"}), truth, SPACE, SCREEN)
     assert (right.exact_match, right.grounded, wrong.exact_match, wrong.type_match) == (True, None, False, True)

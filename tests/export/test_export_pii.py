@@ -26,10 +26,11 @@ def with_personal_data(workspace: Workspace) -> None:
         first = session.scalars(select(models.Step.id).where(models.Step.trajectory_id == trajectory)).first()
     typed = {"name": "mobile_use", "arguments": {"action": "type", "text": f"我的身份证 {ID_CARD}"}}
     labels.update_label(
-        workspace.database, first,
+        workspace.database,
+        first,
         {"think": f"需要联系 {EMAIL}", "action_text": f"输入 {PHONE}", "tool_call": typed, "verdict": "correct"},
         person="小王",
-    )  # fmt: skip
+    )
 
 
 def all_text(folder: Path) -> str:
@@ -77,10 +78,11 @@ def with_a_wrong_step_that_typed_personal_data(workspace: Workspace) -> None:
     labels.update_label(db, steps[1], escape, person="小王")
     corrected = labels.insert_correction(db, trajectory, steps[0], person="小王", role="annotator")
     labels.update_label(
-        db, corrected,
+        db,
+        corrected,
         {"think": "应点击联系人", "action_text": "点击妈妈", "tool_call": TAP, "verdict": "correct"},
         person="小王",
-    )  # fmt: skip
+    )
 
 
 def step_ids(workspace: Workspace, trajectory: int) -> list[int]:

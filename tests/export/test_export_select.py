@@ -53,8 +53,18 @@ def selection(workspace: Workspace, temperature: float = 1.0, levels: tuple[str,
 
 
 def export(workspace: Workspace, out: Path, *options: str) -> Result:
-    arguments = ["export", "--stage", "grpo-action", "--format", "jsonl", "--out", str(out),
-                 "--data-dir", str(workspace.data_dir), *options]  # fmt: skip
+    arguments = [
+        "export",
+        "--stage",
+        "grpo-action",
+        "--format",
+        "jsonl",
+        "--out",
+        str(out),
+        "--data-dir",
+        str(workspace.data_dir),
+        *options,
+    ]
     return CliRunner().invoke(cli, arguments)
 
 
@@ -79,10 +89,17 @@ def test_each_rule_exports_exactly_the_steps_it_keeps(
         assert sorted(row["step_id"] for row in rows(out)) == sorted(ids[text] for text in texts), keep
         manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
         assert manifest["options"]["select"] == {
-            "evaluation_id": run, "keep": keep, "model": "planned", "temperature": 1.0, "samples": 4,
-            "levels": ["task", "action"], "reward": "action_reward", "pass_threshold": 1.0, "status": "complete",
+            "evaluation_id": run,
+            "keep": keep,
+            "model": "planned",
+            "temperature": 1.0,
+            "samples": 4,
+            "levels": ["task", "action"],
+            "reward": "action_reward",
+            "pass_threshold": 1.0,
+            "status": "complete",
             "steps_kept": {"task": len(texts)},
-        }  # fmt: skip
+        }
         assert f"--keep {keep} keeps {len(texts)} steps of selection {run} at the task level" in result.stderr
 
 
@@ -93,11 +110,14 @@ def test_gui_r1_keeps_each_level_by_its_own_band_and_balances_the_low_level_rows
     low-level (action) rows sampled down to the high-level count."""
     run = selection(workspace)
     band_at = {"task": {"甲2", "乙1"}, "action": {"甲0", "乙1", "丁0", "丁1"}}
-    unbalanced = export(workspace, tmp_path / "both", "--instruction-level", "both", "--select", str(run),
-                        "--keep", "band")  # fmt: skip
+    unbalanced = export(
+        workspace, tmp_path / "both", "--instruction-level", "both", "--select", str(run), "--keep", "band"
+    )
     assert unbalanced.exit_code == 0, unbalanced.output
-    by_level = {level: {row["step_id"] for row in rows(tmp_path / "both") if row["id"].endswith(f"-{level}")}
-                for level in band_at}  # fmt: skip
+    by_level = {
+        level: {row["step_id"] for row in rows(tmp_path / "both") if row["id"].endswith(f"-{level}")}
+        for level in band_at
+    }
     assert by_level == {level: {ids[text] for text in texts} for level, texts in band_at.items()}
     action_rows = [row for row in rows(tmp_path / "both") if row["id"].endswith("-action")]
     assert all(row["instruction"].startswith("在搜索框输入“") for row in action_rows)  # asked by the action text

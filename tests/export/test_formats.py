@@ -35,8 +35,16 @@ def corrected(workspace: Workspace) -> Workspace:
     editor.change(ids[1], {"verdict": "wrong"})
     editor.change(ids[2], {"action_text": "返回上一页", "tool_call": BACK})
     correction = editor.insert_corrected_step(ids[1]).id
-    editor.change(correction, {"think": "应该点搜索框", "action_text": "点击搜索框", "tool_call": RIGHT,
-                               "target_box": [400, 250, 680, 350], "verdict": "correct"})  # fmt: skip
+    editor.change(
+        correction,
+        {
+            "think": "应该点搜索框",
+            "action_text": "点击搜索框",
+            "tool_call": RIGHT,
+            "target_box": [400, 250, 680, 350],
+            "verdict": "correct",
+        },
+    )
     return workspace
 
 
@@ -92,7 +100,10 @@ def test_llamafactory_sharegpt_follows_its_documented_schema(corrected: Workspac
     info = json.loads((tmp_path / "lf" / "dataset_info.json").read_text(encoding="utf-8"))
     entry = info["mobile_sft_train"]
     assert entry["formatting"] == "sharegpt" and entry["columns"] == {
-        "messages": "messages", "images": "images", "system": "system"}  # fmt: skip
+        "messages": "messages",
+        "images": "images",
+        "system": "system",
+    }
     rows = json.loads((tmp_path / "lf" / entry["file_name"]).read_text(encoding="utf-8"))
     for row in rows:
         roles = [message["role"] for message in row["messages"]]

@@ -96,8 +96,17 @@ def test_a_changed_privacy_region_is_masked_anew_not_read_from_the_cache(workspa
 
 def test_the_command_says_how_many_screenshots_it_made_and_reused(workspace: Workspace, tmp_path: Path) -> None:
     two_trajectories(workspace)
-    arguments = ["export", "--stage", "sft", "--format", "jsonl", "--image-scale", "0.5",
-                 "--data-dir", str(workspace.data_dir)]  # fmt: skip
+    arguments = [
+        "export",
+        "--stage",
+        "sft",
+        "--format",
+        "jsonl",
+        "--image-scale",
+        "0.5",
+        "--data-dir",
+        str(workspace.data_dir),
+    ]
     first = CliRunner().invoke(cli, [*arguments, "--out", str(tmp_path / "one")])
     second = CliRunner().invoke(cli, [*arguments, "--out", str(tmp_path / "two")])
     assert first.exit_code == 0 and second.exit_code == 0, first.output + second.output

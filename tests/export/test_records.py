@@ -19,8 +19,9 @@ def step(index: int, verdict: str = "correct", **changes: object) -> LabelledSte
 
 
 def trajectory(*steps: LabelledStep) -> LabelledTrajectory:
-    return LabelledTrajectory("搜索耳机", "淘宝", steps, id=1, uid="uid-1", review_status=ReviewStatus.ACCEPTED,
-                              judge_score=3)  # fmt: skip
+    return LabelledTrajectory(
+        "搜索耳机", "淘宝", steps, id=1, uid="uid-1", review_status=ReviewStatus.ACCEPTED, judge_score=3
+    )
 
 
 def test_clean_steps_give_one_record_each_with_the_history_before_them() -> None:
@@ -78,8 +79,14 @@ def test_no_recovery_scenario_without_a_recorded_usable_next_step() -> None:
 
 def test_every_stage_takes_the_first_correction_inserted_after_a_wrong_step() -> None:
     first = step(10, inserted=True, corrects_index=1, screenshot_sha256="screen-1", action_text="先改")
-    later = step(11, inserted=True, corrects_index=1, screenshot_sha256="screen-1", action_text="后改",
-                 tool_call={"name": "mobile_use", "arguments": {"action": "click", "coordinate": [5, 5]}})  # fmt: skip
+    later = step(
+        11,
+        inserted=True,
+        corrects_index=1,
+        screenshot_sha256="screen-1",
+        action_text="后改",
+        tool_call={"name": "mobile_use", "arguments": {"action": "click", "coordinate": [5, 5]}},
+    )
     escape = step(2, action_text="返回")
     run = replace(trajectory(first, step(0), step(1, "wrong"), escape, later), label_outcome=Outcome.SUCCESS)
     assert [r.action_text for r in step_records(run) if r.kind == "correction"] == ["先改"]

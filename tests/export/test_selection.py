@@ -32,8 +32,11 @@ def three(workspace: Workspace) -> list[int]:
     labels.update_label(workspace.database, douyin_step, {"think": "换个说法"}, person="小李")
     with workspace.database.session() as session, session.begin():
         for trajectory_id, month in zip(ids, (3, 5, 7), strict=True):
-            session.execute(update(models.Trajectory).where(models.Trajectory.id == trajectory_id)
-                            .values(started_at=datetime(2026, month, 1)))  # fmt: skip
+            session.execute(
+                update(models.Trajectory)
+                .where(models.Trajectory.id == trajectory_id)
+                .values(started_at=datetime(2026, month, 1))
+            )
     config = judging.ensure_config(workspace.database, JudgeSettings("mobile-r1", builtin_prompt("mobile-r1"), "judge"))
     for trajectory_id, reward in zip(ids, (4, 1, None), strict=True):
         record = ScoreRecord(reward, "ok", "{}", None if reward is not None else "no JSON", None, None, 0)

@@ -100,7 +100,9 @@ def test_the_manifest_lists_every_file_with_its_hash(labelled: Workspace, tmp_pa
     for entry in manifest["files"]:
         assert hashlib.sha256((tmp_path / "out" / entry["path"]).read_bytes()).hexdigest() == entry["sha256"]
     assert manifest["options"]["coords"] == "qwen2.5-vl" and manifest["counts"]["train"]["action_types"] == {
-        "click": 3, "terminate": 2}  # fmt: skip
+        "click": 3,
+        "terminate": 2,
+    }
 
 
 def test_a_folder_that_is_not_empty_is_refused_and_kept(labelled: Workspace, tmp_path: Path) -> None:
@@ -117,8 +119,20 @@ def test_the_command_exports_and_says_what_it_wrote(labelled: Workspace, tmp_pat
     assert result.exit_code == 0, result.output
     assert "train: 3 samples from 1 trajectories" in result.output
     assert len(load_from_disk(str(tmp_path / "cli"))["train"]) == 3
-    refused = CliRunner().invoke(cli, ["export", "--stage", "sft", "--format", "trl", "--out", str(tmp_path / "cli"),
-                                       "--data-dir", str(labelled.data_dir)])  # fmt: skip
+    refused = CliRunner().invoke(
+        cli,
+        [
+            "export",
+            "--stage",
+            "sft",
+            "--format",
+            "trl",
+            "--out",
+            str(tmp_path / "cli"),
+            "--data-dir",
+            str(labelled.data_dir),
+        ],
+    )
     assert refused.exit_code == 1 and "not empty" in refused.output
 
 
@@ -145,9 +159,23 @@ def test_action_level_instructions_ask_for_the_step_and_keep_the_operation_histo
 
 
 def test_splits_by_app_are_written_and_counted(labelled: Workspace, tmp_path: Path) -> None:
-    arguments = ["export", "--stage", "sft", "--format", "jsonl", "--out", str(tmp_path / "split"),
-                 "--split", "train=0.5,test=0.5", "--split-by", "app", "--holdout-app", "抖音",
-                 "--data-dir", str(labelled.data_dir)]  # fmt: skip
+    arguments = [
+        "export",
+        "--stage",
+        "sft",
+        "--format",
+        "jsonl",
+        "--out",
+        str(tmp_path / "split"),
+        "--split",
+        "train=0.5,test=0.5",
+        "--split-by",
+        "app",
+        "--holdout-app",
+        "抖音",
+        "--data-dir",
+        str(labelled.data_dir),
+    ]
     result = CliRunner().invoke(cli, arguments)
     assert result.exit_code == 0, result.output
     manifest = json.loads((tmp_path / "split" / "manifest.json").read_text(encoding="utf-8"))

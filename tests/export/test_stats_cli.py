@@ -102,8 +102,10 @@ def test_lengths_and_action_types_of_the_dataset(dataset: Workspace, tmp_path: P
     assert records(tmp_path / "all" / "trajectory_lengths.csv") == [(1, 1), (2, 1), (3, 2), (4, 1), (5, 1)]
     # click: 8 labelled + 3 collected (抖音's run and the agent run); one reply had no tool call at all
     assert records(tmp_path / "all" / "action_types.csv") == [
-        ("click", 11, 8, 3), ("terminate", 6, 4, 2), (None, 1, 0, 1),
-    ]  # fmt: skip
+        ("click", 11, 8, 3),
+        ("terminate", 6, 4, 2),
+        (None, 1, 0, 1),
+    ]
     assert records(tmp_path / "totals.csv") == [("all", 4, 5, 6, 18, 3.0)]
 
 
@@ -130,8 +132,21 @@ def test_every_split_adds_up_to_all(dataset: Workspace, tmp_path: Path) -> None:
 def test_a_split_holds_the_trajectories_that_an_export_puts_in_it(dataset: Workspace, tmp_path: Path) -> None:
     options = ["--split", "train=0.5,test=0.5", "--holdout-app", "美团", "--seed", "7", "--review", "accepted"]
     stats(dataset, *options, "--out", str(tmp_path / "stats"))
-    exported = CliRunner().invoke(cli, ["export", "--stage", "sft", "--format", "jsonl", "--out", str(tmp_path / "x"),
-                                        "--data-dir", str(dataset.data_dir), *options])  # fmt: skip
+    exported = CliRunner().invoke(
+        cli,
+        [
+            "export",
+            "--stage",
+            "sft",
+            "--format",
+            "jsonl",
+            "--out",
+            str(tmp_path / "x"),
+            "--data-dir",
+            str(dataset.data_dir),
+            *options,
+        ],
+    )
     assert exported.exit_code == 0, exported.output
     counts = json.loads((tmp_path / "x" / "manifest.json").read_text(encoding="utf-8"))["counts"]
     for split in ("train", "test"):
@@ -148,8 +163,14 @@ def test_csv_and_png_files_per_split_with_chinese_app_names_drawn(dataset: Works
         output = stats(dataset, "--split", "train=0.5,test=0.5", "--out", str(tmp_path / "out"))
     missing = [str(w.message) for w in caught if "missing from font" in str(w.message)]
     assert not missing, missing  # 淘宝, 抖音, 美团 and 设置 found their glyphs, no empty boxes
-    names = ["per_app.csv", "trajectory_lengths.csv", "action_types.csv",
-             "per_app.png", "trajectory_lengths.png", "action_types.png"]  # fmt: skip
+    names = [
+        "per_app.csv",
+        "trajectory_lengths.csv",
+        "action_types.csv",
+        "per_app.png",
+        "trajectory_lengths.png",
+        "action_types.png",
+    ]
     for split in ("train", "test", "all"):
         assert f"  {split}/: {', '.join(names)}" in output
         assert sorted(path.name for path in (tmp_path / "out" / split).iterdir()) == sorted(names)

@@ -81,8 +81,9 @@ def trl_row(row: dict[str, Any], jsonl: Path) -> dict[str, Any]:
 
 def easyr1_row(row: dict[str, Any], jsonl: Path) -> dict[str, Any]:
     prompt, completion = conversation(row)
-    text = "\n\n".join(m["content"] if m["role"] == "system" else f"{m['role']}:\n{flat_text(m['content'])}"
-                       for m in prompt)  # fmt: skip
+    text = "\n\n".join(
+        m["content"] if m["role"] == "system" else f"{m['role']}:\n{flat_text(m['content'])}" for m in prompt
+    )
     answer = row["answer"] if completion is None else completion
     return metadata(row) | {"prompt": text, "answer": answer, "images": images(row, jsonl)}
 

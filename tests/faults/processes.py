@@ -37,9 +37,15 @@ def start(command: Sequence[str], *, file_limit: int | None = None) -> subproces
 
     limited = None if file_limit is None else functools.partial(limit_files, file_limit)
     return subprocess.Popen(
-        [sys.executable, *command], cwd=ROOT, env=environment(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, preexec_fn=limited,
-    )  # fmt: skip
+        [sys.executable, *command],
+        cwd=ROOT,
+        env=environment(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=limited,
+    )
 
 
 def annotator(data: Path, *args: str, file_limit: int | None = None) -> subprocess.CompletedProcess[str]:

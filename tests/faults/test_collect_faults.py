@@ -25,21 +25,43 @@ from tests.workspaces import NewWorkspace
 
 pytestmark = pytest.mark.slow
 
-OPEN_SETTINGS = ('<think>先打开设置</think><action>打开设置</action><tool_call>'
-                 '{"name": "mobile_use", "arguments": {"action": "open", "text": "设置"}}</tool_call>')  # fmt: skip
+OPEN_SETTINGS = (
+    "<think>先打开设置</think><action>打开设置</action><tool_call>"
+    '{"name": "mobile_use", "arguments": {"action": "open", "text": "设置"}}</tool_call>'
+)
 UIDS = ("settings-zen-on", "settings-wifi-off", "settings-bluetooth-on", "settings-dark-mode")
 LIMIT = 400 * 1024  # bytes a file of the collecting process may hold: a few runs fit in the database, not four
 
 
 def test_collect_gives_up_on_a_hung_agent_after_its_timeout(tmp_path: Path) -> None:
     phone = VirtualPhone(serial="hung-1")
-    with VirtualAdbServer([phone]) as server, ChatServer([Reply(body=chat_completion(OPEN_SETTINGS)),
-                                                          Reply(delay_s=120)]) as agent:  # fmt: skip
+    with (
+        VirtualAdbServer([phone]) as server,
+        ChatServer([Reply(body=chat_completion(OPEN_SETTINGS)), Reply(delay_s=120)]) as agent,
+    ):
         began = time.monotonic()
-        result = CliRunner().invoke(cli, [
-            "--data-dir", str(tmp_path), "collect", "--app", "设置", "--instruction", "打开蓝牙", "--agent-url",
-            agent.base_url, "--agent-model", "m", "--timeout", "1", "--retries", "1", "--port", str(server.port),
-        ])  # fmt: skip
+        result = CliRunner().invoke(
+            cli,
+            [
+                "--data-dir",
+                str(tmp_path),
+                "collect",
+                "--app",
+                "设置",
+                "--instruction",
+                "打开蓝牙",
+                "--agent-url",
+                agent.base_url,
+                "--agent-model",
+                "m",
+                "--timeout",
+                "1",
+                "--retries",
+                "1",
+                "--port",
+                str(server.port),
+            ],
+        )
         took = time.monotonic() - began
     assert result.exit_code == 1, result.output
     assert took < 30, f"{took:.0f} s: two tries of 1 s, the phone's steps and a backoff"
@@ -77,9 +99,22 @@ def test_a_disk_filling_while_two_phones_collect_ends_with_a_line_per_phone(
         for uid in UIDS:
             collection.add_instruction(workspace.database, "设置", instruction_by_uid(uid).text)
     with VirtualAdbServer(phones) as server, ScriptedEndpoint(mistakes={}) as scripted:
-        result = annotator(data, "collect", "--devices", "all", "--app", "设置", "--all-pending", "--agent-url",
-                           scripted.base_url, "--agent-model", "scripted", "--port", str(server.port),
-                           file_limit=LIMIT)  # fmt: skip
+        result = annotator(
+            data,
+            "collect",
+            "--devices",
+            "all",
+            "--app",
+            "设置",
+            "--all-pending",
+            "--agent-url",
+            scripted.base_url,
+            "--agent-model",
+            "scripted",
+            "--port",
+            str(server.port),
+            file_limit=LIMIT,
+        )
     printed = result.stdout + result.stderr
     assert result.returncode == 1 and "Traceback" not in printed and "nothing was changed" not in printed, printed
     *_, first, second = result.stdout.strip().splitlines()

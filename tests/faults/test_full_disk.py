@@ -117,8 +117,19 @@ def export(tool: str, data: Path, out: Path, file_limit: int | None) -> str:
         command, args = ["-m", "annotator"], ["--data-dir", str(data), "export", "bundle", str(out)]
     else:
         command = ["-m", "trainer_bridge"]
-        args = ["export", "--stage", "sft", "--format", "jsonl", "--image-scale", "1", "--data-dir", str(data),
-                "--out", str(out)]  # fmt: skip
+        args = [
+            "export",
+            "--stage",
+            "sft",
+            "--format",
+            "jsonl",
+            "--image-scale",
+            "1",
+            "--data-dir",
+            str(data),
+            "--out",
+            str(out),
+        ]
     if file_limit is None:
         return CliRunner().invoke(annotator_cli if tool == "bundle" else trainer_bridge_cli, args).output
     stdout, stderr = start([*command, *args], file_limit=file_limit).communicate(timeout=120)

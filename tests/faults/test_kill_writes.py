@@ -72,10 +72,16 @@ def big_hierarchy(workspace: Workspace, size: int) -> str:
     db = workspace.database
     collector = collection.Collector(CollectorKind.HUMAN)
     trajectory_id = collection.start_trajectory(db, collection.add_instruction(db, "设置", "打开蓝牙"), collector)
-    collection.record_step(db, workspace.blobs, trajectory_id, collection.Observation(
-        make_png(seed=9), {"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}},
-        hierarchy_xml=xml.encode(),
-    ))  # fmt: skip
+    collection.record_step(
+        db,
+        workspace.blobs,
+        trajectory_id,
+        collection.Observation(
+            make_png(seed=9),
+            {"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}},
+            hierarchy_xml=xml.encode(),
+        ),
+    )
     collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, Outcome.SUCCESS)
     return hashlib.sha256(xml.encode()).hexdigest()
 

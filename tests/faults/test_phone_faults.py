@@ -80,8 +80,10 @@ def test_a_phone_lost_mid_run_leaves_it_interrupted_and_resumable(
         resumed = collecting.resume_run(workspace, device, decider, lost.trajectory_id)
         decider.close()
     assert (resumed.trajectory_id, resumed.status, resumed.outcome) == (
-        lost.trajectory_id, TrajectoryStatus.COMPLETE, Outcome.SUCCESS,
-    )  # fmt: skip
+        lost.trajectory_id,
+        TrajectoryStatus.COMPLETE,
+        Outcome.SUCCESS,
+    )
     assert step_indexes(workspace, lost.trajectory_id) == list(range(resumed.steps))
     assert phone.settings["global"]["zen_mode"] == "1"
 
@@ -121,8 +123,18 @@ def test_collect_on_three_phones_one_unplugged_halfway(tmp_path: Path, new_works
                 task_for(workspace, uid)
         server.cut_next("rack-2", "screencap", 1000, skip=2)  # a few screens in, the cable is pulled
         environment = {"ANDROID_ADB_SERVER_PORT": str(server.port), "ANNOTATOR_DATA_DIR": str(tmp_path)}
-        arguments = ["collect", "--devices", "all", "--app", "设置", "--all-pending", "--agent-url",
-                     scripted.base_url, "--agent-model", "scripted"]  # fmt: skip
+        arguments = [
+            "collect",
+            "--devices",
+            "all",
+            "--app",
+            "设置",
+            "--all-pending",
+            "--agent-url",
+            scripted.base_url,
+            "--agent-model",
+            "scripted",
+        ]
         result = CliRunner().invoke(cli, arguments, env=environment, catch_exceptions=False)
     # Every run was done by the phones left, and the lost phone's run is open: exit 1, so a scheduler notices.
     assert result.exit_code == 1, result.output

@@ -51,8 +51,20 @@ def test_no_key_or_url_password_is_stored_exported_or_shown(tmp_path: Path, serv
     with ScriptedEndpoint(mistakes={}) as endpoint:
         url = endpoint.base_url.replace("http://", f"http://annotator:{PASSWORD}@")
         key = ["--api-key-env", KEY_ENV]
-        collected = annotator(data, server.port, "collect", "--app", "设置", "--instruction", "开启勿扰模式",
-                              "--agent-url", url, "--agent-model", "scripted", *key)  # fmt: skip
+        collected = annotator(
+            data,
+            server.port,
+            "collect",
+            "--app",
+            "设置",
+            "--instruction",
+            "开启勿扰模式",
+            "--agent-url",
+            url,
+            "--agent-model",
+            "scripted",
+            *key,
+        )
         assert collected.exit_code == 0, collected.output
         judged = annotator(data, server.port, "judge", "run", "--base-url", url, "--model", "scripted", *key)
         assert judged.exit_code == 0, judged.output

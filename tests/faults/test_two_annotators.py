@@ -37,8 +37,9 @@ def history(workspace: Workspace, step_id: int) -> list[tuple[str, object, int]]
     """The step's revisions in order: (who, new value, the step's version), and its version."""
     R = models.LabelRevision
     with workspace.database.session() as session:
-        rows = session.execute(select(models.Person.name, R.new_value).join(R.person).where(R.step_id == step_id)
-                               .order_by(R.id))  # fmt: skip
+        rows = session.execute(
+            select(models.Person.name, R.new_value).join(R.person).where(R.step_id == step_id).order_by(R.id)
+        )
         version = session.get_one(models.Step, step_id).label_version
         return [(name, value, version) for name, value in rows]
 
@@ -50,10 +51,22 @@ def test_two_annotators_at_once_lose_nothing(team: Workspace, tmp_path: Path) ->
     meeting.mkdir()
     url = team.database.engine.url.render_as_string(hide_password=False)
     processes = {
-        person: start(["-m", "tests.faults.annotate_at_once", str(team.data_dir), url, str(trajectory_id), person,
-                       str(EDITS), ",".join(str(steps[i]) for i in places), str(shared), str(meeting)])
+        person: start(
+            [
+                "-m",
+                "tests.faults.annotate_at_once",
+                str(team.data_dir),
+                url,
+                str(trajectory_id),
+                person,
+                str(EDITS),
+                ",".join(str(steps[i]) for i in places),
+                str(shared),
+                str(meeting),
+            ]
+        )
         for person, places in PEOPLE.items()
-    }  # fmt: skip
+    }
     reports = {}
     for person, process in processes.items():
         stdout, stderr = process.communicate(timeout=120)

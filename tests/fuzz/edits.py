@@ -24,17 +24,22 @@ def fuzzing(max_examples: int) -> settings:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats()
+    | st.text(max_size=8)
     | st.sampled_from(["", "../x", "/etc/passwd", "2024-13-45", "a" * 300, -1, 0, 2**63, "[0.5, 0.5]"]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=6,
-)  # fmt: skip
+)
 # (which path of the document, counted when the edit is made; replace, remove or repeat; the new value)
 Edit = tuple[int, str, Any]
 edits = st.lists(
     st.tuples(st.integers(0, 10**6), st.sampled_from(["replace", "remove", "repeat"]), json_values),
-    min_size=1, max_size=3,
-)  # fmt: skip
+    min_size=1,
+    max_size=3,
+)
 
 
 def paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:

@@ -79,8 +79,10 @@ def test_an_edited_manifest_imports_or_is_refused_cleanly(
 
 
 @FUZZ
-@given(damage=st.lists(st.tuples(st.integers(0, 10**9), st.integers(0, 255)), min_size=1, max_size=4),
-       cut=st.integers(0, 10**9) | st.none())  # fmt: skip
+@given(
+    damage=st.lists(st.tuples(st.integers(0, 10**9), st.integers(0, 255)), min_size=1, max_size=4),
+    cut=st.integers(0, 10**9) | st.none(),
+)
 def test_a_damaged_zip_imports_or_is_refused_cleanly(
     made: dict[str, Path], fresh: Copies, damage: list[tuple[int, int]], cut: int | None
 ) -> None:

@@ -86,9 +86,13 @@ FEATURE_VALUES = (
     compress=st.booleans(),
 )
 def test_a_damaged_androidcontrol_file_imports_or_is_reported(
-    made: dict[str, Any], fresh: Copies, replaced: dict[str, list[Any]], damage: list[tuple[int, int]],
-    cut: int | None, compress: bool,
-) -> None:  # fmt: skip
+    made: dict[str, Any],
+    fresh: Copies,
+    replaced: dict[str, list[Any]],
+    damage: list[tuple[int, int]],
+    cut: int | None,
+    compress: bool,
+) -> None:
     records = tfrecord_bytes([made["androidcontrol"] | replaced])
     data = bytearray(gzip.compress(records) if compress else records)
     for where, byte in damage:

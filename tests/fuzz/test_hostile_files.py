@@ -87,8 +87,9 @@ def test_a_zip_slip_is_refused(workspace: Workspace, good_bundle: Path, tmp_path
 
 
 def test_a_zip_bomb_is_refused_from_its_directory(workspace: Workspace, good_bundle: Path, tmp_path: Path) -> None:
-    bomb = zipped(good_bundle, tmp_path / "bomb.zip", extra={"blobs/zeros": bytes(20 * 2**20)},
-                  method=zipfile.ZIP_DEFLATED)  # fmt: skip
+    bomb = zipped(
+        good_bundle, tmp_path / "bomb.zip", extra={"blobs/zeros": bytes(20 * 2**20)}, method=zipfile.ZIP_DEFLATED
+    )
     assert refused(workspace, bomb, "refused as a zip bomb").startswith("'blobs/zeros' in the zip unpacks")
 
 

@@ -75,9 +75,24 @@ def test_the_response_parser_never_raises(pieces: list[str]) -> None:
 
 ATTRIBUTE = st.sampled_from(["bounds", "text", "clickable", "focused", "class", "visible-to-user", "hint", "x:y"])
 VALUE = st.sampled_from(
-    ["[0,0][100,200]", "[-5,3][2,1]", "[0,0][99999999999999999999,1]", "true", "EditText", "", "&amp;", "&#8;",
-     "&#x1F600;", "&#99999999;", "&bogus;", "<", '"', "\x00", "\ud800"]
-)  # fmt: skip
+    [
+        "[0,0][100,200]",
+        "[-5,3][2,1]",
+        "[0,0][99999999999999999999,1]",
+        "true",
+        "EditText",
+        "",
+        "&amp;",
+        "&#8;",
+        "&#x1F600;",
+        "&#99999999;",
+        "&bogus;",
+        "<",
+        '"',
+        "\x00",
+        "\ud800",
+    ]
+)
 
 
 @st.composite
@@ -85,13 +100,18 @@ def dumps(draw: st.DrawFn) -> str:
     """uiautomator-like XML: nested nodes with attributes of any value, pieces of markup and text dropped in."""
 
     def node(depth: int) -> str:
-        attributes = " ".join(f'{draw(ATTRIBUTE)}="{draw(VALUE | st.text(max_size=6))}"' for _ in range(draw(
-            st.integers(0, 4))))  # fmt: skip
+        attributes = " ".join(
+            f'{draw(ATTRIBUTE)}="{draw(VALUE | st.text(max_size=6))}"' for _ in range(draw(st.integers(0, 4)))
+        )
         children = "".join(node(depth + 1) for _ in range(draw(st.integers(0, 2 if depth < 3 else 0))))
         return f"<node {attributes}>{children}</node>" if children else f"<node {attributes}/>"
 
-    parts = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>", "<hierarchy rotation='0'>",
-             *(node(0) for _ in range(draw(st.integers(0, 3)))), "</hierarchy>"]  # fmt: skip
+    parts = [
+        "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>",
+        "<hierarchy rotation='0'>",
+        *(node(0) for _ in range(draw(st.integers(0, 3)))),
+        "</hierarchy>",
+    ]
     for _ in range(draw(st.integers(0, 2))):
         parts.insert(draw(st.integers(0, len(parts))), draw(st.text(max_size=8) | st.sampled_from(["<", "&", "]]>"])))
     return "".join(parts)
@@ -114,8 +134,9 @@ def test_the_hierarchy_parser_raises_only_value_errors(xml: str, x: float, y: fl
     hierarchy_box(xml.encode("utf-8", "surrogatepass"), click)
 
 
-CELL = st.sampled_from(["item", "judge", "alice", "Bob", "3", "3.0", "-0", "4.5", "5", "1e0", "", " ", '"', "a,b",
-                        "\ufeff", "\r", "\n"]) | st.text(max_size=4)  # fmt: skip
+CELL = st.sampled_from(
+    ["item", "judge", "alice", "Bob", "3", "3.0", "-0", "4.5", "5", "1e0", "", " ", '"', "a,b", "\ufeff", "\r", "\n"]
+) | st.text(max_size=4)
 
 
 @FUZZ

@@ -81,9 +81,14 @@ def aitz_step(step_id: int, action_type: int, touch: Any = (-1.0, -1.0), lift: A
 
 
 def write_aitz(
-    split: Path, episode_id: str, steps: list[dict], *, subset: str = "general", instruction: str = "open Clock",
+    split: Path,
+    episode_id: str,
+    steps: list[dict],
+    *,
+    subset: str = "general",
+    instruction: str = "open Clock",
     screenshots: bool = True,
-) -> Path:  # fmt: skip
+) -> Path:
     name = f"{subset.upper()}-{episode_id}"
     folder = split / subset / name
     folder.mkdir(parents=True, exist_ok=True)
@@ -137,14 +142,24 @@ def odyssey_episode(episode_id: str, steps: list[dict], **task: Any) -> dict:
         step["screenshot"] = step["screenshot"].replace("EP", episode_id)
     return {
         "episode_id": episode_id,
-        "device_info": {"product": "sdk_gphone64", "release_version": "14", "h": 2400, "w": 1080,
-                        "device_name": "Pixel 7 Pro"},
-        "task_info": {"category": "Multi_Apps", "app": ["Chrome", "Tasks"], "meta_task": "Search {} and note it.",
-                      "task": "Search the weather and note it.",
-                      "instruction": "Use Chrome to search the weather, then note it in Tasks.", **task},
+        "device_info": {
+            "product": "sdk_gphone64",
+            "release_version": "14",
+            "h": 2400,
+            "w": 1080,
+            "device_name": "Pixel 7 Pro",
+        },
+        "task_info": {
+            "category": "Multi_Apps",
+            "app": ["Chrome", "Tasks"],
+            "meta_task": "Search {} and note it.",
+            "task": "Search the weather and note it.",
+            "instruction": "Use Chrome to search the weather, then note it in Tasks.",
+            **task,
+        },
         "step_length": len(steps),
         "steps": steps,
-    }  # fmt: skip
+    }
 
 
 def write_odyssey(data: Path, episodes: list[dict], *, screenshots: Path | None = None) -> Path:
@@ -177,9 +192,14 @@ def odyssey_good_steps() -> list[dict]:
 
 
 def ac_episode(
-    episode_id: int, actions: list[dict], *, goal: str = "Set an alarm for 7 am", recorded: tuple[int, int] = SIZE,
-    size: tuple[int, int] = SIZE, instructions: list[str] | None = None,
-) -> dict[str, list]:  # fmt: skip
+    episode_id: int,
+    actions: list[dict],
+    *,
+    goal: str = "Set an alarm for 7 am",
+    recorded: tuple[int, int] = SIZE,
+    size: tuple[int, int] = SIZE,
+    instructions: list[str] | None = None,
+) -> dict[str, list]:
     """The features of one episode; `recorded` is the screen size the dataset states, `size` the PNGs' size."""
     count = len(actions) + 1
     return {

@@ -117,9 +117,17 @@ def _truncate_screenshot(file: Path) -> None:
         (_lose_screenshot, 3, "not found"),
         (_truncate_screenshot, 5, "is not a readable image"),
     ],
-    ids=["bad-json", "missing-field", "unknown-action", "out-of-range", "bad-point", "empty-text",
-         "missing-screenshot", "truncated-screenshot"],
-)  # fmt: skip
+    ids=[
+        "bad-json",
+        "missing-field",
+        "unknown-action",
+        "out-of-range",
+        "bad-point",
+        "empty-text",
+        "missing-screenshot",
+        "truncated-screenshot",
+    ],
+)
 def test_a_bad_episode_is_reported_by_file_and_step_and_leaves_nothing_behind(
     workspace: Workspace,
     tmp_path: Path,

@@ -113,19 +113,30 @@ def test_a_file_that_is_not_a_tfrecord_says_so(workspace: Workspace, tmp_path: P
 @pytest.mark.parametrize(
     ("change", "words"),
     [
-        (lambda e: e["actions"].__setitem__(1, b'{"action_type": "double_tap", "x": 1, "y": 1}'),
-         "episode 13 (record 0), step 1: action_type: \"double_tap\" is not an AndroidControl action"),
-        (lambda e: e["actions"].__setitem__(1, b'{"action_type": "click", "x": 900, "y": 10}'),
-         "step 1: x, y: (900, 10) is outside the recorded 540x1200 screen"),
+        (
+            lambda e: e["actions"].__setitem__(1, b'{"action_type": "double_tap", "x": 1, "y": 1}'),
+            'episode 13 (record 0), step 1: action_type: "double_tap" is not an AndroidControl action',
+        ),
+        (
+            lambda e: e["actions"].__setitem__(1, b'{"action_type": "click", "x": 900, "y": 10}'),
+            "step 1: x, y: (900, 10) is outside the recorded 540x1200 screen",
+        ),
         (lambda e: e["actions"].__setitem__(2, b"{not json"), "episode 13 (record 0): actions[2]: not valid JSON"),
         (lambda e: e["screenshots"].pop(), "8 screenshots for 8 actions"),
         (lambda e: e["step_instructions"].pop(), "7 step_instructions for 8 actions"),
         (lambda e: e["screenshots"].__setitem__(3, e["screenshots"][3][:-30]), "step 3: the screenshot is not"),
         (lambda e: e.pop("goal"), "goal: expected one text value"),
     ],
-    ids=["unknown-action", "out-of-range", "bad-json", "missing-screenshot", "missing-instruction",
-         "truncated-png", "no-goal"],
-)  # fmt: skip
+    ids=[
+        "unknown-action",
+        "out-of-range",
+        "bad-json",
+        "missing-screenshot",
+        "missing-instruction",
+        "truncated-png",
+        "no-goal",
+    ],
+)
 def test_a_bad_episode_is_reported_and_leaves_nothing_behind(
     workspace: Workspace,
     tmp_path: Path,

@@ -164,8 +164,11 @@ def test_a_refused_key_ends_the_run_at_once(three: tuple[Workspace, list[int]]) 
 
 def test_a_resumed_run_asks_only_about_what_has_no_usable_score(three: tuple[Workspace, list[int]]) -> None:
     workspace, ids = three
-    first = {"打开淘宝，搜索耳机": judged('{"reward": 4, "reason": "好"}'), "打开抖音，关注作者": judged("不知道"),
-             "打开蓝牙": judged('{"reward": 1, "reason": "差"}')}  # fmt: skip
+    first = {
+        "打开淘宝，搜索耳机": judged('{"reward": 4, "reason": "好"}'),
+        "打开抖音，关注作者": judged("不知道"),
+        "打开蓝牙": judged('{"reward": 1, "reason": "差"}'),
+    }
     with ChatServer([], respond=replying(first)) as server:
         JudgeRunner(workspace, settings(), endpoint(server)).run(ids)
     second = dict(first) | {"打开抖音，关注作者": judged('{"reward": 2, "reason": "一般"}')}

@@ -18,14 +18,35 @@ SCRIPT = "trainer_bridge.train.sft"
 
 def dry_run(exports: dict[str, Path], tmp_path: Path, *options: str, recipe: str = "mobile-r1-stage1") -> list[str]:
     out = tmp_path / "run"
-    arguments = [recipe, "--data", str(exports["sft"]), "--model", "Qwen/Qwen2.5-VL-3B-Instruct", "--output",
-                 str(out), "--data-dir", str(tmp_path / "ws"), "--dry-run", *options]  # fmt: skip
+    arguments = [
+        recipe,
+        "--data",
+        str(exports["sft"]),
+        "--model",
+        "Qwen/Qwen2.5-VL-3B-Instruct",
+        "--output",
+        str(out),
+        "--data-dir",
+        str(tmp_path / "ws"),
+        "--dry-run",
+        *options,
+    ]
     result = CliRunner().invoke(train_command, arguments)
     assert result.exit_code == 0, result.output
     assert not (tmp_path / "ws").exists() and not out.exists()  # a dry run starts, records and writes nothing
     argv = result.stdout.split()
-    tail = ["-m", SCRIPT, "--config", str(out / "recipe.yaml"), "--data", str(exports["sft"]), "--output_dir",
-            str(out), "--model", "Qwen/Qwen2.5-VL-3B-Instruct"]  # fmt: skip
+    tail = [
+        "-m",
+        SCRIPT,
+        "--config",
+        str(out / "recipe.yaml"),
+        "--data",
+        str(exports["sft"]),
+        "--output_dir",
+        str(out),
+        "--model",
+        "Qwen/Qwen2.5-VL-3B-Instruct",
+    ]
     assert argv[:2] == ["accelerate", "launch"] and argv[-len(tail) :] == tail
     return argv[2 : -len(tail)]
 
@@ -43,8 +64,19 @@ def test_eight_gpus_with_zero3(exports: dict[str, Path], tmp_path: Path) -> None
 
 def test_two_nodes_of_eight_gpus(exports: dict[str, Path], tmp_path: Path) -> None:
     flags = dry_run(exports, tmp_path, "--gpus", "8", "--nodes", "2", "--node-rank", "1", "--main-host", "10.0.0.1")
-    assert flags == ["--multi_gpu", "--num_machines", "2", "--num_processes", "16", "--machine_rank", "1",
-                     "--main_process_ip", "10.0.0.1", "--main_process_port", "29500"]  # fmt: skip
+    assert flags == [
+        "--multi_gpu",
+        "--num_machines",
+        "2",
+        "--num_processes",
+        "16",
+        "--machine_rank",
+        "1",
+        "--main_process_ip",
+        "10.0.0.1",
+        "--main_process_port",
+        "29500",
+    ]
 
 
 def test_a_cpu_recipe_launches_on_the_cpu(exports: dict[str, Path], tmp_path: Path) -> None:
@@ -62,8 +94,11 @@ def test_task_level_grpo_stores_its_rollouts_in_the_workspace_that_records_the_r
 
 def test_set_values_are_typed_as_yaml() -> None:
     assert parse_sets(("learning_rate=1e-5", "max_steps=3", "report_to=[none]", "use_lora=false")) == {
-        "learning_rate": 1e-5, "max_steps": 3, "report_to": ["none"], "use_lora": False,
-    }  # fmt: skip
+        "learning_rate": 1e-5,
+        "max_steps": 3,
+        "report_to": ["none"],
+        "use_lora": False,
+    }
 
 
 @pytest.mark.parametrize(
@@ -87,8 +122,9 @@ def test_bad_inputs_are_one_line(
     exports: dict[str, Path], tmp_path: Path, recipe: str, stage: str | None, options: tuple[str, ...], says: str
 ) -> None:
     data = exports[stage] if stage else tmp_path / "missing"
-    result = CliRunner().invoke(train_command, [recipe, "--data", str(data), "--data-dir", str(tmp_path / "ws"),
-                                                *options])  # fmt: skip
+    result = CliRunner().invoke(
+        train_command, [recipe, "--data", str(data), "--data-dir", str(tmp_path / "ws"), *options]
+    )
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0 and says in result.output, result.output
     assert not (tmp_path / "ws").exists()  # refused before the workspace is opened
@@ -109,8 +145,15 @@ def test_a_papers_recipe_on_an_export_in_another_prompt_variant_is_refused_in_on
 
 def test_a_papers_recipe_on_its_own_variants_export_is_launched(exports: dict[str, Path], tmp_path: Path) -> None:
     endpoint = ["--set", "subgoal_base_url=http://127.0.0.1:9/v1", "--set", "subgoal_model=m"]
-    arguments = ["infigui-r1", "--data", str(exports["grpo-action infigui-r1"]), "--data-dir", str(tmp_path / "ws"),
-                 *endpoint, "--dry-run"]  # fmt: skip
+    arguments = [
+        "infigui-r1",
+        "--data",
+        str(exports["grpo-action infigui-r1"]),
+        "--data-dir",
+        str(tmp_path / "ws"),
+        *endpoint,
+        "--dry-run",
+    ]
     result = CliRunner().invoke(train_command, arguments)
     assert result.exit_code == 0, result.output
 
@@ -119,8 +162,16 @@ def test_stage_3_without_a_judge_is_refused_and_scores_by_the_phones_check_when_
     exports: dict[str, Path], tmp_path: Path
 ) -> None:
     """Mobile-R1 4.2.3 scores every rollout with the judge: the stage-3 recipe needs one, or says it will not."""
-    arguments = ["mobile-r1-stage3", "--data", str(exports["grpo-task"]), "--data-dir", str(tmp_path / "ws"),
-                 "--model", "Qwen/Qwen2.5-VL-3B-Instruct", "--dry-run"]  # fmt: skip
+    arguments = [
+        "mobile-r1-stage3",
+        "--data",
+        str(exports["grpo-task"]),
+        "--data-dir",
+        str(tmp_path / "ws"),
+        "--model",
+        "Qwen/Qwen2.5-VL-3B-Instruct",
+        "--dry-run",
+    ]
     refused = CliRunner().invoke(train_command, arguments)
     assert refused.exit_code == 2 and "outcome_by judge (Mobile-R1 4.2.3)" in refused.output
     checked = CliRunner().invoke(train_command, [*arguments, "--set", "outcome_by=check"])

@@ -48,8 +48,7 @@ def test_show_prints_each_setting_with_its_value_and_source() -> None:
 def dry_run(recipe: str, data: Path, tmp_path: Path, *options: str) -> tuple[str, dict]:
     import yaml
 
-    arguments = [recipe, "--data", str(data), "--data-dir", str(tmp_path / "ws"), "--model", "m", "--dry-run",
-                 *options]  # fmt: skip
+    arguments = [recipe, "--data", str(data), "--data-dir", str(tmp_path / "ws"), "--model", "m", "--dry-run", *options]
     result = CliRunner().invoke(train_command, arguments)
     assert result.exit_code == 0, result.output
     config = "\n".join(line[4:] for line in result.stderr.splitlines() if line.startswith("#   "))

@@ -53,8 +53,21 @@ def wait_for_training(workspace: Workspace, run_id: int) -> None:
 @pytest.mark.train
 def test_a_cpu_run_is_followed_into_the_database(exports: dict[str, Path], tmp_path: Path) -> None:
     out, data_dir = tmp_path / "run", tmp_path / "ws"
-    arguments = ["tiny-sft", "--data", str(exports["sft"]), "--output", str(out), "--data-dir", str(data_dir),
-                 "--set", "max_steps=2", "--set", "save_steps=2", "--set", "report_to=[none]"]  # fmt: skip
+    arguments = [
+        "tiny-sft",
+        "--data",
+        str(exports["sft"]),
+        "--output",
+        str(out),
+        "--data-dir",
+        str(data_dir),
+        "--set",
+        "max_steps=2",
+        "--set",
+        "save_steps=2",
+        "--set",
+        "report_to=[none]",
+    ]
     result = CliRunner().invoke(train_command, arguments)
     assert result.exit_code == 0, result.output
     assert "step 2/2  loss" in result.output and "Training run 1: complete" in result.output
@@ -64,8 +77,14 @@ def test_a_cpu_run_is_followed_into_the_database(exports: dict[str, Path], tmp_p
     assert run.status == "complete" and run.exit_code == 0 and run.last_step == 2 and run.last_loss is not None
     assert events[0].event == "start" and events[-1].event == "end"
     assert [e.step for e in events if e.event == "checkpoint"] == [2] and (out / "checkpoint-2").is_dir()
-    assert run.command[-6:] == ["--config", str(out / "recipe.yaml"), "--data", str(exports["sft"]),
-                                "--output_dir", str(out)]  # fmt: skip
+    assert run.command[-6:] == [
+        "--config",
+        str(out / "recipe.yaml"),
+        "--data",
+        str(exports["sft"]),
+        "--output_dir",
+        str(out),
+    ]
     assert "--cpu" in run.command and run.config["max_steps"] == 2 and len(run.manifest_sha256 or "") == 64
     shown = CliRunner().invoke(runs_command, ["show", "1", "--json", "--data-dir", str(data_dir)])
     assert json.loads(shown.output)["status"] == "complete"
@@ -103,8 +122,18 @@ def test_a_killed_run_is_failed_with_its_log_tail(exports: dict[str, Path], tmp_
 def test_a_run_whose_follower_and_process_are_gone_is_reaped_as_failed(tmp_path: Path) -> None:
     gone = psutil.Popen(["true"])
     gone.wait()
-    new = NewRun(recipe="tiny-sft", script="sft", stage="sft", config={}, data_dir="d", manifest_sha256=None,
-                 model=None, output_dir=str(tmp_path), command=["accelerate"], launch={})  # fmt: skip
+    new = NewRun(
+        recipe="tiny-sft",
+        script="sft",
+        stage="sft",
+        config={},
+        data_dir="d",
+        manifest_sha256=None,
+        model=None,
+        output_dir=str(tmp_path),
+        command=["accelerate"],
+        launch={},
+    )
     with Workspace.open(tmp_path / "ws") as workspace:
         live = training_runs.start_run(workspace.database, new, os.getpid(), psutil.Process().create_time())
         dead = training_runs.start_run(workspace.database, new, gone.pid, gone.create_time())
@@ -117,8 +146,18 @@ def test_a_run_whose_follower_and_process_are_gone_is_reaped_as_failed(tmp_path:
 
 
 def test_events_are_copied_once(tmp_path: Path) -> None:
-    new = NewRun(recipe="tiny-sft", script="sft", stage="sft", config={}, data_dir="d", manifest_sha256=None,
-                 model=None, output_dir=str(tmp_path), command=["accelerate"], launch={})  # fmt: skip
+    new = NewRun(
+        recipe="tiny-sft",
+        script="sft",
+        stage="sft",
+        config={},
+        data_dir="d",
+        manifest_sha256=None,
+        model=None,
+        output_dir=str(tmp_path),
+        command=["accelerate"],
+        launch={},
+    )
     (tmp_path / "events.jsonl").write_text(
         '{"event": "start", "time": "2026-01-01T00:00:00+00:00", "max_steps": 4}\n'
         '{"event": "log", "time": "2026-01-01T00:00:01+00:00", "step": 1, "loss": 2.5}\n{"event": "lo',

@@ -68,8 +68,11 @@ def test_tiles_cover_the_screen_and_neighbours_overlap(layout: TileLayout, scree
 
 def test_the_default_is_the_papers_four_tiles_of_sixty_percent() -> None:
     assert TileLayout().tiles(PHONE) == [
-        Box(0, 0, 648, 1440), Box(432, 0, 1080, 1440), Box(0, 960, 648, 2400), Box(432, 960, 1080, 2400),
-    ]  # fmt: skip
+        Box(0, 0, 648, 1440),
+        Box(432, 0, 1080, 1440),
+        Box(0, 960, 648, 2400),
+        Box(432, 960, 1080, 2400),
+    ]
 
 
 def test_a_layout_that_leaves_a_gap_or_too_little_overlap_is_refused() -> None:

@@ -30,23 +30,37 @@ def shop_step() -> StepToDraft:
     phone = VirtualPhone()
     before = phone.screencap_png()
     apply_action(phone, act.action_from_tool_call(OPEN_SHOP))
-    return StepToDraft("在优选商城搜索“蓝牙耳机”，打开“无线蓝牙耳机 降噪长续航”的商品详情",
-                       [HistoryStep("打开商城", "打开优选商城", OPEN_SHOP)], [before, phone.screencap_png()], SCREEN,
-                       'TextView "搜索" id=search_box clickable centre (546, 271)', SEARCH_BOX)  # fmt: skip
+    return StepToDraft(
+        "在优选商城搜索“蓝牙耳机”，打开“无线蓝牙耳机 降噪长续航”的商品详情",
+        [HistoryStep("打开商城", "打开优选商城", OPEN_SHOP)],
+        [before, phone.screencap_png()],
+        SCREEN,
+        'TextView "搜索" id=search_box clickable centre (546, 271)',
+        SEARCH_BOX,
+    )
 
 
 @pytest.mark.parametrize(
     ("reply", "tool_call"),
     [
-        ('<think>想</think><action>点</action><tool_call>{"name": "mobile_use", "arguments": {"action": "click", '
-         '"coordinate": [546, 271]}}</tool_call>', SEARCH_BOX),
+        (
+            '<think>想</think><action>点</action><tool_call>{"name": "mobile_use", "arguments": {"action": "click", '
+            '"coordinate": [546, 271]}}</tool_call>',
+            SEARCH_BOX,
+        ),
         # cut off before </tool_call>, a ``` fence, text after the tags: read all the same
-        ('<think>想</think><action>点</action><tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", '
-         '"coordinate": [546, 271]}}', SEARCH_BOX),
-        ('<think>想</think><action>点</action><tool_call>```json\n{"name": "mobile_use", "arguments": {"action": '
-         '"type", "text": "蓝牙耳机"}}\n```</tool_call>好的', act.Type(text="蓝牙耳机").to_tool_call()),
+        (
+            '<think>想</think><action>点</action><tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", '
+            '"coordinate": [546, 271]}}',
+            SEARCH_BOX,
+        ),
+        (
+            '<think>想</think><action>点</action><tool_call>```json\n{"name": "mobile_use", "arguments": {"action": '
+            '"type", "text": "蓝牙耳机"}}\n```</tool_call>好的',
+            act.Type(text="蓝牙耳机").to_tool_call(),
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_reply_is_read_leniently_and_its_points_come_back_in_device_pixels(reply: str, tool_call: dict) -> None:
     read = read_draft_reply(reply, SCREEN)
     assert (read.think, read.action_text, read.tool_call, read.problem) == ("想", "点", tool_call, None)
@@ -56,12 +70,17 @@ def test_a_reply_is_read_leniently_and_its_points_come_back_in_device_pixels(rep
     ("reply", "problem"),
     [
         ("胡言乱语", "no tool call could be read: missing <think>...</think>"),
-        ('<think>想</think><tool_call>{"name": "mobile_use", "arguments": {"action": "click"}}</tool_call>',
-         "the tool call is not a valid action: arguments.coordinate: missing; click takes coordinate"),
-        ('<think>想</think><tool_call>{"name": "mobile_use", "arguments": {"action": "click", "coordinate": '
-         "[1500, 10]}}</tool_call>", "arguments.coordinate: (1500, 10) is outside the 1092x2408 image the model saw"),
+        (
+            '<think>想</think><tool_call>{"name": "mobile_use", "arguments": {"action": "click"}}</tool_call>',
+            "the tool call is not a valid action: arguments.coordinate: missing; click takes coordinate",
+        ),
+        (
+            '<think>想</think><tool_call>{"name": "mobile_use", "arguments": {"action": "click", "coordinate": '
+            "[1500, 10]}}</tool_call>",
+            "arguments.coordinate: (1500, 10) is outside the 1092x2408 image the model saw",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_reply_without_a_usable_tool_call_says_why(reply: str, problem: str) -> None:
     read = read_draft_reply(reply, SCREEN)
     assert read.tool_call is None and read.problem.startswith(problem)
@@ -85,9 +104,16 @@ def test_a_prompt_is_named_by_its_variant_and_identified_by_its_texts() -> None:
 
 
 def test_a_draft_is_asked_with_the_key_given_and_matched_against_what_was_executed(shop_step) -> None:
-    replies = [Reply(body=chat_completion('<think>点搜索框</think><action>点击搜索</action><tool_call>{"name": '
-                                          '"mobile_use", "arguments": {"action": "click", "coordinate": [600, 300]}}'
-                                          "</tool_call>", model="teacher"))]  # fmt: skip
+    replies = [
+        Reply(
+            body=chat_completion(
+                '<think>点搜索框</think><action>点击搜索</action><tool_call>{"name": '
+                '"mobile_use", "arguments": {"action": "click", "coordinate": [600, 300]}}'
+                "</tool_call>",
+                model="teacher",
+            )
+        )
+    ]
     with ChatServer(replies) as server, LLMClient(LLMConfig(server.base_url, "teacher"), api_key="sk-given") as client:
         draft = ask_for_draft(client, replace(shop_step, target=Box(30, 210, 1050, 330)))  # the search box
         far = ask_for_draft(client, shop_step)  # no box known: 53 px right of the executed tap is too far
@@ -101,8 +127,9 @@ def test_a_draft_is_asked_with_the_key_given_and_matched_against_what_was_execut
 
 def test_the_scripted_agent_answers_a_draft_request_with_the_plans_move_even_when_it_slips(shop_step) -> None:
     slipping = ScriptedAgent(mistakes={"redundant": 1.0})  # as an agent it always waits for nothing
-    as_agent = slipping.reply(build_agent_messages(shop_step.instruction, shop_step.history, shop_step.screenshots,
-                                                   SCREEN).messages)  # fmt: skip
+    as_agent = slipping.reply(
+        build_agent_messages(shop_step.instruction, shop_step.history, shop_step.screenshots, SCREEN).messages
+    )
     assert '"action": "wait"' in as_agent
     read = read_draft_reply(slipping.reply(draft_request(shop_step).messages), SCREEN)
     assert read.tool_call == SEARCH_BOX and read.action_text == "点击“搜索”"

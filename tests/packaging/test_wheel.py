@@ -21,8 +21,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
-        check=True, capture_output=True, timeout=300,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     (built,) = out.glob("mobile_annotator-*.whl")
     return built
 
@@ -40,8 +42,10 @@ def test_installed_wheel_runs_from_outside_the_checkout(wheel: Path, tmp_path: P
     target = tmp_path / "site"
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
-        check=True, capture_output=True, timeout=300,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     environment = {**os.environ, "PYTHONPATH": str(target), "ANNOTATOR_DATA_DIR": str(tmp_path / "data")}
     code = (
         "import annotator, json; from annotator.domain.prompts import agent_system_prompt; "
@@ -59,6 +63,11 @@ def test_installed_wheel_runs_from_outside_the_checkout(wheel: Path, tmp_path: P
     assert module_file.startswith(str(target)) and prompt_tail == "打开淘宝"
     upgraded = subprocess.run(
         [sys.executable, "-m", "annotator", "db", "upgrade"],
-        cwd=tmp_path, env=environment, capture_output=True, text=True, check=True, timeout=120,
-    )  # fmt: skip
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     assert f"Upgraded the schema from empty to {head_revision()}" in upgraded.stdout

@@ -111,17 +111,33 @@ def answer(step, right: bool, *, sample: int = 0, reply: str | None = None, type
     call = step.label.tool_call if right else WRONG_TAP
     reply = reply or f"<think>想</think><action>做</action><tool_call>{json.dumps(call)}</tool_call>"
     return PredictionRecord(
-        step.id, "task", sample, reply, call, None, format_ok=True, type_match=right or type_right,
-        exact_match=right, grounded=right, step_success=right, latency_ms=120.0, usage={"total_tokens": 900},
-    )  # fmt: skip
+        step.id,
+        "task",
+        sample,
+        reply,
+        call,
+        None,
+        format_ok=True,
+        type_match=right or type_right,
+        exact_match=right,
+        grounded=right,
+        step_success=right,
+        latency_ms=120.0,
+        usage={"total_tokens": 900},
+    )
 
 
 def store(workspace: Workspace, name: str, records, *, seen=None, kind="offline", model="qwen2.5-vl-3b") -> int:
     db = workspace.database
     evaluation_id, _ = evaluations.start_or_resume(
-        db, kind=kind, name=name, fingerprint=name, policy={"kind": "endpoint", "model": model,
-        "base_url": "http://127.0.0.1:8000/v1"}, settings={"coords": "qwen25", "temperature": 0.0}, selection=None,
-    )  # fmt: skip
+        db,
+        kind=kind,
+        name=name,
+        fingerprint=name,
+        policy={"kind": "endpoint", "model": model, "base_url": "http://127.0.0.1:8000/v1"},
+        settings={"coords": "qwen25", "temperature": 0.0},
+        selection=None,
+    )
     for record in records:
         evaluations.save_prediction(db, evaluation_id, record)
     summary = evaluation_summary(db, evaluation_id, seen, ("task",)) if records else None
@@ -262,8 +278,12 @@ def test_write_report_writes_both_files_atomically_with_chinese_kept(workspace, 
 
 def test_split_and_pass_at_k_tables_when_present(workspace, steps) -> None:
     shop, video = steps[SHOP], steps[VIDEO]
-    records = [answer(shop[0], True), answer(shop[0], True, sample=1), answer(video[0], False),
-               answer(video[0], True, sample=1)]  # fmt: skip
+    records = [
+        answer(shop[0], True),
+        answer(shop[0], True, sample=1),
+        answer(video[0], False),
+        answer(video[0], True, sample=1),
+    ]
     info, predictions, rollouts = parts(workspace, store(workspace, "k", records, seen=[SHOP]))
     parsed = tables_of(evaluation_html(info, predictions, rollouts))
 
@@ -318,7 +338,9 @@ def test_compare_reports_differences_and_changed_steps(workspace, steps) -> None
     assert figures["Argument errors (right type, wrong argument)"] == ["1", "1", "+0"]
     assert rows_by_first_cell(tables["Changed steps per app"]) == {SHOP: ["0", "1", "-1"], VIDEO: ["2", "0", "+2"]}
     assert [row[1:3] for row in tables["Fixed: wrong in the first, right in the second (2)"][1:]] == [
-        ["2", VIDEO], ["3", VIDEO]]  # fmt: skip
+        ["2", VIDEO],
+        ["3", VIDEO],
+    ]
     assert [row[1:3] for row in tables["Broken: right in the first, wrong in the second (1)"][1:]] == [["1", SHOP]]
 
 

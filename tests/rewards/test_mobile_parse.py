@@ -12,11 +12,29 @@ from trainer_bridge.rewards.mobile_parse import _fast, _slow, mobile_reply
 
 CALL = '{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [1, 2]}}'
 FRAGMENTS = [
-    "<think>", "</think>", "<action>", "</action>", "<tool_call>", "</tool_call>", " ", "\n", "\u00a0", "text",
-    "想", CALL, CALL.replace('"click"', '"tap"'), '{"name": "mobile_use", "name": "mobile_use", "arguments": {}}',
-    '{"name": "mobile_use", "arguments": {"action": "wait", "time": 1, "time": 2}}', "```json\n", "```", "{",
-    "'name'", '{"name": "mobile_use", "arguments": {"action": "wait", "time": 1}} extra', "[", "]",
-]  # fmt: skip
+    "<think>",
+    "</think>",
+    "<action>",
+    "</action>",
+    "<tool_call>",
+    "</tool_call>",
+    " ",
+    "\n",
+    "\u00a0",
+    "text",
+    "想",
+    CALL,
+    CALL.replace('"click"', '"tap"'),
+    '{"name": "mobile_use", "name": "mobile_use", "arguments": {}}',
+    '{"name": "mobile_use", "arguments": {"action": "wait", "time": 1, "time": 2}}',
+    "```json\n",
+    "```",
+    "{",
+    "'name'",
+    '{"name": "mobile_use", "arguments": {"action": "wait", "time": 1}} extra',
+    "[",
+    "]",
+]
 # Repeated keys the colon count must not miss: beside a colon in text, in another "arguments", nested, spaced.
 REPEATS = [
     '{"name": "mobile_use", "arguments": {"action": "type", "text": "10:30", "text": "x"}}',

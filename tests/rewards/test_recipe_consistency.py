@@ -29,8 +29,13 @@ pytestmark = pytest.mark.slow
 
 CHECKS_PAY = 1.0  # every rule that checks a right/wrong fact pays 1 for right
 RIGHT_AT_LEAST = {"continuous_grounding_reward": 1.0, "simple_thinking_reward": 0.0}  # strictly more than this
-ACTION_RECIPES = sorted({load_recipe(name).get("reward_recipe") or "mobile-r1" for name in recipe_names()
-                         if load_recipe(name)["script"] in ("grpo_action", "rloo_action")})  # fmt: skip
+ACTION_RECIPES = sorted(
+    {
+        load_recipe(name).get("reward_recipe") or "mobile-r1"
+        for name in recipe_names()
+        if load_recipe(name)["script"] in ("grpo_action", "rloo_action")
+    }
+)
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +47,17 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     with Workspace.open(root / "demo", demo_db_url(root / "demo")) as workspace:
         for variant in PromptVariant:
             made[str(variant)] = root / variant
-            export(workspace, ExportOptions("grpo-action", "jsonl", made[str(variant)], default_export_space(),
-                                            history_images=1, prompt_variant=variant))  # fmt: skip
+            export(
+                workspace,
+                ExportOptions(
+                    "grpo-action",
+                    "jsonl",
+                    made[str(variant)],
+                    default_export_space(),
+                    history_images=1,
+                    prompt_variant=variant,
+                ),
+            )
     return made
 
 
@@ -129,8 +143,13 @@ def test_export_leaves_out_what_a_papers_actions_cannot_say_and_counts_it(export
 
 def test_gui_r1_checks_the_scrolls_direction_its_input_text(rows: dict[str, list[dict[str, Any]]]) -> None:
     scrolls = [row for row in rows["gui-r1"] if '"scroll"' in row["answer"]]
-    other_way = [row["answer"].replace('"down"', '"up"') if '"down"' in row["answer"] else
-                 row["answer"].replace('"up"', '"down"') for row in scrolls]  # fmt: skip
-    assert scrolls and all(value == 1.0 for value in scores("gui-r1", scrolls, [r["answer"] for r in scrolls])[
-        "text_f1_reward"])  # fmt: skip
+    other_way = [
+        row["answer"].replace('"down"', '"up"')
+        if '"down"' in row["answer"]
+        else row["answer"].replace('"up"', '"down"')
+        for row in scrolls
+    ]
+    assert scrolls and all(
+        value == 1.0 for value in scores("gui-r1", scrolls, [r["answer"] for r in scrolls])["text_f1_reward"]
+    )
     assert all(value == 0.0 for value in scores("gui-r1", scrolls, other_way)["text_f1_reward"])

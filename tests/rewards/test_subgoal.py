@@ -35,8 +35,11 @@ def test_the_scripted_scorer_rates_a_matching_sub_goal_10_and_an_unrelated_one_l
 
 
 def test_each_pair_is_asked_once_and_a_failure_scores_0_and_is_asked_again() -> None:
-    replies = [Reply(body=chat_completion('{"subgoal": "搜索", "score": 7}')), Reply(status=500, body={"error": {}}),
-               Reply(body=chat_completion('{"subgoal": "返回", "score": 3}'))]  # fmt: skip
+    replies = [
+        Reply(body=chat_completion('{"subgoal": "搜索", "score": 7}')),
+        Reply(status=500, body={"error": {}}),
+        Reply(body=chat_completion('{"subgoal": "返回", "score": 3}')),
+    ]
     with ChatServer(replies) as server:
         scorer = SubgoalScorer(server.base_url, "m", concurrency=1, max_retries=0)
         reward = subgoal_reward_with(scorer)

@@ -18,8 +18,10 @@ from trainer_bridge.rewards import RECIPES, trajectory_reward, trl_rewards
 from trainer_bridge.rewards.rollout_judge import RolloutJudge
 from trainer_bridge.rewards.trajectory import format_term
 
-OK = ('<think>看到首页</think><action>点击搜索框</action><tool_call>{"name": "mobile_use", "arguments": '
-      '{"action": "click", "coordinate": [10, 20]}}</tool_call>')  # fmt: skip
+OK = (
+    '<think>看到首页</think><action>点击搜索框</action><tool_call>{"name": "mobile_use", "arguments": '
+    '{"action": "click", "coordinate": [10, 20]}}</tool_call>'
+)
 BAD = "<think>没有动作</think>"
 
 
@@ -39,8 +41,12 @@ def test_the_phone_check_wins_over_a_judge_score_and_the_score_counts_a_quarter_
 
 def test_chat_message_rollouts_count_only_the_assistant_turns() -> None:
     parts = [{"type": "text", "text": BAD}]
-    chat = [{"role": "user", "content": "屏幕"}, {"role": "assistant", "content": OK},
-            {"role": "user", "content": "屏幕"}, {"role": "assistant", "content": parts}]  # fmt: skip
+    chat = [
+        {"role": "user", "content": "屏幕"},
+        {"role": "assistant", "content": OK},
+        {"role": "user", "content": "屏幕"},
+        {"role": "assistant", "content": parts},
+    ]
     assert trajectory_reward([chat], judge_score=[4]) == [0.0 + 1.0]
 
 

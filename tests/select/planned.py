@@ -57,8 +57,12 @@ def add_typing_trajectory(
         call = act.Type(text=step.text).to_tool_call()
         observation = collection.Observation(make_png(seed=seed * 100 + index), call)
         step_id = collection.record_step(db, workspace.blobs, trajectory_id, observation)
-        values = {"think": f"第 {index} 步", "action_text": action_text(step.text), "tool_call": call,
-                  "verdict": "correct"}  # fmt: skip
+        values = {
+            "think": f"第 {index} 步",
+            "action_text": action_text(step.text),
+            "tool_call": call,
+            "verdict": "correct",
+        }
         labels.update_label(db, step_id, values, person="小王")
         ids.append(step_id)
     collection.finish_trajectory(db, trajectory_id, TrajectoryStatus.COMPLETE, Outcome.SUCCESS, stop_reason="terminate")
@@ -66,8 +70,12 @@ def add_typing_trajectory(
         labels.update_label(db, ids[wrong_at], {"verdict": "wrong"}, person="小王")
         fixed = labels.insert_correction(db, trajectory_id, ids[wrong_at], person="小王", role="annotator")
         call = act.Type(text=steps[wrong_at].text + "改").to_tool_call()
-        values = {"think": "改正", "action_text": action_text(steps[wrong_at].text + "改"), "tool_call": call,
-                  "verdict": "correct"}  # fmt: skip
+        values = {
+            "think": "改正",
+            "action_text": action_text(steps[wrong_at].text + "改"),
+            "tool_call": call,
+            "verdict": "correct",
+        }
         labels.update_label(db, fixed, values, person="小王")
     labels.set_review(db, trajectory_id, review, reviewer="李审核", comment="")
     return ids

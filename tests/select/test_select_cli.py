@@ -32,8 +32,18 @@ def planned(workspace: Workspace) -> Workspace:
 
 
 def select(workspace: Workspace, model: PlannedModel, *options: str) -> Result:
-    arguments = ["select", "--base-url", model.base_url, "--model", "planned", "--retries", "0",
-                 "--data-dir", str(workspace.data_dir), *options]  # fmt: skip
+    arguments = [
+        "select",
+        "--base-url",
+        model.base_url,
+        "--model",
+        "planned",
+        "--retries",
+        "0",
+        "--data-dir",
+        str(workspace.data_dir),
+        *options,
+    ]
     return CliRunner().invoke(cli, arguments)
 
 
@@ -50,8 +60,14 @@ def test_select_prints_the_run_and_what_each_rule_keeps(planned: Workspace) -> N
     assert report["keep"]["action"] == {"hard": 1, "band": 2, "bottleneck": 1, "prone": 2}  # 乙0; 甲0, 乙1
     assert (report["steps"], report["samples"], report["no_answer"], report["asked"]) == (5, 4, 0, 40)
     assert report["pass_rates"]["task"] == {
-        "0": 2, "(0,0.25]": 1, "(0.25,0.5]": 1, "(0.5,0.75]": 0, "(0.75,1)": 0, "1": 1, "no answer": 0,
-    }  # fmt: skip
+        "0": 2,
+        "(0,0.25]": 1,
+        "(0.25,0.5]": 1,
+        "(0.5,0.75]": 0,
+        "(0.75,1)": 0,
+        "1": 1,
+        "no answer": 0,
+    }
     assert report["pass_rates"]["action"]["1"] == 2  # 甲1 and 甲2
     run = report["evaluation_id"]
     assert f"Selection {run} (complete): 5 steps, 4 samples each at temperature 1" in result.stdout
@@ -88,9 +104,15 @@ def test_rules_a_run_cannot_serve_say_so_and_count_null(planned: Workspace) -> N
         (("--samples", "4", "--temperature", "1", "--levels", "task,step"), "--levels 'task,step'"),
         (("--samples", "4", "--temperature", "1", "--reward", "task_outcome_reward"), "--reward"),
         (("--samples", "4", "--temperature", "1", "--pass-threshold", "nan"), "pass threshold"),
-        (("--temperature", "1",), "--samples"),
+        (
+            (
+                "--temperature",
+                "1",
+            ),
+            "--samples",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_options_are_usage_errors_and_ask_nothing(planned: Workspace, options: tuple, message: str) -> None:
     with PlannedModel(PLAN) as model:
         result = select(planned, model, *options)

@@ -40,9 +40,16 @@ def hand_run(temperature: float = 1.0, samples: int = 4, levels: tuple[str, ...]
         7: {"action": (1, 1)},  # never asked at the task level: not kept
     }
     return SelectionRun(
-        9, "m", "complete", temperature, samples, levels, "action_reward", 1.0,
+        9,
+        "m",
+        "complete",
+        temperature,
+        samples,
+        levels,
+        "action_reward",
+        1.0,
         MappingProxyType({step: {level: StepRate(*pair) for level, pair in by.items()} for step, by in rates.items()}),
-    )  # fmt: skip
+    )
 
 
 def test_each_rule_keeps_the_steps_its_paper_names() -> None:
@@ -62,8 +69,11 @@ def test_each_level_is_kept_by_its_own_pass_rates() -> None:
     assert band(run, "action") == {1, 6}
     assert bottleneck(run, "action") == bottleneck(run, "task") == {1}
     assert selection_summary(run, steps=7)["keep"]["action"] == {"hard": 1, "band": 2, "bottleneck": 1, "prone": 2}
-    with pytest.raises(SelectionError, match=r"action level the export writes; selection 9 asked task \(run select "
-                       r"with --levels task,action\)"):  # fmt: skip
+    with pytest.raises(
+        SelectionError,
+        match=r"action level the export writes; selection 9 asked task \(run select "
+        r"with --levels task,action\)",
+    ):
         hard(hand_run(levels=("task",)), "action")
 
 
@@ -148,13 +158,18 @@ def test_a_run_stores_each_steps_pass_rate_at_each_level(workspace: Workspace, s
     assert result.status == "complete" and result.requested == 5 * 4 * 2
     assert model.temperatures == {1.0}  # sampled as asked
     run = load_selection(workspace.database, result.evaluation_id)
-    by_text = {text: {level: (rate.scored, rate.passed) for level, rate in run.rates[step].items()}
-               for text, step in steps.items() if step in run.rates}  # fmt: skip
+    by_text = {
+        text: {level: (rate.scored, rate.passed) for level, rate in run.rates[step].items()}
+        for text, step in steps.items()
+        if step in run.rates
+    }
     assert by_text == {
-        "甲0": {"task": (4, 0), "action": (4, 2)}, "甲1": {"task": (4, 4), "action": (4, 4)},
-        "甲2": {"task": (4, 2), "action": (4, 4)}, "乙0": {"task": (4, 0), "action": (4, 0)},
+        "甲0": {"task": (4, 0), "action": (4, 2)},
+        "甲1": {"task": (4, 4), "action": (4, 4)},
+        "甲2": {"task": (4, 2), "action": (4, 4)},
+        "乙0": {"task": (4, 0), "action": (4, 0)},
         "乙1": {"task": (4, 1), "action": (4, 3)},
-    }  # fmt: skip
+    }
     assert kept_steps(run, "hard") == {steps["甲0"], steps["乙0"]}
     assert kept_steps(run, "band") == kept_steps(run, "prone") == {steps["甲2"], steps["乙1"]}
     assert kept_steps(run, "bottleneck") == {steps["甲0"]}

@@ -85,9 +85,10 @@ def test_privacy_regions_are_a_label_with_revisions_undo_and_no_stage(workspace:
     as_lists = [list(box) for box in two]
     # the last three: the undo that brought the cleared regions back, the second undo, the redo
     assert revisions(workspace, unlabelled)[-3:] == [
-        (step_id, "privacy_regions", None, as_lists), (step_id, "privacy_regions", as_lists, as_lists[:1]),
+        (step_id, "privacy_regions", None, as_lists),
+        (step_id, "privacy_regions", as_lists, as_lists[:1]),
         (step_id, "privacy_regions", as_lists[:1], as_lists),
-    ]  # fmt: skip
+    ]
     newest = editor.history(step_id)[0]
     assert (newest.field, newest.new, newest.person) == ("privacy_regions", as_lists, "小王")
     with pytest.raises(LabelError, match="not within the 1080x2400 screen"):
@@ -106,8 +107,11 @@ def test_inserted_step_follows_the_wrong_one_and_removal_keeps_the_raw_step(
     editor.remove_step(second.id)
     record = load_trajectory(workspace.database, unlabelled)
     assert [(s.id, s.removed) for s in record.steps] == [
-        (wrong.id, False), (inserted.id, False), (second.id, True), (last.id, False)
-    ]  # fmt: skip
+        (wrong.id, False),
+        (inserted.id, False),
+        (second.id, True),
+        (last.id, False),
+    ]
     with workspace.database.session() as session:
         assert session.get(models.Step, second.id).raw_tool_call == click(101, 200)  # the raw record stays
     editor.undo()
@@ -123,9 +127,10 @@ def test_outcome_history_restore_and_submit(workspace: Workspace, unlabelled: in
     editor.change(step_id, {"action_text": "点击顶部的搜索框"})
     history = editor.history()
     assert [(r.field, r.new, r.person, r.step_position) for r in history] == [
-        ("action_text", "点击顶部的搜索框", "小王", 1), ("action_text", "点击搜索框", "小王", 1),
+        ("action_text", "点击顶部的搜索框", "小王", 1),
+        ("action_text", "点击搜索框", "小王", 1),
         ("outcome", "failure", "小王", None),
-    ]  # fmt: skip
+    ]
     editor.restore(history[1].id)
     assert load_trajectory(workspace.database, unlabelled).steps[0].label.action_text == "点击搜索框"
     assert editor.undo() == step_id  # a restore is undoable

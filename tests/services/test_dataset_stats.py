@@ -115,8 +115,12 @@ def test_people_show_labelling_reviews_and_how_their_work_was_judged(known: Work
 def test_review_progress_lists_every_state_in_workflow_order(known: Workspace) -> None:
     stats = dataset_stats.compute(known.database)
     assert records(stats.review) == [
-        ("unlabelled", 0), ("in_progress", 1), ("annotated", 0), ("accepted", 2), ("rejected", 1),
-    ]  # fmt: skip
+        ("unlabelled", 0),
+        ("in_progress", 1),
+        ("annotated", 0),
+        ("accepted", 2),
+        ("rejected", 1),
+    ]
 
 
 def test_an_empty_database_gives_empty_tables_with_their_columns(workspace: Workspace) -> None:

@@ -45,8 +45,15 @@ def accepted(workspace: Workspace, endpoint: ScriptedEndpoint) -> tuple[Workspac
             editor.accept_draft(step.id, step.draft.id)
             editor.change(step.id, {"verdict": "correct"})
         else:
-            editor.change(step.id, {"think": f"人工写的想法 {step.index}", "action_text": f"人工写的动作 {step.index}",
-                                    "tool_call": step.raw.tool_call, "verdict": "correct"})  # fmt: skip
+            editor.change(
+                step.id,
+                {
+                    "think": f"人工写的想法 {step.index}",
+                    "action_text": f"人工写的动作 {step.index}",
+                    "tool_call": step.raw.tool_call,
+                    "verdict": "correct",
+                },
+            )
     editor.set_outcome("success")
     editor.submit()
     labels.set_review(workspace.database, trajectory_id, ReviewStatus.ACCEPTED, reviewer="李审核")
@@ -76,9 +83,19 @@ def test_an_unaccepted_draft_is_not_exported_and_an_accepted_one_is_with_its_ori
 
 def drafted(step: LabelledStep) -> list[tuple]:
     """The drafts' fields; the time as UTC without an offset, as SQLite gives it back (PostgreSQL adds one)."""
-    return [(d.model, d.prompt_sha256, d.think, d.action_text, d.tool_call, d.matches_executed, d.reply,
-             d.created_at.astimezone(UTC).replace(tzinfo=None) if d.created_at.tzinfo else d.created_at)
-            for d in step.drafts]  # fmt: skip
+    return [
+        (
+            d.model,
+            d.prompt_sha256,
+            d.think,
+            d.action_text,
+            d.tool_call,
+            d.matches_executed,
+            d.reply,
+            d.created_at.astimezone(UTC).replace(tzinfo=None) if d.created_at.tzinfo else d.created_at,
+        )
+        for d in step.drafts
+    ]
 
 
 def test_a_bundle_carries_the_drafts_and_which_revision_took_one(

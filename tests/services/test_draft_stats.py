@@ -23,8 +23,17 @@ from tests.postgres import database_url
 
 def proposal(think: str, action_text: str, tool_call: dict | None, *, matches: bool = True) -> Draft:
     problem = None if tool_call else "no tool call could be read: missing <tool_call>...</tool_call>"
-    return Draft(None, "m", "draft-qwen2.5-vl", think, action_text, tool_call, matches and tool_call is not None,
-                 problem, prompt_sha256="a" * 64)  # fmt: skip
+    return Draft(
+        None,
+        "m",
+        "draft-qwen2.5-vl",
+        think,
+        action_text,
+        tool_call,
+        matches and tool_call is not None,
+        problem,
+        prompt_sha256="a" * 64,
+    )
 
 
 @pytest.fixture
@@ -50,13 +59,23 @@ def test_counts_of_drafts_and_of_what_people_changed_after_accepting(drafted: tu
     editor.change(steps[0].id, {"action_text": "点击顶部搜索框"})  # 2 characters added to 5
     editor.change(steps[1].id, {"tool_call": click(300, 300)})
     stats = draft_stats(workspace.database)
-    expected = {"drafts": 4, "matched": 2, "flagged": 2, "unreadable": 1, "steps_with_drafts": 3,
-                "steps_with_matched_drafts": 2, "labels_from_drafts": 2}  # fmt: skip
+    expected = {
+        "drafts": 4,
+        "matched": 2,
+        "flagged": 2,
+        "unreadable": 1,
+        "steps_with_drafts": 3,
+        "steps_with_matched_drafts": 2,
+        "labels_from_drafts": 2,
+    }
     assert {key: stats[key] for key in expected} == expected
     assert stats["per_stage"]["think"] == {"accepted": 2, "changed": 0, "changed_share": 0.0, "mean_edit_ratio": 0.0}
     assert stats["per_stage"]["action_text"] == {
-        "accepted": 2, "changed": 1, "changed_share": 0.5, "mean_edit_ratio": round((2 / 7) / 2, 4)
-    }  # fmt: skip
+        "accepted": 2,
+        "changed": 1,
+        "changed_share": 0.5,
+        "mean_edit_ratio": round((2 / 7) / 2, 4),
+    }
     assert stats["per_stage"]["tool_call"] == {"accepted": 2, "changed": 1, "changed_share": 0.5}
 
 

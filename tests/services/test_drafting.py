@@ -82,8 +82,10 @@ def _parts(message: dict) -> list[dict]:
 
 def test_a_different_action_is_kept_flagged_and_not_offered(workspace: Workspace, searched: int) -> None:
     def respond(seen: Seen) -> Reply:  # always taps the top-left corner, which no step did
-        reply = '<think>看</think><action>点左上角</action><tool_call>{"name": "mobile_use", "arguments": ' \
-                '{"action": "click", "coordinate": [5, 5]}}</tool_call>'  # fmt: skip
+        reply = (
+            '<think>看</think><action>点左上角</action><tool_call>{"name": "mobile_use", "arguments": '
+            '{"action": "click", "coordinate": [5, 5]}}</tool_call>'
+        )
         return Reply(body=chat_completion(reply))
 
     with ChatServer([], respond=respond) as server:
@@ -111,8 +113,15 @@ def test_junk_replies_are_flagged_with_their_problem_and_endpoint_failures_store
 def test_a_timeout_fails_the_step_and_a_rerun_asks_again(workspace: Workspace, searched: int) -> None:
     slow = Reply(body=chat_completion("<think>x</think>"), delay_s=3)
     with ChatServer([slow]) as server:
-        summary = draft_steps(workspace, base_url=server.base_url, model="slow", trajectory_ids=[searched],
-                              max_retries=0, timeout_s=0.3, concurrency=6)  # fmt: skip
+        summary = draft_steps(
+            workspace,
+            base_url=server.base_url,
+            model="slow",
+            trajectory_ids=[searched],
+            max_retries=0,
+            timeout_s=0.3,
+            concurrency=6,
+        )
     assert summary.failed == 6 and "did not answer within 0.3 s" in summary.failures[0]
     assert draft_rows(workspace) == []
 
@@ -135,8 +144,14 @@ def test_cancel_stops_before_the_next_request_and_keeps_what_was_drafted(
     workspace: Workspace, searched: int, endpoint: ScriptedEndpoint
 ) -> None:
     cancel = threading.Event()
-    summary = draft(workspace, endpoint.base_url, app=SHOP, concurrency=1, cancel=cancel,
-                    progress=lambda report: cancel.set() if report.done == 2 else None)  # fmt: skip
+    summary = draft(
+        workspace,
+        endpoint.base_url,
+        app=SHOP,
+        concurrency=1,
+        cancel=cancel,
+        progress=lambda report: cancel.set() if report.done == 2 else None,
+    )
     assert summary.status == "stopped" and summary.kept == 2 and len(draft_rows(workspace)) == 2
     assert draft(workspace, endpoint.base_url, app=SHOP).kept == 4
 
@@ -155,8 +170,11 @@ def test_accepting_a_draft_fills_only_empty_stages_as_the_annotators_revisions_a
     assert accepted.label.think == "我的想法"  # a person's stage is never overwritten
     assert (accepted.label.action_text, accepted.label.tool_call) == (step.draft.action_text, step.draft.tool_call)
     taken = [(r.field, r.draft_id, r.person) for r in editor.history(step.id)]  # newest first
-    assert taken == [("tool_call", step.draft.id, "小王"), ("action_text", step.draft.id, "小王"),
-                     ("think", None, "小王")]  # fmt: skip
+    assert taken == [
+        ("tool_call", step.draft.id, "小王"),
+        ("action_text", step.draft.id, "小王"),
+        ("think", None, "小王"),
+    ]
     assert editor.undo() == step.id
     undone = load_trajectory(workspace.database, searched).step(step.id)
     assert (undone.label.think, undone.label.action_text, undone.label.tool_call) == ("我的想法", None, None)

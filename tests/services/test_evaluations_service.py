@@ -111,18 +111,22 @@ def test_a_step_drilldown_has_the_screenshot_the_label_and_the_answer(evaluated:
     step = load_trajectory(evaluated.database, failed.trajectory_id).step(failed.step_id)
     x, y = step.label.tool_call["arguments"]["coordinate"]  # type: ignore[index]
     box = [x - 50, y - 30, x + 50, y + 30]
-    labels.write_step_label(evaluated.database, failed.trajectory_id, failed.step_id, {"target_box": box},
-                            person="小王", role="annotator")  # fmt: skip
+    labels.write_step_label(
+        evaluated.database, failed.trajectory_id, failed.step_id, {"target_box": box}, person="小王", role="annotator"
+    )
     drilldown = service.step_drilldown(evaluated, NOISY, failed.step_id)
     assert drilldown.screenshot.startswith(b"\x89PNG") and (drilldown.screen.width, drilldown.screen.height) == (
-        1080, 2400,
-    )  # fmt: skip
+        1080,
+        2400,
+    )
     assert drilldown.labelled == step.label.tool_call and drilldown.target_box == Box(*map(float, box))
     assert drilldown.predicted == failed.predicted != drilldown.labelled
     assert drilldown.record.reply and "<tool_call>" in drilldown.record.reply
     assert (drilldown.trajectory_id, drilldown.position, drilldown.app) == (
-        failed.trajectory_id, failed.position, failed.app,
-    )  # fmt: skip
+        failed.trajectory_id,
+        failed.position,
+        failed.app,
+    )
     with pytest.raises(LookupError):
         service.step_drilldown(evaluated, NOISY, 10_000)
 
@@ -133,9 +137,15 @@ def test_a_step_drilldown_has_the_screenshot_the_label_and_the_answer(evaluated:
 def stored(workspace: Workspace, kind: str, name: str, records: list[PredictionRecord], summary: dict) -> int:
     db = workspace.database
     evaluation_id, _resumed = evaluations.start_or_resume(
-        db, kind=kind, name=name, fingerprint=name, policy={"kind": "local", "path": "/models/ckpt-200"},
-        settings={"levels": ["task"]}, selection=None, resume=False,
-    )  # fmt: skip
+        db,
+        kind=kind,
+        name=name,
+        fingerprint=name,
+        policy={"kind": "local", "path": "/models/ckpt-200"},
+        settings={"levels": ["task"]},
+        selection=None,
+        resume=False,
+    )
     for record in records:
         evaluations.save_prediction(db, evaluation_id, record)
     evaluations.finish(db, evaluation_id, status="complete", message=None, summary=summary)
@@ -160,8 +170,11 @@ def test_each_failed_step_says_why_and_later_samples_do_not_count(populated: Wor
     evaluation_id = stored(populated, "offline", "known", records, {"step_accuracy": 0.2, "steps": 5})
     detail = service.evaluation_detail(populated.database, evaluation_id)
     assert [(step.step_id, step.reason) for step in detail.failed] == [
-        (first, service.FORMAT), (second, service.TYPE), (third, service.REQUEST), (fourth, service.ARGUMENT),
-    ]  # fmt: skip
+        (first, service.FORMAT),
+        (second, service.TYPE),
+        (third, service.REQUEST),
+        (fourth, service.ARGUMENT),
+    ]
     assert detail.failed[2].error == "HTTP 500: the server broke"
     row = service.evaluation_rows(populated.database)[0]
     assert row.model == "/models/ckpt-200" and row.figures == {"step_accuracy": 0.2} and row.steps == 5
@@ -169,13 +182,21 @@ def test_each_failed_step_says_why_and_later_samples_do_not_count(populated: Wor
 
 def test_an_online_evaluation_shows_its_own_figures_and_is_not_compared(populated: Workspace) -> None:
     """Stored as before issue 28 ("done and claimed" under task_success), it reads under today's name."""
-    online = stored(populated, "online", "phones", [], {"task_success": 0.5, "tail_success": 0.75, "rollouts": 8,
-                                                        "per_app": {"淘宝": {"task_success": 0.5}}})  # fmt: skip
+    online = stored(
+        populated,
+        "online",
+        "phones",
+        [],
+        {"task_success": 0.5, "tail_success": 0.75, "rollouts": 8, "per_app": {"淘宝": {"task_success": 0.5}}},
+    )
     offline = stored(populated, "offline", "steps", [answer(1)], {"step_accuracy": 1.0, "steps": 1})
     row = service.evaluation_rows(populated.database)[1]
     assert (row.kind, row.figures, row.steps, row.has_steps) == (
-        "online", {"claimed_and_done": 0.5, "tail_success": 0.75}, 8, False,
-    )  # fmt: skip
+        "online",
+        {"claimed_and_done": 0.5, "tail_success": 0.75},
+        8,
+        False,
+    )
     detail = service.evaluation_detail(populated.database, online)
     assert detail.failed == [] and detail.summary["per_app"] == {"淘宝": {"claimed_and_done": 0.5}}
     with pytest.raises(ValueError, match="only evaluations of steps can be compared"):

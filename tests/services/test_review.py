@@ -35,8 +35,9 @@ def test_queue_accept_reject_and_the_annotators_queue(workspace: Workspace) -> N
     assert review.review_queue(workspace) == []
     mine = review.work_queue(workspace, "小李")
     assert [(i.trajectory_id, i.review_status, i.comment, i.reviewer) for i in mine] == [
-        (second, "rejected", "第二步的坐标不对", "审核员"), (untouched, "unlabelled", None, None),
-    ]  # fmt: skip
+        (second, "rejected", "第二步的坐标不对", "审核员"),
+        (untouched, "unlabelled", None, None),
+    ]
     assert [i.trajectory_id for i in review.work_queue(workspace, "小王")] == [untouched]
 
 

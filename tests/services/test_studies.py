@@ -36,8 +36,9 @@ def scored(workspace: Workspace) -> tuple[Workspace, int, dict[int, int]]:
     rewards = {}
     for n, level in enumerate(LEVELS):
         trajectory = add_trajectory(workspace, ("淘宝", "抖音", "设置")[n % 3], f"任务 {n}", 2, seed=n, label=False)
-        judging.save_score(workspace.database, config, None, trajectory,
-                           ScoreRecord(level, f"理由 {n}", "{}", None, None, 10.0, 2))  # fmt: skip
+        judging.save_score(
+            workspace.database, config, None, trajectory, ScoreRecord(level, f"理由 {n}", "{}", None, None, 10.0, 2)
+        )
         rewards[trajectory] = level
     unusable = add_trajectory(workspace, "淘宝", "没有分数", 2, seed=99, label=False)
     judging.save_score(workspace.database, config, None, unusable, ScoreRecord(None, None, "?", "no JSON", None, 1, 2))
@@ -55,8 +56,10 @@ def test_the_sample_is_stratified_over_levels_seeded_and_leaves_out_unusable_sco
     assert info.size == 10 and info.levels == {0: 2, 1: 2, 2: 2, 3: 2, 4: 2}
     studies.create_study(workspace.database, "s2", config, 10, RATERS, seed=7)
     studies.create_study(workspace.database, "s3", config, 10, RATERS, seed=8)
-    queue = {s: sorted(e.trajectory_id for e in blind_rating.rater_queue(workspace.database, s, "小王"))
-             for s in ("s1", "s2", "s3")}  # fmt: skip
+    queue = {
+        s: sorted(e.trajectory_id for e in blind_rating.rater_queue(workspace.database, s, "小王"))
+        for s in ("s1", "s2", "s3")
+    }
     assert queue["s1"] == queue["s2"] != queue["s3"]
     assert set(queue["s1"]) <= set(rewards)  # the unusable one is never sampled
     small = studies.create_study(workspace.database, "big", config, 40, RATERS)
@@ -224,8 +227,10 @@ def test_which_judge_results_are_hidden_from_whom(scored) -> None:
     db = workspace.database
     studies.create_study(db, "a", config, 5, ["小王", "小李"], seed=1)
     studies.create_study(db, "b", config, 5, ["张审核"], seed=2)
-    items = {name: {e.trajectory_id for e in blind_rating.rater_queue(db, name, rater)}
-             for name, rater in (("a", "小王"), ("b", "张审核"))}  # fmt: skip
+    items = {
+        name: {e.trajectory_id for e in blind_rating.rater_queue(db, name, rater)}
+        for name, rater in (("a", "小王"), ("b", "张审核"))
+    }
     assert studies.hidden_judging(db, "小王").trajectory_ids == items["a"]
     assert studies.hidden_judging(db, "张审核").trajectory_ids == items["b"]
     assert studies.hidden_judging(db, None).trajectory_ids == items["a"] | items["b"]  # anyone may be a rater

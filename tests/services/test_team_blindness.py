@@ -32,8 +32,20 @@ def study(team: TeamDatabase) -> TeamDatabase:
             trajectory = add_trajectory(workspace, "淘宝", f"任务 {n}", 1, seed=n, label=False)
             record = ScoreRecord(n % 5, "理由", "{}", None, None, 1.0, 1)
             judging.save_score(workspace.database, config, None, trajectory, record)
-    made = team.run("主管", "study", "create", "试点", "--judge", "1", "--size", str(SAMPLED), "--rater", "小李",
-                    "--rater", "张审核")  # fmt: skip
+    made = team.run(
+        "主管",
+        "study",
+        "create",
+        "试点",
+        "--judge",
+        "1",
+        "--size",
+        str(SAMPLED),
+        "--rater",
+        "小李",
+        "--rater",
+        "张审核",
+    )
     assert made.exit_code == 0, made.output
     return team
 

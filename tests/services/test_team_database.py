@@ -155,6 +155,7 @@ def test_an_admins_login_makes_logins_that_connect(work: TeamDatabase) -> None:
 
 def test_logins_belong_to_team_databases(tmp_path: Path) -> None:
     Workspace.open(tmp_path).close()
-    result = CliRunner().invoke(cli, ["--data-dir", str(tmp_path), "people", "add", "小王", "--role", "admin",
-                                      "--login", "xiaowang"])  # fmt: skip
+    result = CliRunner().invoke(
+        cli, ["--data-dir", str(tmp_path), "people", "add", "小王", "--role", "admin", "--login", "xiaowang"]
+    )
     assert "on SQLite whoever can write the file can do anything" in one_line_error(result)

@@ -90,8 +90,11 @@ def test_rows_carry_what_the_table_shows(varied: Workspace) -> None:
         "accepted",
     )
     assert (rows[5].collector_kind, rows[5].collector, rows[5].status, rows[5].outcome) == (
-        "human", "小李", "collecting", None,
-    )  # fmt: skip
+        "human",
+        "小李",
+        "collecting",
+        None,
+    )
     assert rows[6].labelled_by == ("阿明",) and rows[6].review_status == "unlabelled"
 
 

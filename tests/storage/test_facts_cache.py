@@ -61,15 +61,18 @@ def test_every_route_of_change_is_counted(workspace: Workspace) -> None:
     after_sql = check_kept_counts_are_true(workspace)
     assert after_sql[1]["steps_per_action"].get("swipe", 0) == before[1]["steps_per_action"].get("swipe", 0) + 1
     with workspace.database.engine.begin() as connection:
-        connection.execute(update(models.Trajectory).where(models.Trajectory.id == other)
-                           .values(review_status="accepted"))  # fmt: skip
+        connection.execute(
+            update(models.Trajectory).where(models.Trajectory.id == other).values(review_status="accepted")
+        )
     accepted = check_kept_counts_are_true(workspace)
     assert accepted[0]["trajectories"] == before[0]["trajectories"] + 1
     with workspace.database.engine.begin() as connection:
         connection.execute(delete(models.Trajectory).where(models.Trajectory.id == other))
     gone = check_kept_counts_are_true(workspace)
-    assert (gone[0]["trajectories"], gone[1]["trajectories"]) == (before[0]["trajectories"],
-                                                                  before[1]["trajectories"] - 1)  # fmt: skip
+    assert (gone[0]["trajectories"], gone[1]["trajectories"]) == (
+        before[0]["trajectories"],
+        before[1]["trajectories"] - 1,
+    )
     add_trajectory(workspace, "美团", "新的任务", 2, seed=11, label=False)
     assert check_kept_counts_are_true(workspace)[1]["steps"] == gone[1]["steps"] + 2
 

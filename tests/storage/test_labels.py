@@ -26,9 +26,11 @@ def test_every_label_change_writes_a_revision(workspace: Workspace) -> None:
     add_trajectory(workspace, "淘宝", "打开淘宝", 1, label=False)
     (step_id,) = step_ids(workspace)
     written = labels.update_label(
-        workspace.database, step_id, {"think": "当前在首页", "tool_call": click(5, 6), "target_box": [0, 0, 10, 10]},
+        workspace.database,
+        step_id,
+        {"think": "当前在首页", "tool_call": click(5, 6), "target_box": [0, 0, 10, 10]},
         person="小王",
-    )  # fmt: skip
+    )
     assert written == 3
     labels.update_label(workspace.database, step_id, {"think": "当前在首页，下一步点击搜索"}, person="小李")
     assert revisions(workspace, step_id) == [
@@ -104,8 +106,11 @@ def test_privacy_regions_are_stored_per_step_with_revisions_and_read_as_boxes(wo
         ("privacy_regions", None, [[0.0, 100.0, 1080.0, 260.5], [40.0, 2000.0, 500.0, 2400.0]], "小王")
     ]
     labels.update_label(workspace.database, first, {"privacy_regions": []}, person="小李")  # none: stored as null
-    assert revisions(workspace, first)[-1][1:] == ([[0.0, 100.0, 1080.0, 260.5], [40.0, 2000.0, 500.0, 2400.0]],
-                                                   None, "小李")  # fmt: skip
+    assert revisions(workspace, first)[-1][1:] == (
+        [[0.0, 100.0, 1080.0, 260.5], [40.0, 2000.0, 500.0, 2400.0]],
+        None,
+        "小李",
+    )
     labels.update_label(workspace.database, second, {"privacy_regions": [[10, 20, 30, 40]]})
     with workspace.database.session() as session:
         rows = [session.get(models.Step, step_id) for step_id in (first, second)]

@@ -59,8 +59,9 @@ def test_a_save_from_an_older_version_is_refused_with_theirs_and_mine(
     db = workspace.database
     labels.write_step_label(db, trajectory_id, step_id, {"think": "他的"}, person="小李", role="reviewer")
     with pytest.raises(StaleLabelError) as refused:
-        labels.write_step_label(db, trajectory_id, step_id, {"think": "我的", "verdict": "wrong"}, expected_version=0,
-                                **WHO)  # fmt: skip
+        labels.write_step_label(
+            db, trajectory_id, step_id, {"think": "我的", "verdict": "wrong"}, expected_version=0, **WHO
+        )
     stale = refused.value
     assert (stale.step_id, stale.my_version, stale.their_version) == (step_id, 0, 1)
     assert stale.mine == {"think": "我的", "verdict": "wrong"} and stale.theirs == {"think": "他的", "verdict": None}
@@ -78,8 +79,11 @@ def test_a_stale_outcome_is_refused(workspace: Workspace, one_step: tuple[int, i
     labels.write_outcome(db, trajectory_id, "failure", person="小李", role="annotator")
     with pytest.raises(StaleLabelError) as refused:
         labels.write_outcome(db, trajectory_id, "success", expected_version=0, **WHO)
-    assert (refused.value.step_id, refused.value.theirs, refused.value.mine) == (None, {"outcome": "failure"},
-                                                                                {"outcome": "success"})  # fmt: skip
+    assert (refused.value.step_id, refused.value.theirs, refused.value.mine) == (
+        None,
+        {"outcome": "failure"},
+        {"outcome": "success"},
+    )
     assert labels.label_versions(db, trajectory_id).outcome == 1
 
 

@@ -38,8 +38,7 @@ def label_as_a_team(workspace: Workspace) -> None:
         times = [START + timedelta(minutes=minutes.get(step, 0) if n else -30) for n, (_id, step) in enumerate(rows)]
         times[-1] = START + timedelta(minutes=70)
         for (revision_id, _step), moment in zip(rows, times, strict=True):
-            session.execute(update(R).where(R.id == revision_id)
-                            .values(created_at=moment))  # fmt: skip
+            session.execute(update(R).where(R.id == revision_id).values(created_at=moment))
     labels.set_review(db, first, ReviewStatus.REJECTED, reviewer="张审核", comment="第二步")
     labels.set_review(db, first, ReviewStatus.ACCEPTED, reviewer="张审核")
     labels.set_review(db, second, ReviewStatus.ACCEPTED, reviewer="张审核")

@@ -67,8 +67,13 @@ def test_the_map_is_exact_and_the_box_lands_inside_the_crop(case, name, attempt,
         1 + 1e-9
     )
     # Sized as the processor sizes it: its own rule leaves the crop as it is, so no coordinate moves after us.
-    resized = smart_resize(crop.image.size[1], crop.image.size[0], factor=space.resize.factor,
-                           min_pixels=space.resize.min_pixels, max_pixels=space.resize.max_pixels)  # fmt: skip
+    resized = smart_resize(
+        crop.image.size[1],
+        crop.image.size[0],
+        factor=space.resize.factor,
+        min_pixels=space.resize.min_pixels,
+        max_pixels=space.resize.max_pixels,
+    )
     assert resized == (crop.image.size[1], crop.image.size[0])
 
 
@@ -80,13 +85,25 @@ def test_a_retried_row_carries_the_crop_its_truth_and_its_resolution() -> None:
     image = Image.new("RGB", (532, 1204), "white")
     note = SPACE.screen_note(ScreenSize(532, 1204))
     system = {"role": "system", "content": [{"type": "text", "text": f"tool: {json.dumps(note)} ..."}]}
-    user = {"role": "user", "content": [{"type": "text", "text": "Step 2:"}, {"type": "image", "image": image},
-                                        {"type": "text", "text": "Step 3 (current screen):"},
-                                        {"type": "image", "image": image}]}  # fmt: skip
+    user = {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "Step 2:"},
+            {"type": "image", "image": image},
+            {"type": "text", "text": "Step 3 (current screen):"},
+            {"type": "image", "image": image},
+        ],
+    }
     prompt: list[dict[str, Any]] = [system, user]
     call = {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [266, 589]}}
-    row = {"id": "s", "image_width": 532, "image_height": 1204, "gt_bbox_model": [236, 559, 296, 619],
-           "gt_action_model": json.dumps(call), "images": [image, image]}  # fmt: skip
+    row = {
+        "id": "s",
+        "image_width": 532,
+        "image_height": 1204,
+        "gt_bbox_model": [236, 559, 296, 619],
+        "gt_action_model": json.dumps(call),
+        "images": [image, image],
+    }
     settings = CropSettings(0.6, 4, model_space("qwen2.5-vl", min_pixels=3136, max_pixels=12845056))
     moved, messages = cropped_row(row, prompt, settings, 1, random.Random(0))  # type: ignore[misc]
     crop = messages[1]["content"][3]["image"]
@@ -126,9 +143,28 @@ def test_a_tiny_grpo_run_retries_its_zero_grounding_groups_on_crops(boxed: Path,
     from trainer_bridge.train.tiny import build_tiny_qwen
 
     out = tmp_path / "crop"
-    arguments = ["--recipe", "tiny-grpo", "--data", str(boxed), "--model", str(build_tiny_qwen(tmp_path / "tiny")),
-                 "--output_dir", str(out), "--max_steps", "1", "--crop_resampling", "true", "--crop_tries", "3",
-                 "--max_completion_length", "16", "--report_to", "none", "--save_strategy", "no"]  # fmt: skip
+    arguments = [
+        "--recipe",
+        "tiny-grpo",
+        "--data",
+        str(boxed),
+        "--model",
+        str(build_tiny_qwen(tmp_path / "tiny")),
+        "--output_dir",
+        str(out),
+        "--max_steps",
+        "1",
+        "--crop_resampling",
+        "true",
+        "--crop_tries",
+        "3",
+        "--max_completion_length",
+        "16",
+        "--report_to",
+        "none",
+        "--save_strategy",
+        "no",
+    ]
     assert grpo_action.main(arguments) == 0
     logs = [json.loads(line) for line in (out / "events.jsonl").read_text(encoding="utf-8").splitlines()]
     step = next(e for e in logs if e["event"] == "log" and "reward" in e)

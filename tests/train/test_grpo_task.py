@@ -38,9 +38,22 @@ def test_one_iteration_plays_stores_and_scores_rollouts_on_two_virtual_phones(
     exports: dict[str, Path], tiny: Path, tmp_path: Path
 ) -> None:
     out, data = tmp_path / "task", tmp_path / "workspace"
-    arguments = ["--recipe", "tiny-grpo-task", "--data", str(exports["grpo-task"]), "--model", str(tiny),
-                 "--output_dir", str(out), "--workspace_dir", str(data), "--max_steps", "1",
-                 "--report_to", "none"]  # fmt: skip
+    arguments = [
+        "--recipe",
+        "tiny-grpo-task",
+        "--data",
+        str(exports["grpo-task"]),
+        "--model",
+        str(tiny),
+        "--output_dir",
+        str(out),
+        "--workspace_dir",
+        str(data),
+        "--max_steps",
+        "1",
+        "--report_to",
+        "none",
+    ]
     assert grpo_task.main(arguments) == 0
     written = events(out)
     log = next(e for e in written if e["event"] == "log" and "reward" in e)
@@ -68,8 +81,9 @@ def test_a_turns_tokens_become_likelier_with_a_positive_advantage_and_rarer_with
 
     torch.manual_seed(0)
     model = AutoModelForImageTextToText.from_pretrained(tiny)
-    chat = PolicyChat(model, AutoProcessor.from_pretrained(tiny), threading.Lock(), name="tiny", temperature=1.0,
-                      max_new_tokens=8)  # fmt: skip
+    chat = PolicyChat(
+        model, AutoProcessor.from_pretrained(tiny), threading.Lock(), name="tiny", temperature=1.0, max_new_tokens=8
+    )
     chat.complete([{"role": "user", "content": "打开设置"}])
     (generation,) = chat.take()
     optimiser = torch.optim.SGD(model.parameters(), lr=0.5)
@@ -168,10 +182,15 @@ def test_a_phone_that_goes_away_hands_its_rollouts_to_the_other_and_none_left_is
     from trainer_bridge.train.task_rollouts import RolloutError
 
     phones = [VirtualPhone(serial="virtual-1"), VirtualPhone(serial="virtual-2")]
-    with Workspace.open(tmp_path) as workspace, VirtualAdbServer(phones[:1]) as first, \
-            VirtualAdbServer(phones[1:]) as second:  # fmt: skip
-        devices = [AndroidDevice(adb_client(port=server.port, timeout_s=5), phone.serial)
-                   for server, phone in zip((first, second), phones, strict=True)]  # fmt: skip
+    with (
+        Workspace.open(tmp_path) as workspace,
+        VirtualAdbServer(phones[:1]) as first,
+        VirtualAdbServer(phones[1:]) as second,
+    ):
+        devices = [
+            AndroidDevice(adb_client(port=server.port, timeout_s=5), phone.serial)
+            for server, phone in zip((first, second), phones, strict=True)
+        ]
         task = instruction(workspace, "设置", "在设置里关闭WLAN")
         groups = rollout_groups(workspace, devices, make_chat)
         try:
@@ -204,8 +223,9 @@ def test_an_instruction_the_phone_cannot_check_is_scored_by_the_judge(make_chat,
             played = groups.play(instruction(workspace, "设置", "把屏幕亮度调到最高"), 2)
         finally:
             groups.close()
-    assert all(r.record.checked_by == "judge" and r.record.judge_score == 0 and r.checked_success is None
-               for r in played)  # fmt: skip
+    assert all(
+        r.record.checked_by == "judge" and r.record.judge_score == 0 and r.checked_success is None for r in played
+    )
     rewards = task_trainer.rollout_rewards(played, *trl_rewards("mobile-r1-task"))
     assert rewards["task_outcome_reward"] == [0.0, 0.0] and rewards["reward"] == rewards["trajectory_format_reward"]
 

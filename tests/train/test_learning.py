@@ -53,17 +53,44 @@ def exports(demo: tuple[Path, DemoRun]) -> dict[str, Path]:
     made = {}
     for stage in ("sft", "grpo-action", "grpo-task"):
         made[stage] = folder.parent / "exports" / stage
-        bridge("export", "--stage", stage, "--format", "trl", "--preset", "tiny", "--id", str(run.trajectory_id),
-               "--out", str(made[stage]), "--data-dir", str(folder))  # fmt: skip
+        bridge(
+            "export",
+            "--stage",
+            stage,
+            "--format",
+            "trl",
+            "--preset",
+            "tiny",
+            "--id",
+            str(run.trajectory_id),
+            "--out",
+            str(made[stage]),
+            "--data-dir",
+            str(folder),
+        )
     return made
 
 
 def step_accuracy(demo: tuple[Path, DemoRun], exports: dict[str, Path], model: Path, name: str) -> float:
     """`trainer-bridge eval` of `model` on the trajectory's steps, as the export was made; its step accuracy."""
     folder, run = demo
-    output = bridge("eval", "--model-path", str(model), "--export", str(exports["grpo-action"]), "--id",
-                    str(run.trajectory_id), "--name", name, "--max-new-tokens", ANSWER_TOKENS, "--new", "--json",
-                    "--data-dir", str(folder))  # fmt: skip
+    output = bridge(
+        "eval",
+        "--model-path",
+        str(model),
+        "--export",
+        str(exports["grpo-action"]),
+        "--id",
+        str(run.trajectory_id),
+        "--name",
+        name,
+        "--max-new-tokens",
+        ANSWER_TOKENS,
+        "--new",
+        "--json",
+        "--data-dir",
+        str(folder),
+    )
     result = json.loads(output.strip().splitlines()[-1])
     assert result["status"] == "complete" and result["answered"] == run.steps
     return float(result["summary"]["step_accuracy"])
@@ -72,8 +99,12 @@ def step_accuracy(demo: tuple[Path, DemoRun], exports: dict[str, Path], model: P
 @pytest.fixture(scope="module")
 def sft_run(exports: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("learning-sft") / "run"
-    assert sft.main(["--recipe", "tiny-sft", "--data", str(exports["sft"]), "--output_dir", str(out),
-                     "--report_to", "none"]) == 0  # fmt: skip
+    assert (
+        sft.main(
+            ["--recipe", "tiny-sft", "--data", str(exports["sft"]), "--output_dir", str(out), "--report_to", "none"]
+        )
+        == 0
+    )
     return out
 
 
@@ -100,10 +131,31 @@ def test_task_level_rollouts_of_a_memorised_model_are_well_formed_and_complete_i
     1.0 a model this small strays from what it memorised within a few replies."""
     folder, run = demo
     out = tmp_path / "task"
-    assert grpo_task.main(["--recipe", "tiny-grpo-task", "--data", str(exports["grpo-task"]), "--model", str(sft_run),
-                           "--output_dir", str(out), "--workspace_dir", str(folder), "--max_steps", "1",
-                           "--max_rollout_steps", str(run.steps + 2), "--temperature", "0.3",
-                           "--report_to", "none"]) == 0  # fmt: skip
+    assert (
+        grpo_task.main(
+            [
+                "--recipe",
+                "tiny-grpo-task",
+                "--data",
+                str(exports["grpo-task"]),
+                "--model",
+                str(sft_run),
+                "--output_dir",
+                str(out),
+                "--workspace_dir",
+                str(folder),
+                "--max_steps",
+                "1",
+                "--max_rollout_steps",
+                str(run.steps + 2),
+                "--temperature",
+                "0.3",
+                "--report_to",
+                "none",
+            ]
+        )
+        == 0
+    )
     lines = (out / "events.jsonl").read_text(encoding="utf-8").splitlines()
     rows = [row for event in map(json.loads, lines) if event.get("event") == "completions" for row in event["rows"]]
     assert rows and all(row["trajectory_format_reward"] > -1 for row in rows)  # well-formed replies
@@ -123,9 +175,25 @@ def test_the_memorised_model_as_the_agent_completes_its_task_on_a_virtual_phone(
     folder, run = demo
     with VirtualAdbServer([VirtualPhone(serial="virtual-learning")]) as server:
         task = str(instruction_id(folder, run))
-        output = bridge("eval", "--online", "--model-path", str(sft_run), "--export", str(exports["grpo-action"]),
-                        "--start-in", "home", "--instruction-id", task, "--adb-port", str(server.port),
-                        "--max-new-tokens", ANSWER_TOKENS, "--json", "--data-dir", str(folder))  # fmt: skip
+        output = bridge(
+            "eval",
+            "--online",
+            "--model-path",
+            str(sft_run),
+            "--export",
+            str(exports["grpo-action"]),
+            "--start-in",
+            "home",
+            "--instruction-id",
+            task,
+            "--adb-port",
+            str(server.port),
+            "--max-new-tokens",
+            ANSWER_TOKENS,
+            "--json",
+            "--data-dir",
+            str(folder),
+        )
     result = json.loads(output.strip().splitlines()[-1])
     assert result["status"] == "complete" and result["summary"]["checked_by"]["phone"] == 1
     assert result["summary"]["claimed_and_done"] == 1.0  # done by the phone's own check, and the agent said so
@@ -167,8 +235,27 @@ def half_right(exports: dict[str, Path], sft_run: Path, tmp_path_factory: pytest
     assert len(clicks) >= 2 and len(wrong) == len(clicks)
     mixed = with_rows(exports["sft"], folder / "sft", concatenate_datasets([steps, wrong]))
     run = folder / "run"
-    assert sft.main(["--recipe", "tiny-sft", "--data", str(mixed), "--model", str(sft_run), "--num_train_epochs",
-                     "10", "--warmup_steps", "5", "--output_dir", str(run), "--report_to", "none"]) == 0  # fmt: skip
+    assert (
+        sft.main(
+            [
+                "--recipe",
+                "tiny-sft",
+                "--data",
+                str(mixed),
+                "--model",
+                str(sft_run),
+                "--num_train_epochs",
+                "10",
+                "--warmup_steps",
+                "5",
+                "--output_dir",
+                str(run),
+                "--report_to",
+                "none",
+            ]
+        )
+        == 0
+    )
     return {"model": run, "clicks": with_rows(exports["grpo-action"], folder / "clicks", clicks)}
 
 
@@ -185,10 +272,33 @@ def test_action_level_grpo_raises_the_reward_of_a_model_that_is_sometimes_right(
     reward scored against the wrong completion, a flipped sign or a coordinate space the reward does not share
     keeps it flat or sends it down."""
     out = tmp_path / "grpo"
-    assert grpo_action.main(["--recipe", "tiny-grpo", "--data", str(half_right["clicks"]), "--model",
-                             str(half_right["model"]), "--output_dir", str(out), "--max_steps", "24",
-                             "--num_generations", "8", "--per_device_train_batch_size", "8", "--temperature", "0.5",
-                             "--learning_rate", "3e-4", "--report_to", "none"]) == 0  # fmt: skip
+    assert (
+        grpo_action.main(
+            [
+                "--recipe",
+                "tiny-grpo",
+                "--data",
+                str(half_right["clicks"]),
+                "--model",
+                str(half_right["model"]),
+                "--output_dir",
+                str(out),
+                "--max_steps",
+                "24",
+                "--num_generations",
+                "8",
+                "--per_device_train_batch_size",
+                "8",
+                "--temperature",
+                "0.5",
+                "--learning_rate",
+                "3e-4",
+                "--report_to",
+                "none",
+            ]
+        )
+        == 0
+    )
     in_box, spread = logged(out, "rewards/action_reward/mean"), logged(out, "rewards/action_reward/std")
     first, last = quarters(in_box)
     assert quarters(spread)[0] > 0.2, spread  # the groups disagreed: there was something to learn

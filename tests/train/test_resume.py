@@ -28,10 +28,30 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def arguments(script, exports: dict[str, Path], tiny: Path, out: Path, lora: bool) -> list[str]:
     recipe, stage = ("tiny-sft", "sft") if script is sft else ("tiny-grpo", "grpo-action")
-    return ["--recipe", recipe, "--data", str(exports[stage]), "--model", str(tiny), "--output_dir", str(out),
-            "--use_lora", str(lora).lower(), "--max_steps", "2", "--save_steps", "2", "--learning_rate", "1e-2",
-            "--lr_scheduler_type", "linear", "--warmup_steps", "0",
-            "--report_to", "none"]  # fmt: skip
+    return [
+        "--recipe",
+        recipe,
+        "--data",
+        str(exports[stage]),
+        "--model",
+        str(tiny),
+        "--output_dir",
+        str(out),
+        "--use_lora",
+        str(lora).lower(),
+        "--max_steps",
+        "2",
+        "--save_steps",
+        "2",
+        "--learning_rate",
+        "1e-2",
+        "--lr_scheduler_type",
+        "linear",
+        "--warmup_steps",
+        "0",
+        "--report_to",
+        "none",
+    ]
 
 
 def weights(folder: Path) -> dict:
@@ -47,8 +67,10 @@ def shake(checkpoint: Path) -> None:
     for file in [checkpoint / name for name in ("model.safetensors", "adapter_model.safetensors")]:
         if file.is_file():
             generator = torch.Generator().manual_seed(7)
-            tensors = {name: tensor + 0.01 * torch.randn(tensor.shape, generator=generator).to(tensor.dtype)
-                       for name, tensor in load_file(str(file)).items()}  # fmt: skip
+            tensors = {
+                name: tensor + 0.01 * torch.randn(tensor.shape, generator=generator).to(tensor.dtype)
+                for name, tensor in load_file(str(file)).items()
+            }
             save_file(tensors, str(file), metadata={"format": "pt"})
 
 
@@ -91,9 +113,14 @@ def drop_half_the_adapter(checkpoint: Path) -> None:
     ids=["full", "lora"],
 )
 def test_a_checkpoint_that_cannot_load_whole_stops_the_run_in_one_line(
-    lora: bool, damage, says: str, exports: dict[str, Path], tiny: Path, tmp_path: Path,
+    lora: bool,
+    damage,
+    says: str,
+    exports: dict[str, Path],
+    tiny: Path,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     out = tmp_path / "run"
     given = arguments(sft, exports, tiny, out, lora)
     assert sft.main(given) == 0

@@ -37,8 +37,22 @@ def lora_b(checkpoint: Path) -> float:
 
 def test_sft_trains_lora_checkpoints_and_resumes(exports: dict[str, Path], tiny: Path, tmp_path: Path) -> None:
     out = tmp_path / "sft"
-    common = ["--recipe", "tiny-sft", "--data", str(exports["sft"]), "--model", str(tiny), "--output_dir", str(out),
-              "--save_steps", "2", "--report_to", "none", "--use_lora", "true"]  # fmt: skip
+    common = [
+        "--recipe",
+        "tiny-sft",
+        "--data",
+        str(exports["sft"]),
+        "--model",
+        str(tiny),
+        "--output_dir",
+        str(out),
+        "--save_steps",
+        "2",
+        "--report_to",
+        "none",
+        "--use_lora",
+        "true",
+    ]
     assert sft.main([*common, "--max_steps", "2"]) == 0
     assert lora_b(out / "checkpoint-2") > 0  # the adapter learned something in two steps
     first = events(out)
@@ -56,9 +70,24 @@ def test_sft_trains_lora_checkpoints_and_resumes(exports: dict[str, Path], tiny:
 
 def test_grpo_logs_completions_with_every_rewards_score(exports: dict[str, Path], tiny: Path, tmp_path: Path) -> None:
     out = tmp_path / "grpo"
-    arguments = ["--recipe", "tiny-grpo", "--data", str(exports["grpo-action"]), "--model", str(tiny),
-                 "--output_dir", str(out), "--max_steps", "2", "--save_steps", "2", "--report_to", "none",
-                 "--use_lora", "true"]  # fmt: skip
+    arguments = [
+        "--recipe",
+        "tiny-grpo",
+        "--data",
+        str(exports["grpo-action"]),
+        "--model",
+        str(tiny),
+        "--output_dir",
+        str(out),
+        "--max_steps",
+        "2",
+        "--save_steps",
+        "2",
+        "--report_to",
+        "none",
+        "--use_lora",
+        "true",
+    ]
     assert grpo_action.main(arguments) == 0
     written = events(out)
     logs = [e for e in written if e["event"] == "log" and "reward" in e]
@@ -98,9 +127,17 @@ def test_every_shipped_recipe_is_read_by_its_scripts_parser(name: str, tmp_path:
     recipe = load_recipe(name)
     script = importlib.import_module(f"trainer_bridge.train.{recipe['script']}")
     bridge, config = script.make_parser().parse_args_and_config(
-        ["--config", str(recipe_path(name)), "--data", str(tmp_path), "--output_dir", str(tmp_path / "out"),
-         "--bf16", "false"]  # no bf16 on this CPU: the config refuses it at parsing
-    )  # fmt: skip
+        [
+            "--config",
+            str(recipe_path(name)),
+            "--data",
+            str(tmp_path),
+            "--output_dir",
+            str(tmp_path / "out"),
+            "--bf16",
+            "false",
+        ]  # no bf16 on this CPU: the config refuses it at parsing
+    )
     assert bridge.stage == SCRIPTS[recipe["script"]] and bridge.description and bridge.paper
     assert config.learning_rate == recipe["learning_rate"]
     if recipe["script"] != "sft":

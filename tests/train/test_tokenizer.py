@@ -76,6 +76,8 @@ def test_an_exports_own_answers_decoded_as_replies_score_everything(
     functions, weights = trl_rewards("mobile-r1")
     columns = {name: list(rows[name]) for name in rows.column_names if name != "images"}  # as TRL passes them
     completions = [[{"role": "assistant", "content": reply}] for reply in replies]
-    totals = [sum(w * s for w, s in zip(weights, scores, strict=True))
-              for scores in zip(*(f(completions, **columns) for f in functions), strict=True)]  # fmt: skip
+    totals = [
+        sum(w * s for w, s in zip(weights, scores, strict=True))
+        for scores in zip(*(f(completions, **columns) for f in functions), strict=True)
+    ]
     assert totals == [sum(weights)] * len(rows)  # R_Act + R_Fmt at their maximum on every step

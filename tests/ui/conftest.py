@@ -95,12 +95,18 @@ def bulk_trajectories(workspace: Workspace, count: int, app: str = "设置") -> 
         connection.execute(
             insert(models.Trajectory),
             [
-                {"uid": f"bulk-{app}-{i}", "instruction_id": instruction_id, "collector_kind": "agent",
-                 "agent_model": "scripted", "status": "complete", "review_status": "unlabelled",
-                 "started_at": start + timedelta(seconds=i)}
+                {
+                    "uid": f"bulk-{app}-{i}",
+                    "instruction_id": instruction_id,
+                    "collector_kind": "agent",
+                    "agent_model": "scripted",
+                    "status": "complete",
+                    "review_status": "unlabelled",
+                    "started_at": start + timedelta(seconds=i),
+                }
                 for i in range(count)
             ],
-        )  # fmt: skip
+        )
 
 
 def known_person(config_home: Path, name: str = "小王") -> None:

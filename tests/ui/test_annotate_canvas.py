@@ -211,9 +211,15 @@ def test_the_wheel_zooms_around_the_pointer(qtbot: QtBot, canvas: StepCanvas) ->
     pointer = on_view(canvas, *SEARCH_BOX)
     before = canvas.zoom()
     wheel = QWheelEvent(
-        QPointF(pointer), QPointF(canvas.viewport().mapToGlobal(pointer)), QPoint(), QPoint(0, 240),
-        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False,
-    )  # fmt: skip
+        QPointF(pointer),
+        QPointF(canvas.viewport().mapToGlobal(pointer)),
+        QPoint(),
+        QPoint(0, 240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(canvas.viewport(), wheel)  # two notches up, no Ctrl needed
     assert canvas.zoom() == pytest.approx(before * ZOOM_STEP**2)
     assert canvas.to_device(QPointF(pointer)).x() == pytest.approx(SEARCH_BOX[0], abs=2 / canvas.zoom() + 1)
@@ -282,12 +288,16 @@ def make_steps(strip: StepStrip, path: Path, verdicts: list[str | None]) -> list
     strip.set_screenshots(lambda _sha256: path)
     return [
         LabelledStep(
-            raw=RawStep(n, "screen", ScreenSize(1080, 2400), None), id=100 + n, position=n + 1,
-            origin=StepOrigin.INSERTED if n == 2 else StepOrigin.COLLECTED, corrects_index=1 if n == 2 else None,
-            removed=n == 3, label=Label.of(verdict=verdict, think="想" if n % 2 == 0 else None, action_text="点"),
+            raw=RawStep(n, "screen", ScreenSize(1080, 2400), None),
+            id=100 + n,
+            position=n + 1,
+            origin=StepOrigin.INSERTED if n == 2 else StepOrigin.COLLECTED,
+            corrects_index=1 if n == 2 else None,
+            removed=n == 3,
+            label=Label.of(verdict=verdict, think="想" if n % 2 == 0 else None, action_text="点"),
         )
         for n, verdict in enumerate(verdicts)
-    ]  # fmt: skip
+    ]
 
 
 @pytest.fixture

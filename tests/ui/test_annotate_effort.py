@@ -210,7 +210,9 @@ def test_a_model_draft_shows_dimmed_and_one_key_takes_it_with_its_origin(
 
     drive.press(Qt.Key.Key_T)
     assert (stored(workspace, second)["action_text"], stored(workspace, second)["tool_call"]) == (
-        draft.action_text, draft.tool_call)  # fmt: skip
+        draft.action_text,
+        draft.tool_call,
+    )
     assert view.editors.action_text.text() == draft.action_text
     view.go_to_step(first)
     drive.settle()

@@ -90,16 +90,19 @@ def test_cancel_keeps_my_text_unsaved_and_the_next_change_offers_the_merge_again
     qtbot.waitUntil(lambda: not window.isVisible())
 
 
-def test_a_stale_outcome_is_merged_too(qtbot: QtBot, window: MainWindow, annotation: AnnotationView,
-                                       populated: Workspace) -> None:  # fmt: skip
+def test_a_stale_outcome_is_merged_too(
+    qtbot: QtBot, window: MainWindow, annotation: AnnotationView, populated: Workspace
+) -> None:
     open_and_wait(qtbot, annotation, UNLABELLED)
     with Workspace.open(populated.data_dir) as other:
         Editor(other, UNLABELLED, "小李", "reviewer").set_outcome("failure")
     annotation.commands.set_outcome("success")
     qtbot.waitUntil(lambda: annotation.merges.dialog is not None, timeout=5000)
     dialog = annotation.merges.dialog
-    assert dialog is not None and (dialog.stale.theirs, dialog.stale.mine) == ({"outcome": "failure"},
-                                                                                {"outcome": "success"})  # fmt: skip
+    assert dialog is not None and (dialog.stale.theirs, dialog.stale.mine) == (
+        {"outcome": "failure"},
+        {"outcome": "success"},
+    )
     qtbot.mouseClick(dialog.keep_mine, Qt.MouseButton.LeftButton)
     settle(qtbot, annotation)
     qtbot.waitUntil(lambda: annotation.record is not None and annotation.record.label_outcome == "success")

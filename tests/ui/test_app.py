@@ -54,13 +54,21 @@ sys.exit(run_gui(Path(sys.argv[1])))
 def test_run_gui_shows_the_workspace_and_exits_cleanly_after_a_long_session(
     populated: Workspace, tmp_path: Path
 ) -> None:
-    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config"),
-                   "XDG_STATE_HOME": str(tmp_path / "state")}  # fmt: skip
+    environment = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+    }
     known_person(tmp_path / "config")
     done = subprocess.run(
         [sys.executable, "-c", SESSION, str(populated.data_dir)],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert f"rows 3 title {populated.data_dir}\n" in done.stdout  # Qt adds " — Mobile Annotator" in the title bar
     assert "status Something went wrong: 'no such key' (the details are in the log)" in done.stdout

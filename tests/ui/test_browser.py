@@ -46,12 +46,19 @@ def test_window_opens_on_the_workspace_with_every_trajectory(window: MainWindow,
     assert window.current_view() == "browser" and window.nav.item(1).text() == "Trajectories"
     assert shown_ids(window) == [3, 2, 1]  # newest first
     assert [cell(window, 0, c) for c in ("app", "steps", "collector", "review", "labelled_by")] == [
-        "淘宝", "2", "qwen2.5-vl-3b", "unlabelled", "",
-    ]  # fmt: skip
+        "淘宝",
+        "2",
+        "qwen2.5-vl-3b",
+        "unlabelled",
+        "",
+    ]
     assert cell(window, 2, "instruction") == "打开淘宝，搜索 iPhone 16 Pro Max 并加入购物车"
     assert [cell(window, 2, c) for c in ("status", "outcome", "review", "labelled_by")] == [
-        "complete", "task completed", "accepted", "小王",
-    ]  # fmt: skip
+        "complete",
+        "task completed",
+        "accepted",
+        "小王",
+    ]
     assert "3 trajectories" in window.browser.counts.text() and "1 unlabelled" in window.browser.counts.text()
     assert window.status.workspace.text() == str(populated.data_dir)
     assert window.status.counts.text().startswith("3 trajectories")
@@ -171,8 +178,9 @@ def test_the_judge_score_column_and_filter_hide_a_study_from_its_raters_while_it
     window = open_window(qtbot, qapp, populated.data_dir)
     wait_loaded(qtbot, window)
     model = window.browser.model
-    assert "试点" in model.data(model.index(shown_ids(window).index(1), COLUMN_INDEX["judge_score"]),
-                                Qt.ItemDataRole.ToolTipRole)  # fmt: skip
+    assert "试点" in model.data(
+        model.index(shown_ids(window).index(1), COLUMN_INDEX["judge_score"]), Qt.ItemDataRole.ToolTipRole
+    )
     choose(qtbot, window, window.browser.filters.score, "Judge score 4")
     assert shown_ids(window) == [2]  # not 1: its score is not shown, nor told by a filter
     assert "Showing 1 of 3 trajectories" in window.browser.counts.text()

@@ -43,12 +43,17 @@ def test_chinese_gets_glyphs_from_the_shipped_font_when_the_system_has_none(tmp_
     (tmp_path / "fonts.conf").write_text(
         f'<?xml version="1.0"?><fontconfig><dir>{fonts}</dir><cachedir>{tmp_path / "cache"}</cachedir></fontconfig>'
     )
-    environment = {**os.environ, "FONTCONFIG_FILE": str(tmp_path / "fonts.conf"), "QT_QPA_PLATFORM": "offscreen",
-                   "XDG_CONFIG_HOME": str(tmp_path / "config")}  # fmt: skip
+    environment = {
+        **os.environ,
+        "FONTCONFIG_FILE": str(tmp_path / "fonts.conf"),
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
 
     def runs(mode: str) -> list[tuple[str, list[int]]]:
-        done = subprocess.run([sys.executable, "-c", GLYPHS, mode], cwd=ROOT, env=environment,
-                              capture_output=True, text=True, check=True)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", GLYPHS, mode], cwd=ROOT, env=environment, capture_output=True, text=True, check=True
+        )
         return [(family, glyphs) for family, glyphs in json.loads(done.stdout.strip().splitlines()[-1])]
 
     without = runs("plain")

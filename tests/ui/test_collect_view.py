@@ -98,9 +98,12 @@ def stored(workspace: Workspace, trajectory_id: int) -> dict[str, Any]:
         row = session.get(models.Trajectory, trajectory_id)
         assert row is not None
         return {
-            "status": row.status, "outcome": row.outcome, "ended_at": row.ended_at,
-            "person": row.collector_person.name if row.collector_person else None, "instruction": row.instruction.text,
-        }  # fmt: skip
+            "status": row.status,
+            "outcome": row.outcome,
+            "ended_at": row.ended_at,
+            "person": row.collector_person.name if row.collector_person else None,
+            "instruction": row.instruction.text,
+        }
 
 
 def test_teleoperating_the_live_screen_records_each_gesture_as_a_step(

@@ -13,8 +13,14 @@ from annotator.ui.main_window import MainWindow
 from tests.ui.conftest import open_window
 from tests.ui.test_annotate_view import UNLABELLED
 
-EDITING = ("annotate.accept_step", "annotate.verdict_correct", "annotate.privacy_tool", "annotate.submit",
-           "annotate.draft", "annotate.take_box")  # fmt: skip
+EDITING = (
+    "annotate.accept_step",
+    "annotate.verdict_correct",
+    "annotate.privacy_tool",
+    "annotate.submit",
+    "annotate.draft",
+    "annotate.take_box",
+)
 VIEWING = ("annotate.next_step", "annotate.previous_step", "annotate.zoom_in")
 
 

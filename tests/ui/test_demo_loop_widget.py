@@ -47,8 +47,10 @@ def test_the_status_bar_shows_the_loop_and_cancel_stops_it_leaving_no_process(
     assert attach_demo_loop(window, folder) is bar and window.findChildren(DemoLoopBar) == [bar]
     assert bar.isVisible() and bar.label.text().startswith("Demo:")
 
-    qtbot.waitUntil(lambda: bar.progress is not None and bar.progress.step == "tiny-sft" and bool(bar.progress.done),
-                    timeout=120_000)  # fmt: skip
+    qtbot.waitUntil(
+        lambda: bar.progress is not None and bar.progress.step == "tiny-sft" and bool(bar.progress.done),
+        timeout=120_000,
+    )
     assert "Demo: training tiny-sft (2/5), step" in bar.label.text()
     with qtbot.waitSignal(bar.finished, timeout=90_000) as ended:
         qtbot.mouseClick(bar.cancel_button, Qt.MouseButton.LeftButton)

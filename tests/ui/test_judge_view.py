@@ -77,8 +77,9 @@ def test_a_run_scores_every_trajectory_and_a_second_run_skips_them(qtbot: QtBot,
             f"Judge {first.config_id}, run {first.run_id}: 3 scored, 0 without a usable score, 0 scored before; "
             "complete in "
         )
-        assert view.table.cells() == [[str(first.config_id), "mobile-r1", "scripted", "0", "0", "3", "0",
-                                       view.table.cells()[0][7]]]  # fmt: skip
+        assert view.table.cells() == [
+            [str(first.config_id), "mobile-r1", "scripted", "0", "0", "3", "0", view.table.cells()[0][7]]
+        ]
         assert view.table.selectedItems()[0].row() == 0  # the judge of the run is chosen
         assert set(judging.rewards(workspace.database, first.config_id)) == set(ids)
         assert keys.text("judge/endpoint") == endpoint.base_url and keys.text("judge/model") == "scripted"
@@ -271,9 +272,11 @@ def test_each_answer_shows_its_score_reason_and_the_screens_the_judge_saw(qtbot:
     assert "2 screenshots sent · 1 left out by the cap of 2 (greyed)" in detail.title.text()
     asked: list[str] = []  # the screenshots the judge's own messages carry, in order
     sent = build_judge_messages(
-        judged_trajectory(load_trajectory(db, 1)), "…", capped.images,
+        judged_trajectory(load_trajectory(db, 1)),
+        "…",
+        capped.images,
         SimpleNamespace(png=lambda sha256, _original, _size: asked.append(sha256) or b"png"),
-    )  # fmt: skip
+    )
     assert asked == [screen.sha256 for screen in detail.drilldown.screens if screen.sent]
     assert (sent.images, sent.dropped) == (2, 1)
     assert all(not detail.screens.item(row).icon().isNull() for row in range(3))

@@ -17,8 +17,15 @@ from tests.ui.test_models_view import open_view, settle
 pytestmark = pytest.mark.slow
 LIST = ["Name", "Model", "Kind", "Status", "Step acc.", "Task succ.", "Tail succ.", "TM", "R_Act", "GR", "SR", "Date"]
 # Each short header and a paper or protocol its tooltip must name.
-NAMED_BY = {"Step acc.": "Mobile-R1", "Task succ.": "Mobile-R1", "Tail succ.": "Mobile-R1", "TM": "AndroidControl",
-            "R_Act": "Mobile-R1", "GR": "OS-Atlas", "SR": "UI-R1"}  # fmt: skip
+NAMED_BY = {
+    "Step acc.": "Mobile-R1",
+    "Task succ.": "Mobile-R1",
+    "Tail succ.": "Mobile-R1",
+    "TM": "AndroidControl",
+    "R_Act": "Mobile-R1",
+    "GR": "OS-Atlas",
+    "SR": "UI-R1",
+}
 
 
 def unreadable_replies(app: str, steps: int) -> list[StepScore]:
@@ -47,12 +54,30 @@ def test_a_figure_of_nothing_measured_is_a_dash_and_a_measured_zero_stays_zero(
 ) -> None:
     untrained = summarise(unreadable_replies("淘宝", 4), seen_apps=["淘宝"])  # its unseen split has no step
     stored(populated, "offline", "untrained", [], untrained)
-    zeros = {"step_accuracy": 0.0, "task_success": 0.0, "type_match": 0.0, "exact_match": 0.0,
-             "grounding_accuracy": 0.0, "step_success_rate": 0.0, "argument_errors": 0, "format_errors": 0,
-             "steps": 0, "grounding_steps": 0, "trajectories": 0}  # fmt: skip
+    zeros = {
+        "step_accuracy": 0.0,
+        "task_success": 0.0,
+        "type_match": 0.0,
+        "exact_match": 0.0,
+        "grounding_accuracy": 0.0,
+        "step_success_rate": 0.0,
+        "argument_errors": 0,
+        "format_errors": 0,
+        "steps": 0,
+        "grounding_steps": 0,
+        "trajectories": 0,
+    }
     stored(populated, "offline", "answered nothing", [], zeros)  # zeros written for a run of no step
-    unchecked = {"claimed_and_done": 0.0, "tail_success": 0.0, "claimed_success": 0.0, "rollouts": 2, "checked": 0,
-                 "unchecked": 2, "mean_steps": 3.0, "unfinished": 0}  # fmt: skip
+    unchecked = {
+        "claimed_and_done": 0.0,
+        "tail_success": 0.0,
+        "claimed_success": 0.0,
+        "rollouts": 2,
+        "checked": 0,
+        "unchecked": 2,
+        "mean_steps": 3.0,
+        "unfinished": 0,
+    }
     stored(populated, "online", "no check", [], unchecked)  # two runs ended, neither could be checked
     view = open_view(qtbot, populated)
 
@@ -90,7 +115,9 @@ def test_every_short_name_is_explained_with_the_paper_that_names_it(qtbot: QtBot
     for title in ("Step acc.", "Task succ.", "TM", "R_Act", "GR", "SR"):
         assert NAMED_BY[title] in per_app[title], (title, per_app[title])
     assert per_app["Arg. errors"]
-    rows = {view.summary.figures.item(r, 0).text(): view.summary.figures.item(r, 0).toolTip()
-            for r in range(view.summary.figures.rowCount())}  # fmt: skip
+    rows = {
+        view.summary.figures.item(r, 0).text(): view.summary.figures.item(r, 0).toolTip()
+        for r in range(view.summary.figures.rowCount())
+    }
     assert "Chen et al." in rows["pass@2 (step accuracy)"] and "Mobile-R1" in rows["pass@1 (step accuracy)"]
     assert "OS-Atlas" in rows["Grounding (GR)"] and "R_Fmt" in rows["Format errors"]

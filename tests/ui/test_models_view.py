@@ -61,8 +61,19 @@ def test_the_list_shows_each_evaluation_with_its_figures(qtbot: QtBot, evaluated
     view = open_view(qtbot, evaluated)
     assert view.pages.currentWidget() is view.split  # the content, not the empty state
     assert view.table.header_titles()[:12] == [
-        "Name", "Model", "Kind", "Status", "Step acc.", "Task succ.", "Tail succ.", "TM", "R_Act", "GR", "SR", "Date",
-    ]  # fmt: skip
+        "Name",
+        "Model",
+        "Kind",
+        "Status",
+        "Step acc.",
+        "Task succ.",
+        "Tail succ.",
+        "TM",
+        "R_Act",
+        "GR",
+        "SR",
+        "Date",
+    ]
     rows = view.table.cells()
     for row, (evaluation_id, name) in zip(rows, ((NOISY, "scripted-noisy"), (CLEAN, "scripted-clean")), strict=True):
         summary = summary_of(evaluated, evaluation_id)
@@ -77,17 +88,35 @@ def test_one_chosen_shows_its_figures_per_app_table_bars_and_failed_steps(qtbot:
     summary = summary_of(evaluated, NOISY)
     figures = view.summary.figures.cells()
     low, high = summary["intervals"]["step_accuracy"]
-    assert figures[0] == ["Step accuracy", percent(summary["step_accuracy"]), f"{percent(low)} – {percent(high)}",
-                          "22 steps"]  # fmt: skip
+    assert figures[0] == [
+        "Step accuracy",
+        percent(summary["step_accuracy"]),
+        f"{percent(low)} – {percent(high)}",
+        "22 steps",
+    ]
     assert figures[1][0] == "Task success" and figures[1][3] == "4 trajectories"
     assert view.summary.per_app.header_titles() == [
-        "App", "Trajectories", "Steps", "Step acc.", "Task succ.", "TM", "R_Act", "GR", "SR", "Arg. errors",
-    ]  # fmt: skip
+        "App",
+        "Trajectories",
+        "Steps",
+        "Step acc.",
+        "Task succ.",
+        "TM",
+        "R_Act",
+        "GR",
+        "SR",
+        "Arg. errors",
+    ]
     expected = [
-        [app, str(f["trajectories"]), str(f["steps"]), *(percent(f[key]) for key in HEADLINE),
-         str(f["argument_errors"])]
+        [
+            app,
+            str(f["trajectories"]),
+            str(f["steps"]),
+            *(percent(f[key]) for key in HEADLINE),
+            str(f["argument_errors"]),
+        ]
         for app, f in summary["per_app"].items()
-    ]  # fmt: skip
+    ]
     assert view.summary.per_app.cells() == expected and len(expected) == 3
     chart = view.summary.chart
     assert isinstance(chart, PerAppChart)
@@ -200,20 +229,35 @@ def test_without_evaluations_the_view_says_how_to_make_one(qtbot: QtBot, populat
     qtbot.keyClick(view, Qt.Key.Key_F5)
     settle(qtbot, view)
     assert view.pages.currentWidget() is view.split and view.table.cells()[0][:5] == [
-        "later", "/models/ckpt-200", "offline", "complete", "50.0%",
-    ]  # fmt: skip
+        "later",
+        "/models/ckpt-200",
+        "offline",
+        "complete",
+        "50.0%",
+    ]
 
 
 def test_an_online_evaluation_shows_its_runs_figures(qtbot: QtBot, populated: Workspace) -> None:
     per_app = {"淘宝": {"claimed_and_done": 0.5, "tail_success": 0.75, "rollouts": 4, "mean_steps": 6.5}}
-    summary = {"claimed_and_done": 0.5, "tail_success": 0.75, "claimed_success": 1.0, "rollouts": 4, "checked": 4,
-               "mean_steps": 6.5, "unfinished": 0, "per_app": per_app}  # fmt: skip
+    summary = {
+        "claimed_and_done": 0.5,
+        "tail_success": 0.75,
+        "claimed_success": 1.0,
+        "rollouts": 4,
+        "checked": 4,
+        "mean_steps": 6.5,
+        "unfinished": 0,
+        "per_app": per_app,
+    }
     stored(populated, "online", "on phones", [], summary)
     view = open_view(qtbot, populated)
     assert view.table.cells()[0][2:7] == ["online", "complete", "—", "—", "75.0%"]  # tail success only
     figures = view.summary.figures.cells()
-    assert [row[:2] for row in figures[:3]] == [["Done and claimed", "50.0%"], ["Tail success", "75.0%"],
-                                                ["Claimed success", "100.0%"]]  # fmt: skip
+    assert [row[:2] for row in figures[:3]] == [
+        ["Done and claimed", "50.0%"],
+        ["Tail success", "75.0%"],
+        ["Claimed success", "100.0%"],
+    ]
     assert figures[0][3] == "4 checked runs" and ["Runs", "4", "", ""] in figures
     assert view.summary.per_app.cells() == [["淘宝", "4", "6.5", "50.0%", "75.0%"]]
     assert "runs, not steps" in view.failed.heading.text() and view.compare_with.count() == 1  # nothing to compare
@@ -251,14 +295,19 @@ def test_in_the_window_its_keys_act_only_there_and_a_step_opens_in_annotate(
     with Workspace.open(evaluated_dir) as workspace:
         stored(workspace, "offline", "newer", [], {"step_accuracy": 0.5, "steps": 2})
     window.show_view("stats")
-    for key, modifiers in ((Qt.Key.Key_F7, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier),
-                           (Qt.Key.Key_F5, Qt.KeyboardModifier.NoModifier)):  # fmt: skip
+    for key, modifiers in (
+        (Qt.Key.Key_F7, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier),
+        (Qt.Key.Key_F5, Qt.KeyboardModifier.NoModifier),
+    ):
         qtbot.keyClick(QApplication.focusWidget() or window, key, modifiers)
     qtbot.waitUntil(lambda: not window.jobs.busy())
     assert len(view.rows) == 2 and not window.menu_actions.actions["models.refresh"].isEnabled()
     window.show_view("models")
-    qtbot.keyClick(QApplication.focusWidget() or view, Qt.Key.Key_F7,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)  # fmt: skip
+    qtbot.keyClick(
+        QApplication.focusWidget() or view,
+        Qt.Key.Key_F7,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
     qtbot.waitUntil(lambda: len(view.rows) == 3 and not window.jobs.busy())
     with Workspace.open(evaluated_dir) as workspace:
         stored(workspace, "offline", "newest", [], {"step_accuracy": 0.25, "steps": 4})

@@ -101,8 +101,11 @@ def test_the_queue_lists_the_annotated_trajectories_and_previews_the_first(qtbot
     assert preview.instruction.text() == TAOBAO
     assert preview.steps.rowCount() == 3
     assert [preview.cell(0, key) for key in ("verdict", "think", "action", "tool_call")] == [
-        "correct", "当前在第 0 步", "点击搜索框", "click (100, 200)",
-    ]  # fmt: skip
+        "correct",
+        "当前在第 0 步",
+        "点击搜索框",
+        "click (100, 200)",
+    ]
     assert preview.cell(2, "tool_call") == "terminate success"
     thumbnail = preview.thumbnail(0)
     assert thumbnail is not None and thumbnail.height() == 120 and thumbnail.width() == 54  # 1080x2400, scaled
@@ -287,8 +290,10 @@ def test_the_preview_shows_the_judges_score_or_why_it_is_hidden(qtbot: QtBot, jo
     with db.session() as session:  # 李审核 rates trajectory 1 in a study 小王 has not finished
         study = models.Study(name="试点", config_id=config, seed=0, sample_size=1, rubric="…")
         study.items = [models.StudyItem(trajectory_id=1, position=0, judge_reward=3, app="淘宝")]
-        study.raters = [models.StudyRater(person_id=ensure_person(session, name, "annotator").id, order_seed=n)
-                        for n, name in enumerate(("李审核", "小王"))]  # fmt: skip
+        study.raters = [
+            models.StudyRater(person_id=ensure_person(session, name, "annotator").id, order_seed=n)
+            for n, name in enumerate(("李审核", "小王"))
+        ]
         session.add(study)
         session.commit()
     choose(shown, 1)

@@ -26,16 +26,21 @@ GRPO_REWARDS = [1.75, 2.0, 1.5, 1.75, 2.0, 2.0, 1.75, 2.0, 2.0, 2.0, 1.75, 2.0] 
 
 
 def recorded(
-    workspace: Workspace, recipe: str, stage: str, logs: list[dict[str, float]], model: Path | None = None,
+    workspace: Workspace,
+    recipe: str,
+    stage: str,
+    logs: list[dict[str, float]],
+    model: Path | None = None,
     export: Path | None = None,
-) -> int:  # fmt: skip
+) -> int:
     """A finished run as the follower records one: a log event per step; its folder holds `model` if given."""
     output = model or workspace.data_dir / "runs" / recipe
     output.mkdir(parents=True, exist_ok=True)
     script = "sft" if stage == "sft" else "grpo_action"
     data = export or workspace.data_dir / "exports"
-    new = NewRun(recipe, script, stage, {"max_steps": len(logs)}, str(data), None, None, str(output), ["accelerate"],
-                 {})  # fmt: skip
+    new = NewRun(
+        recipe, script, stage, {"max_steps": len(logs)}, str(data), None, None, str(output), ["accelerate"], {}
+    )
     run_id = training_runs.start_run(workspace.database, new, pid=2**22 + 11, pid_started=0.0)
     now = datetime.now(UTC)
     events = [EventRecord("log", now, step, data) for step, data in enumerate(logs, start=1)]

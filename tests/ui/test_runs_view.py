@@ -111,8 +111,18 @@ def recorded_grpo_run(workspace: Workspace) -> int:
     output = workspace.data_dir / "runs" / "grpo"
     output.mkdir(parents=True)
     (output / "train.log").write_text("loading\n 50%|#####     | 1/2\r100%|##########| 2/2\ndone\n", encoding="utf-8")
-    new = NewRun("tiny-grpo", "grpo_action", "grpo-action", {"max_steps": 2}, str(workspace.data_dir / "exports"),
-                 None, None, str(output), ["accelerate"], {})  # fmt: skip
+    new = NewRun(
+        "tiny-grpo",
+        "grpo_action",
+        "grpo-action",
+        {"max_steps": 2},
+        str(workspace.data_dir / "exports"),
+        None,
+        None,
+        str(output),
+        ["accelerate"],
+        {},
+    )
     run_id = training_runs.start_run(workspace.database, new, pid=2**22 + 7, pid_started=0.0)
     now = datetime.now(UTC)
     rows = [{"completion": "<think>tap search</think>", "action_reward": 1.0, "format_reward": 0.5}]
@@ -158,8 +168,19 @@ def test_a_recorded_run_shows_its_reward_curve_completions_and_log_in_english_an
 def test_a_resumed_run_s_curves_go_on_from_the_run_it_resumes(populated: Workspace) -> None:
     first = recorded_grpo_run(populated)
     old = training_runs.get_run(populated.database, first)
-    new = NewRun(old.recipe, old.script, old.stage, old.config, old.data_dir, None, None, old.output_dir, [], {},
-                 resumed_from=first)  # fmt: skip
+    new = NewRun(
+        old.recipe,
+        old.script,
+        old.stage,
+        old.config,
+        old.data_dir,
+        None,
+        None,
+        old.output_dir,
+        [],
+        {},
+        resumed_from=first,
+    )
     second = training_runs.start_run(populated.database, new, pid=2**22 + 8, pid_started=0.0)
     again = [EventRecord("log", datetime.now(UTC), step, {"loss": loss}) for step, loss in ((2, 0.3), (3, 0.2))]
     training_runs.add_events(populated.database, second, 0, 10, again)

@@ -104,9 +104,11 @@ def test_pngs_are_readable_images_with_chinese_app_names_drawn(
     shipped = font_manager.FontProperties(fname=str(charts.resource(charts.CJK_FONT))).get_name()
     assert shipped in charts.font_families()
     assert [path.name for path in written] == [
-        "dataset_per_app.png", "dataset_trajectory_lengths.png", "dataset_action_types.png",
+        "dataset_per_app.png",
+        "dataset_trajectory_lengths.png",
+        "dataset_action_types.png",
         "dataset_review_status.png",
-    ]  # fmt: skip
+    ]
     for path in written:
         with Image.open(path) as image:
             image.load()

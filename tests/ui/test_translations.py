@@ -81,8 +81,9 @@ def test_qt_translates_our_compiled_qm_exactly_as_one_made_by_lrelease(
     language: str, tmp_path: Path, qapp: AnnotatorApp
 ) -> None:
     shipped, compiled = ts_path(language), tmp_path / f"{language}.qm"
-    done = subprocess.run([tool("pyside6-lrelease"), "-nounfinished", str(shipped), "-qm", str(compiled)],
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        [tool("pyside6-lrelease"), "-nounfinished", str(shipped), "-qm", str(compiled)], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     by_lrelease, ours = QTranslator(), QTranslator()
     assert by_lrelease.load(str(compiled))

@@ -29,10 +29,18 @@ def call(action: str, **arguments: object) -> dict:
         # a box that does not hold the executed point tells nothing: the distance decides
         (call("click", coordinate=[545, 275]), call("click", coordinate=[540, 270]), Box(0, 0, 10, 10), True),
         (call("long_press", coordinate=[540, 270]), call("click", coordinate=[540, 270]), None, False),
-        (call("swipe", coordinate=[500, 1800], coordinate2=[520, 600]),
-         call("swipe", coordinate=[540, 2000], coordinate2=[540, 400]), None, True),  # both up
-        (call("swipe", coordinate=[500, 600], coordinate2=[520, 1800]),
-         call("swipe", coordinate=[540, 2000], coordinate2=[540, 400]), None, False),
+        (
+            call("swipe", coordinate=[500, 1800], coordinate2=[520, 600]),
+            call("swipe", coordinate=[540, 2000], coordinate2=[540, 400]),
+            None,
+            True,
+        ),  # both up
+        (
+            call("swipe", coordinate=[500, 600], coordinate2=[520, 1800]),
+            call("swipe", coordinate=[540, 2000], coordinate2=[540, 400]),
+            None,
+            False,
+        ),
         (call("type", text=" iPhone  16 "), call("type", text="iphone 16"), None, True),
         (call("type", text="ＡＢＣ"), call("type", text="abc"), None, True),  # NFKC: full-width letters
         (call("type", text="蓝牙耳机"), call("type", text="耳机"), None, False),
@@ -44,21 +52,32 @@ def call(action: str, **arguments: object) -> dict:
         ({"name": "mobile_use", "arguments": {"action": "click"}}, call("click", coordinate=[1, 1]), None, False),
         (call("click", coordinate=[1, 1]), None, None, False),
     ],
-)  # fmt: skip
+)
 def test_the_rejection_rule(drafted: dict, executed: dict | None, target: Box | None, matches: bool) -> None:
     assert action_matches(drafted, executed, SCREEN, target=target) is matches
 
 
 def test_swipe_direction_is_the_dominant_axis() -> None:
     assert [swipe_direction((0, 0), end) for end in [(10, 2), (-10, 2), (2, 10), (2, -10), (5, 5)]] == [
-        "right", "left", "down", "up", "down"
-    ]  # fmt: skip
+        "right",
+        "left",
+        "down",
+        "up",
+        "down",
+    ]
 
 
 def draft(draft_id: int, matched: bool = True, problem: str | None = None, minute: int = 0, **values: object) -> Draft:
     stages = {"think": "想", "action_text": "点", "tool_call": call("click", coordinate=[1, 1])} | values
-    return Draft(draft_id, "m", "p", **stages, matches_executed=matched, problem=problem,
-                 created_at=datetime(2026, 1, 1, 0, minute))  # fmt: skip
+    return Draft(
+        draft_id,
+        "m",
+        "p",
+        **stages,
+        matches_executed=matched,
+        problem=problem,
+        created_at=datetime(2026, 1, 1, 0, minute),
+    )
 
 
 def test_the_offered_draft_is_the_newest_that_matched() -> None:

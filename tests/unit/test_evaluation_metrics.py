@@ -9,8 +9,18 @@ import pytest
 from annotator.domain.evaluation import StepScore, compare, figures, pass_at_k, summarise
 
 
-def score(trajectory: int, step: int, app: str = "淘宝", sample: int = 0, *, fmt: bool = True, tm: bool = True,
-          em: bool = True, gr: bool | None = None, sr: bool | None = None) -> StepScore:  # fmt: skip
+def score(
+    trajectory: int,
+    step: int,
+    app: str = "淘宝",
+    sample: int = 0,
+    *,
+    fmt: bool = True,
+    tm: bool = True,
+    em: bool = True,
+    gr: bool | None = None,
+    sr: bool | None = None,
+) -> StepScore:
     return StepScore(trajectory, step, step % 10, app, sample, fmt, tm, em, gr, em if sr is None else sr)
 
 
@@ -46,8 +56,12 @@ def test_per_app_and_seen_unseen_split() -> None:
 
 def test_headline_uses_each_steps_first_sample_and_pass_at_k_all_of_them() -> None:
     # Step 10: 1 right of 3 samples (the first wrong); step 11: 3 of 3.
-    samples = [score(1, 10, sample=0, em=False), score(1, 10, sample=1), score(1, 10, sample=2, em=False),
-               *(score(1, 11, sample=k) for k in range(3))]  # fmt: skip
+    samples = [
+        score(1, 10, sample=0, em=False),
+        score(1, 10, sample=1),
+        score(1, 10, sample=2, em=False),
+        *(score(1, 11, sample=k) for k in range(3)),
+    ]
     assert summarise(samples)["step_accuracy"] == pytest.approx(1 / 2)
     found = pass_at_k(samples)
     assert found["1"] == pytest.approx((1 / 3 + 1) / 2)

@@ -26,24 +26,53 @@ FIRST_EXPORT = {
     "format_version": 1,
     "code_version": "0.1.0",
     "source_database": "sqlite:///data/annotator.db",
-    "options": {"stage": "sft", "format": "trl", "coords": "qwen2.5-vl", "min_pixels": 3136, "max_pixels": 12845056,
-                "image_scale": 0.5, "history_images": 2, "after_errors": False, "selection": {"review": ["accepted"]}},
-    "counts": {"train": {"samples": 6, "trajectories": 2, "apps": {"设置": 4, "趣看视频": 2}, "action_types": {},
-                         "kinds": {"step": 6}}},
+    "options": {
+        "stage": "sft",
+        "format": "trl",
+        "coords": "qwen2.5-vl",
+        "min_pixels": 3136,
+        "max_pixels": 12845056,
+        "image_scale": 0.5,
+        "history_images": 2,
+        "after_errors": False,
+        "selection": {"review": ["accepted"]},
+    },
+    "counts": {
+        "train": {
+            "samples": 6,
+            "trajectories": 2,
+            "apps": {"设置": 4, "趣看视频": 2},
+            "action_types": {},
+            "kinds": {"step": 6},
+        }
+    },
     "files": [{"path": "train/data-00000-of-00001.arrow", "bytes": 10, "sha256": "ab" * 32}],
-}  # fmt: skip
+}
 
 
 def made() -> ExportManifest:
     return ExportManifest(
-        stage="grpo-action", format="jsonl", min_pixels=3136, max_pixels=1_000_000, coords="qwen2-vl",
-        image_scale=0.5, history_images=1, instruction_level="both", prompt_variant="ui-r1", image_storage="files",
-        more_options={"privacy": "black", "splits": {"seed": 0}}, counts={"train": {"samples": 3, "apps": {"设置": 3}},
-        "test": {"samples": 1, "apps": {"趣看视频": 1}}}, files=(ExportedFile("data/train.jsonl", 12, "cd" * 32),),
-        code_version="0.2.0", source_database="postgresql://annotator@db/team", format_version=1,
-        duplicates_left_out=2, unsayable_left_out={"wait": 1}, pii_scrubbed={"phone": 3},
+        stage="grpo-action",
+        format="jsonl",
+        min_pixels=3136,
+        max_pixels=1_000_000,
+        coords="qwen2-vl",
+        image_scale=0.5,
+        history_images=1,
+        instruction_level="both",
+        prompt_variant="ui-r1",
+        image_storage="files",
+        more_options={"privacy": "black", "splits": {"seed": 0}},
+        counts={"train": {"samples": 3, "apps": {"设置": 3}}, "test": {"samples": 1, "apps": {"趣看视频": 1}}},
+        files=(ExportedFile("data/train.jsonl", 12, "cd" * 32),),
+        code_version="0.2.0",
+        source_database="postgresql://annotator@db/team",
+        format_version=1,
+        duplicates_left_out=2,
+        unsayable_left_out={"wait": 1},
+        pii_scrubbed={"phone": 3},
         images_with_privacy_regions_masked=4,
-    )  # fmt: skip
+    )
 
 
 def written(folder: Path, data: Any) -> Path:
@@ -71,8 +100,12 @@ def test_a_manifest_of_the_first_export_reads_with_the_defaults_of_what_came_lat
     assert (manifest.prompt_variant, manifest.instruction_level, manifest.image_storage) == ("qwen2.5-vl", "task", None)
     assert manifest.duplicates_left_out == 0 and manifest.unsayable_left_out == {} and manifest.pii_scrubbed == {}
     assert manifest.more_options == {"after_errors": False, "selection": {"review": ["accepted"]}}
-    without_window = {**FIRST_EXPORT, "options": {k: v for k, v in FIRST_EXPORT["options"].items()
-                                                  if k not in ("history_images", "image_scale", "coords")}}  # fmt: skip
+    without_window = {
+        **FIRST_EXPORT,
+        "options": {
+            k: v for k, v in FIRST_EXPORT["options"].items() if k not in ("history_images", "image_scale", "coords")
+        },
+    }
     older = read_export_manifest(written(tmp_path / "older", without_window))
     assert older.history_images is None and older.image_scale == 1.0 and older.coords == "qwen2.5-vl"
     assert "history_images" not in older.as_json()["options"]  # not said is not written as said
@@ -125,8 +158,17 @@ def test_a_missing_file_text_that_is_not_json_and_bytes_that_are_not_text_say_so
 
 
 def test_a_manifest_its_readers_would_refuse_is_never_written(tmp_path: Path) -> None:
-    wrong = ExportManifest(stage="sft", format="trl", min_pixels=0, max_pixels=10, counts={}, files=(),
-                           code_version="0", source_database="", format_version=1)  # fmt: skip
+    wrong = ExportManifest(
+        stage="sft",
+        format="trl",
+        min_pixels=0,
+        max_pixels=10,
+        counts={},
+        files=(),
+        code_version="0",
+        source_database="",
+        format_version=1,
+    )
     with pytest.raises(ManifestError, match=r"options\.min_pixels should be a whole number above 0, not 0"):
         write_export_manifest(tmp_path, wrong)
     assert not (tmp_path / MANIFEST_FILE).exists()

@@ -21,16 +21,19 @@ def test_a_click_is_a_point_and_keeps_the_target_box() -> None:
 
 def test_a_long_press_is_a_point_with_its_hold_time() -> None:
     shapes = overlays_for(call("long_press", coordinate=[300, 640], time=2), None)
-    assert (shapes.point, shapes.kind, shapes.seconds, shapes.caption) == ((300.0, 640.0), "long_press", 2.0,
-                                                                           "long_press 2 s")  # fmt: skip
+    assert (shapes.point, shapes.kind, shapes.seconds, shapes.caption) == (
+        (300.0, 640.0),
+        "long_press",
+        2.0,
+        "long_press 2 s",
+    )
     untimed = overlays_for(call("long_press", coordinate=[300, 640]), None)
     assert (untimed.point, untimed.seconds, untimed.caption) == ((300.0, 640.0), None, "long_press")
 
 
 def test_a_swipe_is_an_arrow_from_its_start_to_its_end() -> None:
     shapes = overlays_for(call("swipe", coordinate=[540, 1800], coordinate2=[540, 600]), None)
-    assert (shapes.point, shapes.end, shapes.kind, shapes.caption) == ((540.0, 1800.0), (540.0, 600.0), "swipe",
-                                                                       None)  # fmt: skip
+    assert (shapes.point, shapes.end, shapes.kind, shapes.caption) == ((540.0, 1800.0), (540.0, 600.0), "swipe", None)
 
 
 @pytest.mark.parametrize(

@@ -47,8 +47,15 @@ def test_the_qwen_variant_declares_every_action_and_its_arguments() -> None:
     for name in actions:  # every declared action is one the app reads and carries out
         action_from_tool_call({"name": "mobile_use", "arguments": {"action": name, **EXAMPLE_ARGUMENTS[name]}})
     assert set(actions) == set(EXAMPLE_ARGUMENTS)
-    assert set(tool["parameters"]["properties"]) == {"action", "coordinate", "coordinate2", "text", "time",
-                                                     "button", "status"}  # fmt: skip
+    assert set(tool["parameters"]["properties"]) == {
+        "action",
+        "coordinate",
+        "coordinate2",
+        "text",
+        "time",
+        "button",
+        "status",
+    }
     assert prompt.endswith("User Task: 打开淘宝") and prompt.count("<tools>") == 2  # the sentence names it too
 
 

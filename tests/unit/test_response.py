@@ -110,16 +110,42 @@ def test_format_refuses_a_tag_inside_think_or_action() -> None:
 
 
 # Messy responses: tags, fences, JSON fragments and free text in any order and number.
-_pieces = st.sampled_from(
-    ["<think>", "</think>", "<action>", "</action>", "<tool_call>", "</tool_call>", "```json\n", "```",
-     CLICK_JSON, '{"name": "mobile_use", "arguments": {"action": "tap"}}', "{'a': 1}", "[1, 2]", "\n", " "]
-) | _part_text  # fmt: skip
+_pieces = (
+    st.sampled_from(
+        [
+            "<think>",
+            "</think>",
+            "<action>",
+            "</action>",
+            "<tool_call>",
+            "</tool_call>",
+            "```json\n",
+            "```",
+            CLICK_JSON,
+            '{"name": "mobile_use", "arguments": {"action": "tap"}}',
+            "{'a': 1}",
+            "[1, 2]",
+            "\n",
+            " ",
+        ]
+    )
+    | _part_text
+)
 
 
 _tool_call_bodies = tool_calls().map(json.dumps) | st.sampled_from(
-    [CLICK_JSON, f"```json\n{CLICK_JSON}\n```", '{"name": "mobile_use", "arguments": {"action": "tap"}}',
-     '{"a": 1, "a": 2}', '{"t": "\\u003c/think>"}', "{'a': 1}", "[1, 2]", "", "{"]
-)  # fmt: skip
+    [
+        CLICK_JSON,
+        f"```json\n{CLICK_JSON}\n```",
+        '{"name": "mobile_use", "arguments": {"action": "tap"}}',
+        '{"a": 1, "a": 2}',
+        '{"t": "\\u003c/think>"}',
+        "{'a': 1}",
+        "[1, 2]",
+        "",
+        "{",
+    ]
+)
 
 
 @st.composite

@@ -16,10 +16,15 @@ LABELS = {
     # Named as the papers name them: Mobile-R1's Acc. and Task Succ. (every step right), its R_Act as the exact
     # match (a point in the box), and the AndroidControl step success (a point within 14%) that UI-R1 and GUI-R1
     # publish as EM / SR; on phones, Mobile-R1's Tail Succ. (done at the end) and the stricter done-and-claimed.
-    "step_accuracy": "step accuracy (Acc.)", "task_success": "task success", "type_match": "type match (TM)",
-    "exact_match": "exact match (R_Act)", "grounding_accuracy": "grounding (GR)",
-    "step_success_rate": "step success (SR)", "tail_success": "tail success", "claimed_and_done": "done and claimed",
-}  # fmt: skip
+    "step_accuracy": "step accuracy (Acc.)",
+    "task_success": "task success",
+    "type_match": "type match (TM)",
+    "exact_match": "exact match (R_Act)",
+    "grounding_accuracy": "grounding (GR)",
+    "step_success_rate": "step success (SR)",
+    "tail_success": "tail success",
+    "claimed_and_done": "done and claimed",
+}
 REPORTS_FOLDER = "reports"
 
 

@@ -226,9 +226,14 @@ _cached_truth = lru_cache(maxsize=CACHE_SIZE)(_truth)
 
 # Every cache of the package, so that the benchmark can start each reward cold; modules add their own.
 CACHES: list[Any] = [
-    mobile_reply, answer_action, tool_call_action, predicted_box, _decoded, _action_of_text,
+    mobile_reply,
+    answer_action,
+    tool_call_action,
+    predicted_box,
+    _decoded,
+    _action_of_text,
     _cached_truth,
-]  # fmt: skip
+]
 
 
 def clear_caches() -> None:

@@ -18,9 +18,14 @@ from typing import Any
 # `<tool_call>` and `</tool_call>` are added tokens that are *not* special): a decode that skips special tokens, as
 # TRL's trainers and the evaluation do, keeps every tag of the answer.
 SPECIAL_TOKENS = [
-    "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|vision_start|>", "<|vision_end|>", "<|image_pad|>",
+    "<|endoftext|>",
+    "<|im_start|>",
+    "<|im_end|>",
+    "<|vision_start|>",
+    "<|vision_end|>",
+    "<|image_pad|>",
     "<|video_pad|>",
-]  # fmt: skip
+]
 ADDED_TOKENS = ["<tool_call>", "</tool_call>"]
 CHAT_TEMPLATE = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n"

@@ -206,13 +206,36 @@ def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, color: Colo
 
 
 ICONS: dict[str, Painter] = {
-    "search": _search, "back": _back, "chevron": _chevron, "heart": _heart, "heart_filled": _heart_filled,
-    "comment": _comment, "share": _share, "cart": _cart, "home": _home, "user": _user, "plus": _plus,
-    "minus": _minus, "check": _check, "close": _close, "more": _more, "gear": _gear, "play": _play, "bag": _bag,
+    "search": _search,
+    "back": _back,
+    "chevron": _chevron,
+    "heart": _heart,
+    "heart_filled": _heart_filled,
+    "comment": _comment,
+    "share": _share,
+    "cart": _cart,
+    "home": _home,
+    "user": _user,
+    "plus": _plus,
+    "minus": _minus,
+    "check": _check,
+    "close": _close,
+    "more": _more,
+    "gear": _gear,
+    "play": _play,
+    "bag": _bag,
     "phone": _phone,
-    "calendar": _calendar, "wifi": _wifi, "battery": _battery, "signal": _signal, "nav_back": _nav_back,
-    "nav_home": _nav_home, "nav_recents": _nav_recents, "bell": _bell, "sun": _sun, "star": _star,
-}  # fmt: skip
+    "calendar": _calendar,
+    "wifi": _wifi,
+    "battery": _battery,
+    "signal": _signal,
+    "nav_back": _nav_back,
+    "nav_home": _nav_home,
+    "nav_recents": _nav_recents,
+    "bell": _bell,
+    "sun": _sun,
+    "star": _star,
+}
 
 
 def register_icon(name: str, painter: Painter) -> None:

@@ -43,8 +43,11 @@ from annotator.storage.selection import TrajectorySelection, selected_keys
 STEPS = ("export", "tiny-sft", "tiny-grpo", "evaluate", "online")
 EVAL_NAME = "demo: after tiny-grpo (its training steps)"
 # The evaluations the loop makes, in order: (name, the run folder whose model is asked, or its untrained model).
-EVALUATED = (("demo: untrained tiny model (its training steps)", "tiny-sft", "tiny-model"),
-             ("demo: after tiny-sft (its training steps)", "tiny-sft", ""), (EVAL_NAME, "tiny-grpo", ""))  # fmt: skip
+EVALUATED = (
+    ("demo: untrained tiny model (its training steps)", "tiny-sft", "tiny-model"),
+    ("demo: after tiny-sft (its training steps)", "tiny-sft", ""),
+    (EVAL_NAME, "tiny-grpo", ""),
+)
 ONLINE_NAME = "demo: tiny-grpo agent on the virtual phone (its training tasks)"
 TINY_ANSWER_TOKENS = 128  # a correct answer is ~70 tokens; an untrained model never ends one
 LOG_FILE = "demo-loop.log"

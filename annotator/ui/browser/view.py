@@ -29,8 +29,19 @@ from annotator.ui.workers import Jobs
 
 HEADER_STATE = "browser/header-3"  # "-3": the phone column came; an older layout would misplace it
 # The instruction column takes what is left: it is the one people read.
-COLUMN_WIDTHS = {"id": 60, "app": 90, "steps": 50, "collector": 104, "phone": 90, "status": 76, "outcome": 96,
-                 "review": 108, "judge_score": 54, "labelled_by": 90, "started": 122}  # fmt: skip
+COLUMN_WIDTHS = {
+    "id": 60,
+    "app": 90,
+    "steps": 50,
+    "collector": 104,
+    "phone": 90,
+    "status": 76,
+    "outcome": 96,
+    "review": 108,
+    "judge_score": 54,
+    "labelled_by": 90,
+    "started": 122,
+}
 MIN_INSTRUCTION = 260  # with the others as above, the instruction stretches in a 1280-pixel-wide window
 LABEL_COLUMNS = {"status": labels.STATUS, "outcome": labels.OUTCOME, "review": labels.REVIEW}
 LABEL_PADDING = 24  # the cell's margins and the sort arrow's room

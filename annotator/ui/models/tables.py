@@ -34,8 +34,14 @@ if TYPE_CHECKING:
 
 NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 BETTER, WORSE = QColor("#2e7d32"), QColor("#c62828")  # a difference's colour: up is good for every figure here
-OFFLINE_FIGURES = ("step_accuracy", "task_success", "type_match", "exact_match", "grounding_accuracy",
-                   "step_success_rate")  # fmt: skip
+OFFLINE_FIGURES = (
+    "step_accuracy",
+    "task_success",
+    "type_match",
+    "exact_match",
+    "grounding_accuracy",
+    "step_success_rate",
+)
 ONLINE_FIGURES = (*ONLINE_HEADLINE, "claimed_success")
 # The list's figure columns: the offline headline with Mobile-R1's Tail Succ. beside its Task Succ. (an online
 # evaluation fills that one: every step right is not a figure of runs on phones).

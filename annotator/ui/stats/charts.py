@@ -37,9 +37,12 @@ __all__ = ["Chart", "draw_actions", "draw_lengths", "draw_per_app", "draw_review
 
 CONTEXT = "StatsCharts"
 REVIEW_COLOURS = {
-    ReviewStatus.UNLABELLED: "#bab0ac", ReviewStatus.IN_PROGRESS: "#9ecae9", ReviewStatus.ANNOTATED: "#f2cf5b",
-    ReviewStatus.ACCEPTED: "#54a24b", ReviewStatus.REJECTED: "#e45756",
-}  # fmt: skip
+    ReviewStatus.UNLABELLED: "#bab0ac",
+    ReviewStatus.IN_PROGRESS: "#9ecae9",
+    ReviewStatus.ANNOTATED: "#f2cf5b",
+    ReviewStatus.ACCEPTED: "#54a24b",
+    ReviewStatus.REJECTED: "#e45756",
+}
 
 # The sources of statistics_charts.TEXT, marked here for lupdate (it reads annotator/ui only), and the review's.
 TEXT = {

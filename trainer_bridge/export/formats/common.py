@@ -11,23 +11,45 @@ from trainer_bridge.export.sft import Sample, sample_metadata
 IMAGE_TOKEN = "<image>"
 # Column types by the names `datasets.Value` and `pyarrow.type_for_alias` share.
 METADATA_TYPES = {
-    "id": "string", "trajectory_uid": "string", "trajectory_id": "int64", "step_id": "int64", "position": "int32",
-    "kind": "string", "app": "string", "instruction": "string", "screen_width": "int32", "screen_height": "int32",
-    "image_width": "int32", "image_height": "int32", "review_status": "string", "judge_score": "int32",
-}  # fmt: skip
+    "id": "string",
+    "trajectory_uid": "string",
+    "trajectory_id": "int64",
+    "step_id": "int64",
+    "position": "int32",
+    "kind": "string",
+    "app": "string",
+    "instruction": "string",
+    "screen_width": "int32",
+    "screen_height": "int32",
+    "image_width": "int32",
+    "image_height": "int32",
+    "review_status": "string",
+    "judge_score": "int32",
+}
 GROUND_TRUTH_TYPES = {
-    "gt_action": "string", "gt_action_model": "string", "gt_action_type": "string", "gt_text": "string",
+    "gt_action": "string",
+    "gt_action_model": "string",
+    "gt_action_type": "string",
+    "gt_text": "string",
     "gt_bbox_provenance": "string",
     "answer": "string",
-}  # fmt: skip
+}
 BOX_COLUMNS = ("gt_bbox", "gt_bbox_model")  # lists of four float64, or null
 TASK_TYPES = {
-    "instruction_uid": "string", "package": "string", "start_package": "string", "start_activity": "string",
+    "instruction_uid": "string",
+    "package": "string",
+    "start_package": "string",
+    "start_activity": "string",
     "restart_app": "bool",
-    "runs": "int32", "successes": "int32", "success_rate": "float64", "reference_trajectory_uid": "string",
-    "reference_steps": "int32", "reference_actions": "string", "reference_actions_model": "string",
+    "runs": "int32",
+    "successes": "int32",
+    "success_rate": "float64",
+    "reference_trajectory_uid": "string",
+    "reference_steps": "int32",
+    "reference_actions": "string",
+    "reference_actions_model": "string",
     "answer": "string",
-}  # fmt: skip
+}
 
 
 def stage_features(stage: str) -> dict[str, Any]:

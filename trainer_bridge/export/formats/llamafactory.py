@@ -16,9 +16,12 @@ from trainer_bridge.export.sft import Sample
 
 COLUMNS = {"messages": "messages", "images": "images", "system": "system"}
 TAGS = {
-    "role_tag": "role", "content_tag": "content", "user_tag": "user", "assistant_tag": "assistant",
+    "role_tag": "role",
+    "content_tag": "content",
+    "user_tag": "user",
+    "assistant_tag": "assistant",
     "system_tag": "system",
-}  # fmt: skip
+}
 
 
 def sharegpt_row(sample: Sample, image_paths: list[str]) -> dict[str, object]:

@@ -395,13 +395,38 @@ def _milk(d: Draw, cx: float, cy: float, r: float, c: Color) -> None:
 
 
 PAINTERS = {
-    "earbuds": _earbuds, "headphones": _headphones, "powerbank": _powerbank, "cable": _cable,
-    "phone_case": _phone_case, "watch": _watch, "tshirt": _tshirt, "hoodie": _hoodie, "jacket": _jacket,
-    "jeans": _jeans, "shoes": _shoes, "socks": _socks, "dress": _dress, "cup": _cup, "kids_cup": _kids_cup,
-    "bottle": _bottle, "mug": _mug, "tissue": _tissue, "pillow": _pillow, "bedding": _bedding, "lamp": _lamp,
-    "lipstick": _lipstick, "balm": _balm, "gloss": _gloss, "jar": _jar, "tube": _tube, "pouch": _pouch,
-    "coffee": _coffee, "gift": _gift, "tea": _tea, "milk": _milk,
-}  # fmt: skip
+    "earbuds": _earbuds,
+    "headphones": _headphones,
+    "powerbank": _powerbank,
+    "cable": _cable,
+    "phone_case": _phone_case,
+    "watch": _watch,
+    "tshirt": _tshirt,
+    "hoodie": _hoodie,
+    "jacket": _jacket,
+    "jeans": _jeans,
+    "shoes": _shoes,
+    "socks": _socks,
+    "dress": _dress,
+    "cup": _cup,
+    "kids_cup": _kids_cup,
+    "bottle": _bottle,
+    "mug": _mug,
+    "tissue": _tissue,
+    "pillow": _pillow,
+    "bedding": _bedding,
+    "lamp": _lamp,
+    "lipstick": _lipstick,
+    "balm": _balm,
+    "gloss": _gloss,
+    "jar": _jar,
+    "tube": _tube,
+    "pouch": _pouch,
+    "coffee": _coffee,
+    "gift": _gift,
+    "tea": _tea,
+    "milk": _milk,
+}
 for kind, painter in PAINTERS.items():
     register_icon(f"shop_{kind}", painter)
 

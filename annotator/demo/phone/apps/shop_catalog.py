@@ -46,8 +46,13 @@ def _p(pid: str, title: str, short: str, category: str, price: float, sales: int
 
 
 AUDIO, POWER, CLOTHING, HOME, BEAUTY, FOOD = (
-    "声学数码旗舰店", "能量数码旗舰店", "简棉服饰旗舰店", "居家好物旗舰店", "花漾美妆旗舰店", "零食小铺",
-)  # fmt: skip
+    "声学数码旗舰店",
+    "能量数码旗舰店",
+    "简棉服饰旗舰店",
+    "居家好物旗舰店",
+    "花漾美妆旗舰店",
+    "零食小铺",
+)
 
 PRODUCTS = [
     _p("earbuds", "无线蓝牙耳机 降噪长续航", "蓝牙耳机", "手机数码", 199, 52000, AUDIO,

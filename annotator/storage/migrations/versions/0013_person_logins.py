@@ -152,9 +152,16 @@ END $$;
 """
 
 GUARDED_TABLES = (
-    "people", "trajectories", "reviews", "label_revisions", "assignments", "study_ratings", "study_items",
-    "studies", "study_raters",
-)  # fmt: skip
+    "people",
+    "trajectories",
+    "reviews",
+    "label_revisions",
+    "assignments",
+    "study_ratings",
+    "study_items",
+    "studies",
+    "study_raters",
+)
 
 # Which trajectories' judge results the caller must not see: those of every open study they rate (all open
 # studies for a login on nobody's entry), except a finished rater's own study when its owner chose to show

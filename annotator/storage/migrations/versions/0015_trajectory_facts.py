@@ -17,11 +17,27 @@ branch_labels = None
 depends_on = None
 
 # What a trajectory's counts are made of (facts_cache.annotated_step, the action type, its state, its instruction).
-STEP_COLUMNS = ("trajectory_id", '"index"', "label_action", "raw_action", "think", "action_text", "verdict",
-                "origin", "removed", "corrects_index")  # fmt: skip
+STEP_COLUMNS = (
+    "trajectory_id",
+    '"index"',
+    "label_action",
+    "raw_action",
+    "think",
+    "action_text",
+    "verdict",
+    "origin",
+    "removed",
+    "corrects_index",
+)
 TRAJECTORY_COLUMNS = ("review_status", "instruction_id")
-NEW_TABLES = ("trajectory_stamps", "trajectory_facts", "trajectory_action_facts", "instruction_totals", "length_totals",
-              "action_totals")  # fmt: skip
+NEW_TABLES = (
+    "trajectory_stamps",
+    "trajectory_facts",
+    "trajectory_action_facts",
+    "instruction_totals",
+    "length_totals",
+    "action_totals",
+)
 
 POSTGRESQL_TRIGGERS = """
 CREATE FUNCTION annotator_bump_stamp(trajectory integer) RETURNS void LANGUAGE sql {path} AS $$
