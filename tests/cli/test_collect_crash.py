@@ -21,6 +21,7 @@ from annotator.storage import models
 from annotator.storage.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # each test runs and kills a collecting process
 
 
 def environment(data: Path, port: int) -> dict[str, str]:

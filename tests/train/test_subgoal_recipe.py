@@ -39,6 +39,7 @@ def endpoint():
         yield running
 
 
+@pytest.mark.slow  # imports the GRPO script, and with it trl and torch
 def test_the_recipes_keys_reach_the_scorer(endpoint, tmp_path: Path) -> None:
     from trainer_bridge.train.grpo_action import recipe_rewards
 
