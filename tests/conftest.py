@@ -41,6 +41,18 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules with training tests run first, then those with other slow tests, then the rest, each module's tests
+    together and in their order: under xdist the long tests start early and the quick ones even out the workers'
+    ends, instead of a training test started last keeping one worker busy for minutes after the other is done."""
+    rank: dict[Path, int] = {}
+    for item in items:
+        own = 0 if item.get_closest_marker("train") else 1 if item.get_closest_marker("slow") else 2
+        rank[item.path] = min(rank.get(item.path, 2), own)
+    items.sort(key=lambda item: rank[item.path])
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A storage or service test of a workspace runs once per backend, unless it is marked sqlite_only."""
     folder = metafunc.definition.path.parent.name

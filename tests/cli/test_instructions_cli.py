@@ -89,6 +89,7 @@ def test_review_of_an_unknown_id_fails_cleanly(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "Error: no instruction with id 41, 42; nothing was changed" in result.output
 
 
+@pytest.mark.slow
 def test_a_refused_key_is_a_one_line_error_without_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(KEY_ENV, "sk-cli-secret")
     with ChatServer([Reply(401, error_body("bad key sk-cli-secret"))]) as server:

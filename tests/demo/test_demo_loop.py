@@ -15,7 +15,7 @@ from annotator.demo.workspace.loop import EVALUATED, STEPS, DemoLoop, LoopProgre
 from annotator.storage import evaluations, training_runs
 from annotator.storage.database import open_database
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.train]  # the loop trains the tiny model
 
 FEW_STEPS = ("max_steps=1",)  # the recipes' own 8 and 4 steps show nothing more here
 

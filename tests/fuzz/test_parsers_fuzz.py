@@ -7,6 +7,7 @@ import json
 import math
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -43,6 +44,7 @@ def one_line(text: str) -> None:
     assert text and "\n" not in text and "Traceback" not in text
 
 
+@pytest.mark.slow
 @FUZZ
 @given(near_tool_calls() | json_values, st.integers(1, 4000), st.integers(1, 4000))
 def test_the_tool_call_validator_raises_only_action_errors(tool_call: object, width: int, height: int) -> None:
@@ -60,6 +62,7 @@ def test_the_tool_call_validator_raises_only_action_errors(tool_call: object, wi
 TAGS = ["<think>", "</think>", "<action>", "</action>", "<tool_call>", "</tool_call>", "```json\n", "```"]
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(st.sampled_from(TAGS) | st.text(max_size=12) | near_tool_calls().map(json.dumps), max_size=10))
 def test_the_response_parser_never_raises(pieces: list[str]) -> None:

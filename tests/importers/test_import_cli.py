@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from annotator.cli.root import cli
@@ -73,6 +74,7 @@ def test_a_path_that_does_not_exist_is_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "does not exist" in result.output
 
 
+@pytest.mark.slow
 def test_a_folder_without_episodes_is_an_error_not_an_empty_success(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     result = run(tmp_path / "ws", "gui-odyssey", str(tmp_path / "empty"))

@@ -149,6 +149,7 @@ def test_a_papers_recipe_on_an_export_in_another_prompt_variant_is_refused_in_on
     assert f"--preset {recipe}" in lines[0] and not (tmp_path / "ws").exists()
 
 
+@pytest.mark.slow  # `--set` keys are checked against the script's parser: trl and torch are imported
 def test_a_papers_recipe_on_its_own_variants_export_is_launched(exports: dict[str, Path], tmp_path: Path) -> None:
     endpoint = ["--set", "subgoal_base_url=http://127.0.0.1:9/v1", "--set", "subgoal_model=m"]
     arguments = [
@@ -164,6 +165,7 @@ def test_a_papers_recipe_on_its_own_variants_export_is_launched(exports: dict[st
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.slow  # `--set` keys are checked against the script's parser: trl and torch are imported
 def test_stage_3_without_a_judge_is_refused_and_scores_by_the_phones_check_when_asked(
     exports: dict[str, Path], tmp_path: Path
 ) -> None:

@@ -293,6 +293,7 @@ def url_size(url: str) -> tuple[int, int]:
         return image.size
 
 
+@pytest.mark.slow
 def test_the_request_formats_read_back_and_their_doctests_pass() -> None:
     assert doctest.testmod(grounding_prompt).failed == 0
     assert read_grounding_request([{"role": "system", "content": "You are a judge"}]) is None

@@ -276,6 +276,7 @@ def test_write_report_writes_both_files_atomically_with_chinese_kept(workspace, 
     assert not re.search(r"""(src|href)=["'](?!data:)""", page)  # nothing outside the file
 
 
+@pytest.mark.slow
 def test_split_and_pass_at_k_tables_when_present(workspace, steps) -> None:
     shop, video = steps[SHOP], steps[VIDEO]
     records = [

@@ -43,6 +43,7 @@ def draft_rows(workspace: Workspace) -> list[tuple]:
         return [tuple(row) for row in session.execute(select(D.step_id, D.model, D.matches_executed).order_by(D.id))]
 
 
+@pytest.mark.slow
 def test_the_scripted_endpoint_drafts_every_unlabelled_step_and_a_rerun_asks_nothing(
     workspace: Workspace, searched: int, endpoint: ScriptedEndpoint
 ) -> None:
@@ -126,6 +127,7 @@ def test_a_timeout_fails_the_step_and_a_rerun_asks_again(workspace: Workspace, s
     assert draft_rows(workspace) == []
 
 
+@pytest.mark.slow
 def test_only_steps_nobody_labelled_of_the_chosen_app_are_asked(
     workspace: Workspace, searched: int, endpoint: ScriptedEndpoint
 ) -> None:
@@ -159,6 +161,7 @@ def test_cancel_stops_before_the_next_request_and_keeps_what_was_drafted(
 # accepting a draft ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_accepting_a_draft_fills_only_empty_stages_as_the_annotators_revisions_and_undo_redo_work(
     workspace: Workspace, searched: int, endpoint: ScriptedEndpoint
 ) -> None:

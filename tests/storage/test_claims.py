@@ -96,6 +96,7 @@ def racers_taking(workspace: Workspace, key: str) -> int:
     return len(taken)
 
 
+@pytest.mark.slow
 def test_of_processes_trying_at_once_one_takes_a_key(workspace: Workspace) -> None:
     """Free, then held by a dead process: each time exactly one of the racers gets it."""
     assert racers_taking(workspace, "free") == 1

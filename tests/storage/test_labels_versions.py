@@ -105,6 +105,7 @@ def hold_the_write_lock(path: str, seconds: float) -> threading.Thread:
     return thread
 
 
+@pytest.mark.slow
 @pytest.mark.sqlite_only
 def test_a_locked_database_is_waited_out_and_the_edit_saved(workspace: Workspace, one_step: tuple[int, int]) -> None:
     """The busy timeout (short here) runs out behind a long writer: the whole transaction is tried again."""

@@ -36,6 +36,7 @@ def test_empty_database_is_created_at_head(tmp_path: Path) -> None:
     database.dispose()
 
 
+@pytest.mark.slow
 def test_migrations_build_exactly_the_models(tmp_path: Path) -> None:
     database = open_database(sqlite_url(tmp_path / "db.sqlite"))
     with database.engine.connect() as connection:
@@ -155,6 +156,7 @@ def test_0006_merges_duplicate_instructions_into_the_oldest_and_says_so(tmp_path
     database.dispose()
 
 
+@pytest.mark.slow
 def test_every_migration_goes_up_from_empty_and_back_down(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:

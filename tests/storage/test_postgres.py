@@ -24,6 +24,7 @@ from tests.postgres import needs_postgres
 pytestmark = [needs_postgres, pytest.mark.sqlite_only]  # from a SQLite workspace to a team database
 
 
+@pytest.mark.slow
 def test_bundle_labels_and_stats_on_postgres(populated: Workspace, postgres_url: str, tmp_path: Path) -> None:
     bundle = export_bundle(populated, tmp_path / "bundle.zip").path
     with Workspace.open(tmp_path / "team", postgres_url) as team:

@@ -57,6 +57,7 @@ def test_a_live_run_is_left_collecting_and_cannot_be_taken(workspace: Workspace)
         collection.close_trajectory(workspace.database, run)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("owner", ["ended", "pid reused", "none recorded"])
 def test_a_run_whose_process_is_gone_becomes_interrupted_and_resumable(workspace: Workspace, owner: str) -> None:
     run = collecting_run(workspace)

@@ -77,6 +77,7 @@ def test_the_map_is_exact_and_the_box_lands_inside_the_crop(case, name, attempt,
     assert resized == (crop.image.size[1], crop.image.size[0])
 
 
+@pytest.mark.slow
 def test_the_modules_examples_hold() -> None:
     assert doctest.testmod(crop_resampling).failed == 0
 
