@@ -23,6 +23,7 @@ from common import machine, run_in_workdir
 from labelled import build
 
 from annotator.domain.model_space import default_export_space
+from annotator.imaging.kept_copies import CACHE_FOLDER
 from annotator.llm.client import LLMClient, LLMConfig
 from annotator.storage.selection import TrajectorySelection
 from annotator.storage.workspace import Workspace
@@ -41,7 +42,8 @@ def log(message: str) -> None:
 
 def requests(workspace: Workspace, settings: EvalSettings) -> list[list[dict[str, Any]]]:
     """Every step's request, images inlined, as the evaluation sends them; makes the kept copies on the way."""
-    images = ExportImages(workspace.blobs, workspace.data_dir, "blur", workspace.data_dir / ".cache", workers=1)
+    # kept where collection keeps them, so the evaluation reads them as it would in a real workspace
+    images = ExportImages(workspace.blobs, workspace.data_dir, "blur", workspace.data_dir / CACHE_FOLDER, workers=1)
     built = []
     for record in step_records(workspace, TrajectorySelection()):
         sample = grpo_action_sample(record, settings.space, settings.history_images, settings.prompt_variant)
