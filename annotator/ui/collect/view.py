@@ -334,9 +334,9 @@ class CollectView(Retranslating, QWidget):
             keep_until_finished(thread)
         self._load_instructions()  # a written instruction is in the list now
         self._update_controls()
-        if self.ask_when_finished and self.question is not None:
-            self.ask_when_finished = False
+        if self.ask_when_finished and self.question is not None and look:  # not while the view shuts down
             self.question.open()
+        self.ask_when_finished = False
         if look and not self.banner.isVisible():
             self._take_screenshot()  # the screen after the last action (a terminate has no observation after it)
 
