@@ -71,6 +71,10 @@ def time_process_start(data_dir: Path, repeats: int) -> dict[str, Any]:
     environment = {"QT_QPA_PLATFORM": "offscreen", **os.environ, "HOME": str(data_dir.parent / "home-start")}
     environment.pop("XDG_CONFIG_HOME", None)
     environment.pop("XDG_STATE_HOME", None)
+    # As on a user's machine, Python keeps the compiled modules between starts (the first start compiles them, the
+    # others read them): a shell that sets PYTHONDONTWRITEBYTECODE would otherwise time the compiler at every start.
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    environment["PYTHONPYCACHEPREFIX"] = str(data_dir.parent / "pycache-start")
     for _ in range(repeats):
         command = [sys.executable, __file__, str(data_dir), repr(time.time())]
         done = subprocess.run(command, check=True, capture_output=True, text=True, env=environment)
