@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
-from annotator.demo.workspace.build import build_demo, demo_db_url
+from annotator.demo.workspace.build import demo_db_url
 from annotator.domain.model_space import default_export_space
 from annotator.domain.paper_answers import loads
 from annotator.domain.prompts import PromptVariant
 from annotator.domain.recipes import load_recipe, recipe_names
 from annotator.storage.workspace import Workspace
+from tests.shared_demo import demo_copy
 from trainer_bridge.export.run import ExportOptions, export
 from trainer_bridge.rewards.recipes import RECIPES, trl_rewards
 
@@ -42,7 +43,7 @@ ACTION_RECIPES = sorted(
 def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The demo's grpo-action export in each prompt variant (one screenshot, as the papers' variants ask)."""
     root = tmp_path_factory.mktemp("recipes")
-    build_demo(root / "demo", trajectories=12, seed=0)
+    demo_copy(tmp_path_factory, root / "demo")
     made = {}
     with Workspace.open(root / "demo", demo_db_url(root / "demo")) as workspace:
         for variant in PromptVariant:

@@ -19,10 +19,11 @@ from click.testing import CliRunner
 
 from annotator.demo.phone.adb_server import VirtualAdbServer
 from annotator.demo.phone.phone import VirtualPhone
-from annotator.demo.workspace.build import DemoRun, build_demo, demo_db_url
+from annotator.demo.workspace.build import DemoRun, demo_db_url
 from annotator.storage import instructions
 from annotator.storage.trajectories import load_trajectory
 from annotator.storage.workspace import Workspace
+from tests.shared_demo import demo_copy
 from trainer_bridge.cli.root import cli
 from trainer_bridge.train import grpo_action, grpo_task, sft
 
@@ -36,7 +37,7 @@ ANSWER_TOKENS = "128"  # a correct answer is ~70 tokens with the tiny model's to
 def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, DemoRun]:
     """The demo workspace and the accepted trajectory with the fewest steps: a handful of labelled steps."""
     folder = tmp_path_factory.mktemp("learning") / "demo"
-    report = build_demo(folder, trajectories=12, seed=0)
+    report = demo_copy(tmp_path_factory, folder)
     accepted = [run for run in report.runs if run.review == "accepted"]
     return folder, min(accepted, key=lambda run: run.steps)
 

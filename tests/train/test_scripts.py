@@ -87,7 +87,8 @@ def test_grpo_logs_completions_with_every_rewards_score(exports: dict[str, Path]
         "none",
         "--use_lora",
         "true",
-    ]
+        *("--max_completion_length", "16", "--num_generations", "2", "--per_device_train_batch_size", "2"),
+    ]  # two answers of the untrained model's noise a step, scored and logged like any: a few tokens of each do
     assert grpo_action.main(arguments) == 0
     written = events(out)
     logs = [e for e in written if e["event"] == "log" and "reward" in e]
