@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,6 +32,23 @@ if "PYTEST_XDIST_WORKER" in os.environ:
 
 # The folders whose tests of a `workspace` run on SQLite and on PostgreSQL (issue 19: both are first-class).
 BOTH_BACKENDS = {"storage", "services"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    keep_compiled_modules(config.rootpath / ".pytest_cache" / "pycache")
+
+
+def keep_compiled_modules(cache: Path) -> None:
+    """Where PYTHONDONTWRITEBYTECODE is set (some shells and sandboxes set it), every test process and every command a
+    test starts would compile the project's modules, and pytest rewrite the test modules' asserts, again each time:
+    ~10 s of collection per worker. Compiled modules go to `cache` instead (PYTHONPYCACHEPREFIX), never beside the
+    sources, for this process and those it starts; a prefix of the developer's own is kept."""
+    if not sys.dont_write_bytecode:
+        return
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = sys.pycache_prefix or str(cache)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
