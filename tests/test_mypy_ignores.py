@@ -9,8 +9,12 @@ ROOT = Path(__file__).resolve().parents[1]
 MOST_IGNORED = 0
 
 
+def mypy_config() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+
+
 def ignored_modules() -> list[str]:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    config = mypy_config()
     names: list[str] = []
     for override in config.get("overrides", []):
         if override.get("ignore_errors"):
@@ -28,7 +32,7 @@ def module_exists(name: str) -> bool:
 
 
 def test_mypy_checks_every_package() -> None:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    config = mypy_config()
     assert "exclude" not in config, "mypy leaves out no package: list a failing module in the ignore list instead"
 
 
@@ -51,7 +55,7 @@ def test_module_names_resolve_to_files() -> None:
 
 def test_only_other_libraries_are_left_unread() -> None:
     """`follow_imports = "skip"` makes a module's names Any: fine for a library's, never for the project's own."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    config = mypy_config()
     skipped = [
         name
         for override in config["overrides"]
