@@ -93,7 +93,7 @@ def build_annotation_workspace(data_dir: Path, trajectories: int) -> dict[str, i
 
 def measure_annotation(window: Any, until: Callable[..., float], repeats: int) -> dict[str, Any]:
     """Open 25-step trajectories in the annotation view and move through their steps; milliseconds."""
-    view = window.views["annotate"]
+    view = window.annotate
     opens, switches = [], []
     for trajectory_id in range(1, repeats + 2):
         started = time.perf_counter()

@@ -73,7 +73,7 @@ class EffortDriver:
 
     @property
     def view(self) -> Any:
-        return self.window.views["annotate"]
+        return self.window.annotate
 
     def press(self, key: Any, modifiers: Any = None) -> None:
         """One key press (a chord counts as one), sent where the keyboard focus is, as the person's would be."""

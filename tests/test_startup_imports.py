@@ -124,11 +124,36 @@ def test_the_app_loads_the_layers_under_it_before_qt(tmp_path: Path) -> None:
     """PySide6 reads the source of every module imported after it (annotator/ui/__init__.py says why)."""
     order = load_order("import annotator.ui.app", tmp_path)
     qt = order.index("PySide6")
-    assert [name for name in ("sqlalchemy.orm", "adbutils", "PIL") if order.index(name) > qt] == []
+    assert [name for name in ("sqlalchemy.orm", "PIL") if order.index(name) > qt] == []
+    assert "adbutils" not in order  # the phone layer comes with the Collect view
+
+
+def test_the_window_makes_a_view_and_loads_its_modules_when_it_is_first_shown(tmp_path: Path) -> None:
+    """At start only the trajectory list is made; the Collect view (phones, adbutils) and Annotate (canvas,
+    editors) are made, and their modules loaded, when first shown."""
+    code = """
+        import sys
+        from annotator.ui.app import make_app
+        from annotator.ui.main_window import MainWindow
+
+        app = make_app(["probe"])
+        window = MainWindow(app.languages)
+        assert list(window.views) == ["browser"], list(window.views)
+        assert window.menu_actions.actions["annotate.verdict_correct"].isVisible()  # in its menu, greyed
+        assert not window.menu_actions.actions["annotate.verdict_correct"].isEnabled()
+        assert "adbutils" not in sys.modules and "annotator.ui.annotate.view" not in sys.modules
+        window.show_view("collect")
+        assert "adbutils" in sys.modules and window.stack.currentWidget().isAncestorOf(window.views["collect"])
+        window.show_view("annotate")
+        assert window.menu_actions.actions["annotate.verdict_correct"].isVisible()
+        window.close()
+    """
+    modules = loaded_by(code, tmp_path)
+    assert {"adbutils", "annotator.ui.annotate.view"} <= modules
 
 
 def test_the_app_shows_the_browser_without_loading_what_hidden_views_use(tmp_path: Path) -> None:
-    """The window on a workspace, every view built and given it: the Statistics, Studies and Judge views and
+    """The window on a workspace, every view made and given it: the Statistics, Studies and Judge views and
     the model client load their packages when they are first used, not before."""
     code = f"""
         import time
@@ -139,6 +164,8 @@ def test_the_app_shows_the_browser_without_loading_what_hidden_views_use(tmp_pat
 
         app = make_app(["probe"])
         window = MainWindow(app.languages)
+        for view_id in window.rows:
+            window.view(view_id)
         window.show()
         window.open_workspace(Path({str(tmp_path / "data")!r}), create=True)
         deadline = time.monotonic() + 60

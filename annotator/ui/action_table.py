@@ -30,7 +30,7 @@ class ActionSpec:
     title: str  # source text, marked for lupdate with QT_TRANSLATE_NOOP("Actions", ...)
     menu: str  # a key of MENUS
     handler: str  # method name on the target, called with `args`
-    target: str = WINDOW  # WINDOW or the id of a view given to MainWindow.add_view
+    target: str = WINDOW  # WINDOW or the id of a view (view_table.VIEW_ROWS)
     shortcut: str = ""  # portable text, e.g. "Ctrl+U"
     also: tuple[str, ...] = ()  # single keys that act as well (A / D beside the chords); not changeable
     tooltip: str = ""

@@ -66,6 +66,7 @@ class ActionRegistry(QObject):
         self.toolbar: QToolBar | None = None
         self.current_view: str | None = None  # the view showing: only its scoped commands are enabled
         self.unmet: set[str] = set()  # conditions that do not hold now (action_table.needs_of)
+        self.handled: set[str] = set()  # rows bound to a handler: only these can be enabled
         for spec in specs:
             self.add(spec)
 
@@ -98,10 +99,19 @@ class ActionRegistry(QObject):
             handler: Callable[..., Any] = getattr(owner, spec.handler)
             action = self.actions[spec.id]
             action.triggered.connect(lambda _checked=False, run=handler, args=spec.args: run(*args))
+            self.handled.add(spec.id)
             if spec.checked_by:  # the target says when the command goes on or off, however it was switched
                 getattr(owner, spec.checked_by).connect(action.setChecked)
             action.setEnabled(self._usable(spec))
             action.setVisible(True)
+        self._show_used_menus()
+
+    def promise(self, view_id: str) -> None:
+        """Show the rows of a view that will be made later (its own and its parts'), greyed until it binds them:
+        the menus and the shortcut sheet are the same whether or not the view was opened yet."""
+        for spec in self.specs.values():
+            if spec.target.split(".")[0] == view_id:
+                self.actions[spec.id].setVisible(True)
         self._show_used_menus()
 
     def show_scope(self, view_id: str) -> None:
@@ -118,7 +128,8 @@ class ActionRegistry(QObject):
         self._enable()
 
     def _usable(self, spec: ActionSpec) -> bool:
-        return scope_of(spec) in (None, self.current_view) and not needs_of(spec) & self.unmet
+        handled = spec.id in self.handled
+        return handled and scope_of(spec) in (None, self.current_view) and not needs_of(spec) & self.unmet
 
     def _enable(self) -> None:
         for spec in self.bound():

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QProgressBar, QWidget
 
-from annotator.services.bundle import ExportResult, ImportResult, export_bundle, import_bundle
 from annotator.services.changes import Changes
-from annotator.services.studies import hidden_judging
 from annotator.storage.workspace import Workspace
 from annotator.ui import identity
 from annotator.ui.hub import Hub
 from annotator.ui.i18n import fill
 from annotator.ui.workers import Jobs
+
+if TYPE_CHECKING:
+    from annotator.services.bundle import ExportResult, ImportResult
 
 QUEUE = "bundles"  # one import or export at a time
 
@@ -52,9 +55,7 @@ class BundleCommands(QObject):
         self._start()
         self.jobs.submit(
             self.tr("Exporting a bundle"),  # without the judge results the person working may not see
-            lambda: export_bundle(
-                workspace, out, progress=self.progressed.emit, hidden=hidden_judging(workspace.database, person)
-            ),
+            lambda: _export(workspace, out, self.progressed.emit, person),
             on_result=self._exported,
             on_error=lambda _error: self.bar.hide(),
             queue=QUEUE,
@@ -74,7 +75,7 @@ class BundleCommands(QObject):
         self._start()
         self.jobs.submit(
             self.tr("Importing a bundle"),
-            lambda: import_bundle(workspace, path, progress=self.progressed.emit),
+            lambda: _import(workspace, path, self.progressed.emit),
             on_result=self._imported,
             on_error=lambda _error: self.bar.hide(),
             queue=QUEUE,
@@ -105,3 +106,19 @@ class BundleCommands(QObject):
         self.hub.announce(
             Changes(collected=True, judged=bool(result.judge_scores_added), studies=bool(result.studies_added))
         )
+
+
+# The bundle services (readers, writers, the judging they hide) load when a bundle is first moved, not at start.
+
+
+def _export(workspace: Workspace, out: Path, progress: Callable[[int, int], None], person: str | None) -> ExportResult:
+    from annotator.services.bundle import export_bundle
+    from annotator.services.studies import hidden_judging
+
+    return export_bundle(workspace, out, progress=progress, hidden=hidden_judging(workspace.database, person))
+
+
+def _import(workspace: Workspace, path: Path, progress: Callable[[int, int], None]) -> ImportResult:
+    from annotator.services.bundle import import_bundle
+
+    return import_bundle(workspace, path, progress=progress)

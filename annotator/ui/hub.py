@@ -23,6 +23,8 @@ class Hub(QObject):
         super().__init__(parent)
         self._annotating: int | None = None
         self.last_opened: int | None = None  # the trajectory opened last in the annotation view
+        self.offered: tuple[str, str] | None = None  # the last endpoint offered: for views made after the offer
+        self.endpoint_offered.connect(self._remember_offer)
 
     @property
     def annotating(self) -> int | None:
@@ -36,6 +38,9 @@ class Hub(QObject):
         # shown again (going back to the view) is not.
         if trajectory_id is not None and trajectory_id != self.last_opened:
             self.open(trajectory_id)
+
+    def _remember_offer(self, base_url: str, model: str) -> None:
+        self.offered = (base_url, model)
 
     def open(self, trajectory_id: int) -> None:
         """Say that a trajectory was opened for annotation (the window says so for every view that opens one)."""

@@ -1,10 +1,10 @@
 """The main window: navigation between views, menus from the actions table, the workspace, the status bar.
 
-It holds no view logic. A view is a widget registered with ``add_view``; the window gives it the open
-workspace (``set_workspace(workspace | None)`` if it has one), binds the actions table's rows aimed at it,
-adds a "go to" entry with Ctrl+<position>, shows its ``status_message`` signal in the status bar and calls
-its ``save_state()`` on close. Trajectories chosen in the browser or the review queue open in the annotation
-view.
+It holds no view logic. A view is a row of ``view_table.VIEW_ROWS``, made when first shown or read; the window
+gives it the open workspace (``set_workspace(workspace | None)`` if it has one), binds the actions table's rows
+aimed at it, adds a "go to" entry with Ctrl+<position>, shows its ``status_message`` signal in the status bar and
+calls its ``save_state()`` on close. Trajectories chosen in the browser or the review queue open in the
+annotation view.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
@@ -33,25 +34,27 @@ from annotator.storage.workspace import ReadOnlyFolderError, Workspace, is_new
 from annotator.ui import identity
 from annotator.ui import settings as keys
 from annotator.ui.actions import WINDOW, ActionRegistry, ActionSpec
-from annotator.ui.annotate import AnnotationView
-from annotator.ui.annotation_actions import bind_annotation
-from annotator.ui.browser import BrowserView
 from annotator.ui.bundles import BundleCommands
-from annotator.ui.collect import CollectView
 from annotator.ui.hub import Hub
 from annotator.ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, LanguageSwitcher, Retranslating, fill
 from annotator.ui.identity_dialog import IdentityDialog
-from annotator.ui.judge import JudgeView
-from annotator.ui.models import ModelsView
 from annotator.ui.opening import Question, cannot_open_dialog, create_question, read_only_question, unmerged_question
-from annotator.ui.review import ReviewView
-from annotator.ui.runs import RunsView, choose_in_models
 from annotator.ui.shortcuts import ShortcutSheet
-from annotator.ui.stats import StatsView
 from annotator.ui.status import StatusCounts, WindowStatus
-from annotator.ui.studies import StudiesView
 from annotator.ui.view_page import view_page
+from annotator.ui.view_table import HOME, VIEW_ROWS, ViewAttribute, ViewRow
 from annotator.ui.workers import Jobs
+
+if TYPE_CHECKING:
+    from annotator.ui.annotate import AnnotationView
+    from annotator.ui.browser import BrowserView
+    from annotator.ui.collect import CollectView
+    from annotator.ui.judge import JudgeView
+    from annotator.ui.models import ModelsView
+    from annotator.ui.review import ReviewView
+    from annotator.ui.runs import RunsView
+    from annotator.ui.stats import StatsView
+    from annotator.ui.studies import StudiesView
 
 log = logging.getLogger(__name__)
 VIEWS = "Views"  # translation context of view titles
@@ -64,6 +67,16 @@ class MainWindow(Retranslating, QMainWindow):
     workspace_opened = Signal(object)  # Workspace
     workspace_failed = Signal(str)  # what the user was told
     trajectory_requested = Signal(int)
+    # The views (annotator.ui.view_table), each made when first shown or read here.
+    collect: ViewAttribute[CollectView] = ViewAttribute()
+    browser: ViewAttribute[BrowserView] = ViewAttribute()
+    annotate: ViewAttribute[AnnotationView] = ViewAttribute()
+    review: ViewAttribute[ReviewView] = ViewAttribute()
+    stats: ViewAttribute[StatsView] = ViewAttribute()
+    judge: ViewAttribute[JudgeView] = ViewAttribute()
+    studies: ViewAttribute[StudiesView] = ViewAttribute()
+    models: ViewAttribute[ModelsView] = ViewAttribute()
+    runs: ViewAttribute[RunsView] = ViewAttribute()
 
     def __init__(self, languages: LanguageSwitcher | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,8 +84,8 @@ class MainWindow(Retranslating, QMainWindow):
         self.setMinimumSize(MINIMUM_SIZE)
         self.languages = languages
         self.workspace: Workspace | None = None
-        self.views: dict[str, QWidget] = {}
-        self.view_titles: dict[str, str] = {}
+        self.rows: dict[str, ViewRow] = {}  # every view of the window, in navigation order
+        self.views: dict[str, QWidget] = {}  # the views made so far
         self.error_dialog: QMessageBox | None = None
         self.question: Question | None = None  # the last question opening a workspace asked
         self.closing_anyway = False  # the person chose to close although edits wait for a merge
@@ -118,71 +131,63 @@ class MainWindow(Retranslating, QMainWindow):
     # views ---------------------------------------------------------------------------------------------------
 
     def _add_views(self) -> None:
-        """The views in the order of the work: collect, find, annotate, review, count, check the judge (Ctrl+1 …)."""
-        self.collect = CollectView(self.jobs, self, hub=self.hub)
-        self.browser = BrowserView(self.jobs, self, hub=self.hub)
-        self.annotate = AnnotationView(self.jobs, self, hub=self.hub)
-        self.review = ReviewView(self.jobs, self, hub=self.hub)
-        self.stats = StatsView(self.jobs, self)
-        self.judge = JudgeView(self.jobs, self, hub=self.hub)
-        self.studies = StudiesView(self.jobs, self, hub=self.hub)
-        self.models = ModelsView(self.jobs, self)
-        self.runs = RunsView(self.jobs, self)
-        self.add_view("collect", QT_TRANSLATE_NOOP("Views", "Collect"), self.collect)
-        self.add_view("browser", QT_TRANSLATE_NOOP("Views", "Trajectories"), self.browser)
-        self.add_view("annotate", QT_TRANSLATE_NOOP("Views", "Annotate"), self.annotate)
-        bind_annotation(self.menu_actions, self.annotate)
-        self.add_view("review", QT_TRANSLATE_NOOP("Views", "Review"), self.review)
-        self.add_view("stats", QT_TRANSLATE_NOOP("Views", "Statistics"), self.stats)
-        self.add_view("judge", QT_TRANSLATE_NOOP("Views", "Judge"), self.judge)
-        self.add_view("studies", QT_TRANSLATE_NOOP("Views", "Studies"), self.studies)
-        self.add_view("models", QT_TRANSLATE_NOOP("Views", "Models"), self.models)
-        self.add_view("runs", QT_TRANSLATE_NOOP("Views", "Runs"), self.runs)
-        self.runs.evaluation_opened.connect(self.open_evaluation)
-        # Navigation is the window's: a trajectory chosen anywhere opens in the annotation view.
-        for view in (self.browser, self.studies, self.models):
-            view.open_requested.connect(self.open_trajectory)
-        self.review.edit_requested.connect(self.open_trajectory)
-        self.browser.summary_changed.connect(self.counts.browser_counts)
+        """The views in the order of the work: collect, find, annotate, review, count, check the judge (Ctrl+1 …);
+        each is made when first shown, the trajectory list at once."""
+        for row in VIEW_ROWS:
+            self._add_view(row)
+        self.view(HOME)
 
-    def add_view(self, view_id: str, title: str, widget: QWidget) -> QWidget:
-        """Register a view; `title` is source text marked with QT_TRANSLATE_NOOP("Views", ...)."""
-        if view_id in self.views:
-            raise ValueError(f"a view {view_id!r} is already registered")
-        self.views[view_id], self.view_titles[view_id] = widget, title
-        self.stack.addWidget(view_page(widget, self.stack))  # a window smaller than the view's minimum scrolls
-        item = QListWidgetItem(QCoreApplication.translate(VIEWS, title))
-        item.setData(Qt.ItemDataRole.UserRole, view_id)
+    def _add_view(self, row: ViewRow) -> None:
+        """A navigation entry, a page that will hold the view, its commands (greyed until it is made) and Ctrl+<n>."""
+        self.rows[row.view_id] = row
+        self.stack.addWidget(QWidget(self.stack))
+        item = QListWidgetItem(QCoreApplication.translate(VIEWS, row.title))
+        item.setData(Qt.ItemDataRole.UserRole, row.view_id)
         item.setSizeHint(QSize(0, 40))
         self.nav.addItem(item)
-        self.menu_actions.bind(view_id, widget)
-        position = len(self.views)
+        self.menu_actions.promise(row.view_id)
+        position = len(self.rows)
         go = ActionSpec(
-            f"view.{view_id}",
-            title,
+            f"view.{row.view_id}",
+            row.title,
             "go",
             "show_view",
-            target=f"nav.{view_id}",
-            args=(view_id,),
+            target=f"nav.{row.view_id}",
+            args=(row.view_id,),
             context=VIEWS,
             tooltip=QT_TRANSLATE_NOOP("Views", "Switch to this view"),
             shortcut=f"Ctrl+{position}" if position < 10 else "",
         )
         self.menu_actions.add(go)
         self.menu_actions.bind(go.target, self)
+
+    def view(self, view_id: str) -> QWidget:
+        """The view `view_id`, made (and given the workspace, its commands and the status bar) if it was not yet."""
+        if (made := self.views.get(view_id)) is not None:
+            return made
+        row = self.rows[view_id]
+        widget = self.views[view_id] = row.make(self)
+        index = list(self.rows).index(view_id)
+        placeholder = self.stack.widget(index)
+        self.stack.insertWidget(index, view_page(widget, self.stack))  # a window smaller than the view scrolls
+        if placeholder is not None:
+            self.stack.removeWidget(placeholder)
+            placeholder.deleteLater()
+        self.menu_actions.bind(view_id, widget)
         message = getattr(widget, "status_message", None)
         if message is not None:
             message.connect(self.status.show_info)
         if self.workspace is not None and hasattr(widget, "set_workspace"):
             widget.set_workspace(self.workspace)
-        if self.nav.currentRow() < 0:
-            self.nav.setCurrentRow(0)
+        row.connect(self, widget)
         return widget
 
     def _view_changed(self, row: int) -> None:
-        self.stack.setCurrentIndex(row)
-        if 0 <= row < len(self.views):
-            self.menu_actions.show_scope(list(self.views)[row])
+        if 0 <= row < len(self.rows):
+            view_id = list(self.rows)[row]
+            self.view(view_id)
+            self.stack.setCurrentIndex(row)
+            self.menu_actions.show_scope(view_id)
 
     def find_trajectories(self) -> None:
         """Find (Ctrl+F) from any view: the trajectory list, with its search box ready."""
@@ -190,11 +195,11 @@ class MainWindow(Retranslating, QMainWindow):
         self.browser.focus_search()
 
     def show_view(self, view_id: str) -> None:
-        self.nav.setCurrentRow(list(self.views).index(view_id))
-        self.views[view_id].setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.nav.setCurrentRow(list(self.rows).index(view_id))
+        self.view(view_id).setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def current_view(self) -> str:
-        return list(self.views)[self.nav.currentRow()]
+        return list(self.rows)[self.nav.currentRow()]
 
     def open_trajectory(self, trajectory_id: int) -> None:
         """Show a trajectory chosen anywhere (browser, review queue) in the annotation view."""
@@ -205,6 +210,8 @@ class MainWindow(Retranslating, QMainWindow):
 
     def open_evaluation(self, evaluation_id: int) -> None:
         """An evaluation made from the Runs view, shown (chosen) in the Models view."""
+        from annotator.ui.runs import choose_in_models
+
         self.show_view("models")
         choose_in_models(self.models, evaluation_id)
 
@@ -311,11 +318,12 @@ class MainWindow(Retranslating, QMainWindow):
         name, role = identity.current_person()
         self.status.set_person(name, role)
         if self.workspace is not None:
-            self.review.reload()  # "My work" is the new person's
+            if "review" in self.views:
+                self.review.reload()  # "My work" is the new person's
             if self.current_view() == "studies":
                 self.studies.reload()  # a rater rates, anyone else reads the report
-            for view in (self.browser, self.judge):
-                if view.isVisible():
+            for view in (self.browser, self.judge if "judge" in self.views else None):
+                if view is not None and view.isVisible():
                     view.person_changed()  # the judge scores this person may see differ
 
     # help ----------------------------------------------------------------------------------------------------
@@ -365,7 +373,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.language_actions[""].setText(self.tr("System Language"))
         for row in range(self.nav.count()):
             item = self.nav.item(row)
-            item.setText(QCoreApplication.translate(VIEWS, self.view_titles[item.data(Qt.ItemDataRole.UserRole)]))
+            item.setText(QCoreApplication.translate(VIEWS, self.rows[item.data(Qt.ItemDataRole.UserRole)].title))
         self.toolbar.setWindowTitle(self.tr("Toolbar"))
 
     def _folder_title(self) -> str:
@@ -387,10 +395,10 @@ class MainWindow(Retranslating, QMainWindow):
         if isinstance(state, QByteArray):
             self.restoreState(state)
         view = stored.value(keys.CURRENT_VIEW)
-        self.show_view(view if isinstance(view, str) and view in self.views else "browser")
+        self.show_view(view if isinstance(view, str) and view in self.rows else HOME)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        unmerged = self.annotate.saver.unmerged_steps()
+        unmerged = self.annotate.saver.unmerged_steps() if "annotate" in self.views else 0
         if unmerged and not self.closing_anyway:  # asked first: closing would lose them
             event.ignore()
             self.show_view("annotate")

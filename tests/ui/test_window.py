@@ -70,7 +70,7 @@ def test_f1_shows_every_action_with_its_shortcut(qtbot: QtBot, window: MainWindo
     assert sheet is not None
     qtbot.waitUntil(sheet.isVisible)
     rows = {sheet.table.item(r, 0).data(Qt.ItemDataRole.UserRole): r for r in range(sheet.table.rowCount())}
-    assert set(rows) == {spec.id for spec in ACTIONS} | {f"view.{view}" for view in window.views}  # all bound
+    assert set(rows) == {spec.id for spec in ACTIONS} | {f"view.{view}" for view in window.rows}  # all bound
     for spec in ACTIONS:
         row = rows[spec.id]
         assert sheet.table.item(row, 0).text() == plain(translate(spec.title))

@@ -87,7 +87,8 @@ class StepDrafts(QObject):
         super().__init__(view)
         self.view = view
         self.cancel: threading.Event | None = None
-        self.offered = ("", "")  # a built-in endpoint running now; not stored: its port is gone next session
+        # a built-in endpoint running now; not stored: its port is gone next session
+        self.offered = view.hub.offered or ("", "")
         self.progressed.connect(self._progressed)
         view.hub.endpoint_offered.connect(self._endpoint_offered)
 

@@ -63,6 +63,8 @@ class JudgeView(Retranslating, QWidget):
         self.form.changed.connect(self._update_controls)
         self.form.start_requested.connect(self.start)
         self.form.stop_requested.connect(self.stop)
+        if self.hub.offered is not None:  # offered before this view was made
+            self.use_endpoint(*self.hub.offered)
         self.panel = RunPanel(self)
         self.heading = QLabel(self)
         self.heading.setStyleSheet("font-weight: bold")

@@ -71,7 +71,7 @@ class ReviewView(Retranslating, QWidget):
         self.workspace: Workspace | None = None
         self.fixing: int | None = None  # opened with fix(): its accept is a fix-and-accept
         self.fixing_since: datetime | None = None  # its labels from then on are the fix, not the reviewer's own
-        self.following: int | None = None  # opened in the annotation view since: selected when this view shows
+        self.following = self.hub.last_opened  # opened in the annotation view since: selected when this shows
         self.self_review = SelfReviewCheck(jobs, DECISION_QUEUE, self)
         self.reject_dialog: RejectDialog | None = None
         self._load_generation = 0
