@@ -87,10 +87,12 @@ class StepDrafts(QObject):
         super().__init__(view)
         self.view = view
         self.cancel: threading.Event | None = None
-        # a built-in endpoint running now; not stored: its port is gone next session
-        self.offered = view.hub.offered or ("", "")
         self.progressed.connect(self._progressed)
-        view.hub.endpoint_offered.connect(self._endpoint_offered)
+
+    @property
+    def offered(self) -> tuple[str, str]:
+        """A built-in endpoint running now (the hub keeps the last offer); not stored: its port is gone next session."""
+        return self.view.hub.offered or ("", "")
 
     def showing(self, step: LabelledStep) -> None:
         self.view.editors.show_draft(step.draft)
@@ -185,6 +187,3 @@ class StepDrafts(QObject):
     def _failed(self, error: BaseException) -> None:
         self.cancel = None
         self.view.status_message.emit(fill(self.tr("Drafting failed: %1"), error))
-
-    def _endpoint_offered(self, base_url: str, model: str) -> None:
-        self.offered = (base_url, model)
