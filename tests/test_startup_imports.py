@@ -177,3 +177,41 @@ def test_the_app_shows_the_browser_without_loading_what_hidden_views_use(tmp_pat
     """
     modules = loaded_by(code, tmp_path)
     assert found(modules, HEAVY) == []
+
+
+# What the window's start on a SQLite workspace has no use for: each loads where it is first needed.
+NOT_AT_START = (
+    "sqlalchemy.dialects.postgresql",  # the first upsert on a PostgreSQL workspace (storage.writing)
+    "psutil",  # the first run whose process is looked at (storage.processes)
+    "rapidfuzz",  # the first edit ratio (domain.drafts)
+)
+
+
+def test_the_app_opens_a_sqlite_workspace_without_what_its_start_does_not_use(
+    tmp_path: Path, new_workspace: NewWorkspace
+) -> None:
+    """A workspace made before (as a returning user's: no migration, so no Alembic, which loads every dialect)
+    opened in the window until its rows and counts are in."""
+    new_workspace(tmp_path / "data").close()
+    code = f"""
+        import time
+        from pathlib import Path
+        from PySide6.QtCore import QCoreApplication
+        from annotator.ui.app import make_app
+        from annotator.ui.main_window import MainWindow
+
+        app = make_app(["probe"])
+        window = MainWindow(app.languages)
+        window.show()
+        window.open_workspace(Path({str(tmp_path / "data")!r}))
+        deadline = time.monotonic() + 60
+        while (window.workspace is None or window.jobs.busy()) and time.monotonic() < deadline:
+            QCoreApplication.processEvents()
+            time.sleep(0.005)
+        assert window.workspace is not None and not window.jobs.busy()
+        assert window.browser.summary is not None  # the counts were read
+        window.close()
+    """
+    modules = loaded_by(code, tmp_path)
+    assert "annotator.storage.browse" in modules and "alembic" not in modules
+    assert found(modules, NOT_AT_START) == []

@@ -34,8 +34,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from rapidfuzz.distance import Levenshtein
-
 from annotator.domain import actions as act
 from annotator.domain.geometry import Box, ScreenSize
 
@@ -165,4 +163,6 @@ def action_matches(
 def edit_ratio(before: str, after: str) -> float:
     """The character edit distance (Levenshtein) between two texts over the longer one's length: 0 when equal,
     1 when nothing was kept."""
+    from rapidfuzz.distance import Levenshtein  # here: the app's start has no use for it (~20 ms)
+
     return float(Levenshtein.normalized_distance(before, after))

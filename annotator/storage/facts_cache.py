@@ -44,7 +44,7 @@ from annotator.storage.models_facts import (
     trajectory_facts,
     trajectory_stamps,
 )
-from annotator.storage.writing import INSERTS, writing
+from annotator.storage.writing import upsert_into, writing
 
 T, S = models.Trajectory, models.Step
 TF, TAF, TS = trajectory_facts.c, trajectory_action_facts.c, trajectory_stamps.c
@@ -133,7 +133,7 @@ def _add_rows(session: Session, table: Table, rows: Select[Any]) -> None:
     with the same key."""
     keys = [key.name for key in table.primary_key.columns]
     counts = [column.name for column in table.columns if column.name not in keys]
-    statement = INSERTS[session.get_bind().dialect.name](table).from_select([*keys, *counts], rows)
+    statement = upsert_into(session, table).from_select([*keys, *counts], rows)
     added = {name: table.c[name] + statement.excluded[name] for name in counts}
     session.execute(statement.on_conflict_do_update(index_elements=keys, set_=added))
 

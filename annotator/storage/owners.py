@@ -19,14 +19,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import psutil
 from sqlalchemy import func, select, update
 
 from annotator.domain.trajectory import TrajectoryStatus
 from annotator.storage import models
 from annotator.storage.database import Database
 from annotator.storage.models import utcnow
-from annotator.storage.processes import process_alive
+from annotator.storage.processes import process_alive, this_process_start
 from annotator.storage.writing import rows_changed
 
 LEASE = timedelta(minutes=30)  # longer than a step or a judge answer can take, retries included
@@ -46,8 +45,8 @@ class Owner:
 
 
 def this_process() -> Owner:
-    process = psutil.Process()
-    return Owner(socket.gethostname(), process.pid, process.create_time())
+    pid, started = this_process_start()
+    return Owner(socket.gethostname(), pid, started)
 
 
 def _as_utc(moment: datetime) -> datetime:

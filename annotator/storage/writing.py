@@ -22,20 +22,23 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar, cast
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 from sqlalchemy import CursorResult, Executable, text
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from annotator.storage.database import Database
 from annotator.storage.failures import WorkspaceError
 
+if TYPE_CHECKING:
+    from sqlalchemy.dialects import postgresql, sqlite
+
 BLOB_LOCK = 0x626C6F62  # "blob": the advisory lock key of the blob store on PostgreSQL
 RUN_NUMBER_LOCK = 0x72756E  # "run": with an instruction's id, the key of numbering its runs on PostgreSQL
-Upsert = sqlite.Insert | postgresql.Insert
-INSERTS: dict[str, Callable[[Any], Upsert]] = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+Upsert: TypeAlias = "sqlite.Insert | postgresql.Insert"
+UPSERT_DIALECTS = ("sqlite", "postgresql")
 PATIENCE_S = 120.0  # how long `retrying` tries again before it reports the database as busy
 FIRST_WAIT_S, LONGEST_WAIT_S = 0.02, 1.0  # the backoff between tries doubles from the first to the longest
 BUSY_SQLSTATES = {"40001", "40P01"}  # PostgreSQL: serialization failure, deadlock detected
@@ -98,10 +101,16 @@ def is_busy(error: OperationalError) -> bool:
 
 def insert_skipping(session: Session, model: type[Any]) -> Upsert:
     """INSERT into `model`'s table that skips rows whose unique key is stored already."""
+    return upsert_into(session, model).on_conflict_do_nothing()
+
+
+def upsert_into(session: Session, table: Any) -> Upsert:
+    """The INSERT of the session's database that takes ON CONFLICT. Its dialect module loads here, at the first
+    such write: PostgreSQL's costs ~60 ms that the app's start on a SQLite workspace need not pay."""
     dialect = session.get_bind().dialect.name
-    if dialect not in INSERTS:
+    if dialect not in UPSERT_DIALECTS:
         raise NotImplementedError(f"the {dialect} database is not supported (SQLite and PostgreSQL are)")
-    return INSERTS[dialect](model).on_conflict_do_nothing()
+    return cast(Upsert, import_module(f"sqlalchemy.dialects.{dialect}").insert(table))
 
 
 def rows_changed(session: Session, statement: Executable) -> int:
