@@ -7,8 +7,6 @@ bridge already reads those records through it; the domain stays free of the oper
 
 from __future__ import annotations
 
-from types import ModuleType
-
 SAME_START_S = 1.0  # psutil's start times of one process agree far closer than this
 
 
@@ -16,7 +14,8 @@ def process_alive(pid: int, started: float | None) -> bool:
     """Whether `pid` still runs and, when `started` is given, is the process that started then: an ended
     process not yet waited for (a zombie) has ended, a reused pid is another process; another user's process
     that may not be looked at is taken to be alive."""
-    psutil = _psutil()
+    import psutil  # here, not at the top: a start with no run left running has no use for it (~20 ms)
+
     try:
         process = psutil.Process(pid)
         if process.status() == psutil.STATUS_ZOMBIE:
@@ -33,7 +32,8 @@ def pid_reused(pid: int, started: float | None) -> bool:
     process has it, when `started` is unknown, or when it may not be looked at)."""
     if started is None:
         return False
-    psutil = _psutil()
+    import psutil
+
     try:
         return not _same_start(psutil.Process(pid).create_time(), started)
     except psutil.Error:
@@ -46,13 +46,7 @@ def _same_start(created: float, started: float) -> bool:
 
 def this_process_start() -> tuple[int, float]:
     """This process's pid and start time, as `process_alive` compares them."""
-    process = _psutil().Process()
-    return process.pid, process.create_time()
-
-
-def _psutil() -> ModuleType:
-    """psutil, loaded when a process is first looked at: opening a workspace with no run left running does not
-    (~20 ms of the app's start)."""
     import psutil
 
-    return psutil
+    process = psutil.Process()
+    return process.pid, process.create_time()

@@ -22,7 +22,6 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from importlib import import_module
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 from sqlalchemy import CursorResult, Executable, text
@@ -38,7 +37,6 @@ if TYPE_CHECKING:
 BLOB_LOCK = 0x626C6F62  # "blob": the advisory lock key of the blob store on PostgreSQL
 RUN_NUMBER_LOCK = 0x72756E  # "run": with an instruction's id, the key of numbering its runs on PostgreSQL
 Upsert: TypeAlias = "sqlite.Insert | postgresql.Insert"
-UPSERT_DIALECTS = ("sqlite", "postgresql")
 PATIENCE_S = 120.0  # how long `retrying` tries again before it reports the database as busy
 FIRST_WAIT_S, LONGEST_WAIT_S = 0.02, 1.0  # the backoff between tries doubles from the first to the longest
 BUSY_SQLSTATES = {"40001", "40P01"}  # PostgreSQL: serialization failure, deadlock detected
@@ -108,9 +106,15 @@ def upsert_into(session: Session, table: Any) -> Upsert:
     """The INSERT of the session's database that takes ON CONFLICT. Its dialect module loads here, at the first
     such write: PostgreSQL's costs ~60 ms that the app's start on a SQLite workspace need not pay."""
     dialect = session.get_bind().dialect.name
-    if dialect not in UPSERT_DIALECTS:
-        raise NotImplementedError(f"the {dialect} database is not supported (SQLite and PostgreSQL are)")
-    return cast(Upsert, import_module(f"sqlalchemy.dialects.{dialect}").insert(table))
+    if dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        return sqlite_insert(table)
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+        return postgresql_insert(table)
+    raise NotImplementedError(f"the {dialect} database is not supported (SQLite and PostgreSQL are)")
 
 
 def rows_changed(session: Session, statement: Executable) -> int:
