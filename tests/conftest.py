@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +38,28 @@ BOTH_BACKENDS = {"storage", "services"}
 
 def pytest_configure(config: pytest.Config) -> None:
     keep_compiled_modules(config.rootpath / ".pytest_cache" / "pycache")
+    print_stacks_when_stopped()
+
+
+def print_stacks_when_stopped() -> None:
+    """A run stopped from outside (CI's own time limit sends SIGTERM) prints first what each test process was
+    doing: the workers print every thread's stack, and the controller, which only waits for them, passes the
+    signal on to them before it goes."""
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        # A copy of the worker's stderr as it is now: during a test, capturing puts a temporary file on fd 2.
+        terminal = os.dup(sys.__stderr__.fileno()) if sys.__stderr__ else 2
+        faulthandler.register(signal.SIGTERM, file=terminal, all_threads=True, chain=True)
+        return
+
+    def stop_workers_then_self(signum: int, _frame: object) -> None:
+        import psutil
+
+        for child in psutil.Process().children():
+            child.send_signal(signum)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    signal.signal(signal.SIGTERM, stop_workers_then_self)
 
 
 def keep_compiled_modules(cache: Path) -> None:
