@@ -169,15 +169,18 @@ def test_eval_bench_prints_the_overhead_goal(tmp_path: Path) -> None:
     assert result["bench"] == "eval" and result["machine"]["concurrency"] == 4
     figures = result["figures"]
     assert figures["steps"] >= 12 and figures["endpoint_s"] > 0 and figures["evaluation_s"] > 0
-    assert result["goals"] == [
-        {
-            "name": "evaluation_overhead",
-            "value": round(100 * figures["overhead"], 1),
-            "target": 10.0,
-            "unit": "%",
-            "better": "lower",
-        },
-    ]
+    [goal] = result["goals"]
+    assert goal | {"value": None} == {
+        "name": "evaluation_overhead",
+        "value": None,
+        "target": 10.0,
+        "unit": "%",
+        "better": "lower",
+    }
+    # The goal rounds the exact overhead to 0.1 %, the figure to 4 places: rounding the figure again may land on
+    # the other side of a half (-0.0195 from -0.01954 gives -1.9 where the goal says -2.0). Both within their
+    # rounding of the same overhead: 0.05 % and 0.005 % apart at most.
+    assert goal["value"] == pytest.approx(100 * figures["overhead"], abs=0.055 + 1e-9)
     assert list(tmp_path.iterdir()) == []
 
 
