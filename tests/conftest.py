@@ -38,15 +38,15 @@ BOTH_BACKENDS = {"storage", "services"}
 
 def pytest_configure(config: pytest.Config) -> None:
     keep_compiled_modules(config.rootpath / ".pytest_cache" / "pycache")
-    print_stacks_when_stopped()
+    print_stacks_when_stopped(config)
 
 
-def print_stacks_when_stopped() -> None:
-    """A run stopped from outside (CI's own time limit sends SIGTERM) prints first what each test process was
-    doing: the workers print every thread's stack, and the controller, which only waits for them, passes the
-    signal on to them before it goes."""
-    if "PYTEST_XDIST_WORKER" in os.environ:
-        # A copy of the worker's stderr as it is now: during a test, capturing puts a temporary file on fd 2.
+def print_stacks_when_stopped(config: pytest.Config) -> None:
+    """A run stopped from outside (CI's own time limit sends SIGTERM) prints first what each process that runs
+    tests was doing: a worker, or a run without xdist, prints every thread's stack; xdist's controller, which only
+    waits for its workers, passes the signal on to them before it goes."""
+    if "PYTEST_XDIST_WORKER" in os.environ or config.getoption("dist", "no") == "no":
+        # A copy of stderr as it is now: during a test, capturing puts a temporary file on fd 2.
         terminal = os.dup(sys.__stderr__.fileno()) if sys.__stderr__ else 2
         faulthandler.register(signal.SIGTERM, file=terminal, all_threads=True, chain=True)
         return
@@ -54,8 +54,9 @@ def print_stacks_when_stopped() -> None:
     def stop_workers_then_self(signum: int, _frame: object) -> None:
         import psutil
 
-        for child in psutil.Process().children():
-            child.send_signal(signum)
+        for worker in psutil.Process().children():  # one at a time: stacks printed at once would interleave
+            worker.send_signal(signum)
+            psutil.wait_procs([worker], timeout=10)
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
 
